@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, the same for every command.
+const (
+	exitOK       = 0 // clean
+	exitFindings = 1 // findings at or above the failure threshold (or a failed check)
+	exitUsage    = 2 // bad usage: unknown flag, bad value
+	exitFatal    = 3 // fatal: the bundle root cannot be read, an output cannot be written
+)
+
+// exitError carries an exit code out of a command action; run turns it into the process status in
+// one place, so urfave/cli never calls os.Exit (which would end a test mid-way).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageErr is a bad-usage failure (exit 2).
+func usageErr(format string, a ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, a...)}
+}
+
+// fatalErr is a fatal failure (exit 3).
+func fatalErr(format string, a ...any) error {
+	return &exitError{code: exitFatal, msg: fmt.Sprintf(format, a...)}
+}
+
+// findings is the quiet exit 1: the command already printed what it found.
+var findings = &exitError{code: exitFindings}
+
+// env is what a command reads from its surroundings, injected for tests.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// version is set by -ldflags "-X main.version=…"; otherwise it comes from the module build info.
+var version = ""
+
+func okfVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func newApp(e *env) *cli.App {
+	return &cli.App{
+		Name:      "okf",
+		Usage:     "check, report on and generate Open Knowledge Format (OKF) v0.2 bundles",
+		UsageText: "okf COMMAND [options] [PATH]\n\nStart with:  okf lint path/to/bundle",
+		Description: "An OKF bundle is a folder of Markdown files with YAML frontmatter. okf lints it for\n" +
+			"conformance (§11) and hygiene, reports trust and staleness, runs attested computations'\n" +
+			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
+			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).",
+		Version:         okfVersion(),
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		// Commands, one constructor per file.
+		Commands: []*cli.Command{
+			
+			versionCommand(e),
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("%v", err)
+		},
+	}
+}
+
+// run is main without os.Exit: it returns the exit code, so tests call it directly.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	err := newApp(e).Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(stderr, "okf: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	// Anything urfave/cli reports itself (unknown command, flag parse errors) is bad usage.
+	fmt.Fprintf(stderr, "okf: %v\n", err)
+	return exitUsage
+}
+
+func versionCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print okf's version and the OKF spec version it implements",
+		Action: func(*cli.Context) error {
+			fmt.Fprintf(e.stdout, "okf %s (OKF spec 0.2)\n", okfVersion())
+			return nil
+		},
+	}
+}
