@@ -77,7 +77,7 @@ func newApp(e *env) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
-			
+
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
