@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers the real okf as a command of the test binary, so each testscript session runs
+// okf exactly as a user's shell would.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"okf": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+	})
+}
+
+// TestScript runs every testdata/script/*.txtar session. Run with -u to refresh expected output
+// after a deliberate change, then read the diff.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: os.Getenv("OKF_UPDATE_SCRIPTS") != "",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": exitsCmd,
+		},
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("OKF_NOW", "")
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
+
+// exitsCmd is "exits CODE COMMAND [ARGS...]": it runs the command like exec, keeps its stdout and
+// stderr for the assertions that follow, and fails unless it exited with exactly CODE. okf's exit
+// codes are part of its interface (0 clean, 1 findings, 2 usage, 3 fatal), and "! exec" alone
+// cannot tell them apart.
+func exitsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE COMMAND [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
