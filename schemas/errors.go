@@ -1,0 +1,212 @@
+package schemas
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"gopkg.in/yaml.v3"
+)
+
+var printer = message.NewPrinter(language.English)
+
+// collect walks the validator's error tree and keeps the leaves: "allOf failed" and "$ref failed"
+// say nothing a user can act on, the errors under them do. anyOf and oneOf are kept whole, since
+// none of their branches alone is the right advice.
+func collect(e *jsonschema.ValidationError, root *yaml.Node, out *[]Violation) {
+	switch e.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		*out = append(*out, violation(e, root))
+		return
+	}
+	if len(e.Causes) == 0 {
+		*out = append(*out, violation(e, root))
+		return
+	}
+	for _, c := range e.Causes {
+		collect(c, root, out)
+	}
+}
+
+func violation(e *jsonschema.ValidationError, root *yaml.Node) Violation {
+	n := lookup(root, e.InstanceLocation)
+	v := Violation{Path: pathString(e.InstanceLocation), Message: messageOf(e.ErrorKind, n)}
+	at := n
+	// An unexpected key is best shown at the key itself.
+	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(k.Properties) > 0 && n.Kind == yaml.MappingNode {
+		if kn := keyNode(n, k.Properties[0]); kn != nil {
+			at = kn
+		}
+	}
+	v.Line, v.Col = at.Line, at.Column
+	if at.Kind == yaml.ScalarNode && !strings.Contains(at.Value, "\n") {
+		width := utf8.RuneCountInString(at.Value)
+		switch at.Style {
+		case 0:
+			v.EndLine, v.EndCol = at.Line, at.Column+width
+		case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+			if !strings.ContainsAny(at.Value, `"'\`) {
+				v.EndLine, v.EndCol = at.Line, at.Column+width+2
+			}
+		}
+	}
+	return v
+}
+
+// lookup follows an instance location (mapping keys and list indexes) down from root, stopping at
+// the deepest node that exists.
+func lookup(root *yaml.Node, loc []string) *yaml.Node {
+	n := root
+	for _, tok := range loc {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if keyText(n.Content[i]) == tok {
+					next = n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+	return n
+}
+
+func keyNode(m *yaml.Node, name string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if keyText(m.Content[i]) == name {
+			return m.Content[i]
+		}
+	}
+	return nil
+}
+
+// pathString renders an instance location the way a YAML reader names it: sources[0].usage_count.
+func pathString(loc []string) string {
+	var b strings.Builder
+	for _, tok := range loc {
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// yamlType names a JSON Schema type the way YAML authors think of it.
+func yamlType(t string) string {
+	switch t {
+	case "object":
+		return "a mapping"
+	case "array":
+		return "a list"
+	case "string":
+		return "a string"
+	case "integer":
+		return "an integer"
+	case "number":
+		return "a number"
+	case "boolean":
+		return "a boolean"
+	case "null":
+		return "null"
+	}
+	return t
+}
+
+// describe names the shape of a YAML node for messages ("an integer", "a list").
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return describe(n.Alias)
+		}
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "a boolean"
+		case "!!int":
+			return "an integer"
+		case "!!float":
+			return "a number"
+		case "!!timestamp":
+			return "a date"
+		}
+		return "a string"
+	}
+	return "a value"
+}
+
+func orList(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// messageOf words an error kind for a YAML author: what was expected, and what was found.
+func messageOf(k jsonschema.ErrorKind, n *yaml.Node) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		want := make([]string, len(k.Want))
+		for i, t := range k.Want {
+			want[i] = yamlType(t)
+		}
+		return fmt.Sprintf("expected %s, found %s", orList(want), describe(n))
+	case *kind.Required:
+		if len(k.Missing) == 1 {
+			return fmt.Sprintf("missing required key %q", k.Missing[0])
+		}
+		return "missing required keys " + quoteAll(k.Missing)
+	case *kind.AdditionalProperties:
+		if len(k.Properties) == 1 {
+			return fmt.Sprintf("unexpected key %q", k.Properties[0])
+		}
+		return "unexpected keys " + quoteAll(k.Properties)
+	case *kind.MinLength:
+		if k.Want == 1 {
+			return "expected a non-empty string"
+		}
+	case *kind.AnyOf, *kind.OneOf:
+		return fmt.Sprintf("%s matches none of the allowed shapes", describe(n))
+	case *kind.FalseSchema:
+		return "no value is allowed here"
+	}
+	return k.LocalizedString(printer)
+}

@@ -1,0 +1,232 @@
+// Package schemas holds the JSON Schemas (draft 2020-12) of an OKF v0.2 concept's frontmatter and of
+// each family (§4.1, §5, §10), embedded so that `okf schema` can print them for editors, and validates
+// frontmatter against them with every error mapped back to the line and column of the offending YAML
+// value. It is a leaf: data and validation only, no lint policy.
+package schemas
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed *.schema.json
+var files embed.FS
+
+// BaseURL is the prefix of every embedded schema's $id. A bundle's own schema can `$ref` an embedded
+// one by its full $id ("…/trust.schema.json").
+const BaseURL = "https://raw.githubusercontent.com/okf-tools/okf/main/schemas/"
+
+// Names lists the embedded schemas, "concept" first, then the families alphabetically.
+func Names() []string {
+	return []string{"concept", "computation", "lifecycle", "provenance", "trust"}
+}
+
+// Text returns the embedded schema called name ("concept", "trust", …) as written.
+func Text(name string) ([]byte, bool) {
+	b, err := files.ReadFile(name + ".schema.json")
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// Schema is a compiled schema, safe for concurrent use.
+type Schema struct {
+	s *jsonschema.Schema
+}
+
+var (
+	conceptOnce sync.Once
+	concept     *Schema
+	conceptErr  error
+)
+
+// Concept returns the compiled concept frontmatter schema. It is compiled once; an error here is a
+// bug in the embedded files, which a test guards against.
+func Concept() (*Schema, error) {
+	conceptOnce.Do(func() {
+		c := newCompiler()
+		var s *jsonschema.Schema
+		s, conceptErr = c.Compile(BaseURL + "concept.schema.json")
+		if conceptErr == nil {
+			concept = &Schema{s: s}
+		}
+	})
+	return concept, conceptErr
+}
+
+// newCompiler returns a compiler that knows every embedded schema and fetches nothing: a schema may
+// only refer to the embedded ones and to itself, so validation never touches the network or disk.
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	for _, n := range Names() {
+		b, _ := Text(n)
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err != nil {
+			panic(fmt.Sprintf("schemas: embedded %s.schema.json: %v", n, err))
+		}
+		if err := c.AddResource(BaseURL+n+".schema.json", doc); err != nil {
+			panic(fmt.Sprintf("schemas: embedded %s.schema.json: %v", n, err))
+		}
+	}
+	return c
+}
+
+// Compile compiles a schema a bundle supplies (JSON, or YAML when name ends in .yaml or .yml). name
+// identifies it in errors and as its base URL; it may `$ref` the embedded schemas by their $id.
+func Compile(name string, text []byte) (*Schema, error) {
+	var doc any
+	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+		var n yaml.Node
+		if err := yaml.Unmarshal(text, &n); err != nil {
+			return nil, fmt.Errorf("cannot read %q as YAML: %v", name, err)
+		}
+		doc = ValueOf(&n)
+	} else {
+		var err error
+		doc, err = jsonschema.UnmarshalJSON(strings.NewReader(string(text)))
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %q as JSON: %v", name, err)
+		}
+	}
+	c := newCompiler()
+	url := "okf-bundle:///" + strings.TrimPrefix(name, "/")
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("%q is not a JSON Schema: %v", name, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a usable JSON Schema: %v", name, err)
+	}
+	return &Schema{s: s}, nil
+}
+
+// ValueOf builds the JSON-shaped value of a YAML node: mappings become map[string]any, sequences
+// []any, and scalars follow their resolved YAML tag. It never decodes into `any` through yaml.v3, so a
+// timestamp stays the string that was written (D3) and `2026-06-01` is not turned into a time.Time.
+func ValueOf(n *yaml.Node) any { return valueOf(n, 0) }
+
+func valueOf(n *yaml.Node, depth int) any {
+	if n == nil || depth > 64 {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return valueOf(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		return valueOf(n.Alias, depth+1)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[keyText(n.Content[i])] = valueOf(n.Content[i+1], depth+1)
+		}
+		return m
+	case yaml.SequenceNode:
+		a := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			a[i] = valueOf(c, depth+1)
+		}
+		return a
+	case yaml.ScalarNode:
+		return scalarOf(n)
+	}
+	return nil
+}
+
+// keyText is the text a mapping key stands for: its scalar text, or its YAML form when it is not a
+// scalar (a rare complex key still gets a distinct name).
+func keyText(k *yaml.Node) string {
+	if k.Kind == yaml.ScalarNode {
+		return k.Value
+	}
+	b, _ := yaml.Marshal(k)
+	return strings.TrimSpace(string(b))
+}
+
+func scalarOf(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		var b bool
+		if n.Decode(&b) == nil {
+			return b
+		}
+	case "!!int":
+		var i int64
+		if n.Decode(&i) == nil {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+		var u uint64
+		if n.Decode(&u) == nil {
+			return json.Number(strconv.FormatUint(u, 10))
+		}
+	case "!!float":
+		var f float64
+		if n.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	}
+	// !!str, !!timestamp (kept as written, D3), !!binary, custom tags, and anything that did not decode.
+	return n.Value
+}
+
+// Violation is one schema error at the YAML value it concerns.
+type Violation struct {
+	// Line and Col locate the offending value (1-based, columns in characters as yaml.v3 counts them).
+	Line, Col int
+	// EndLine and EndCol are just after a one-line scalar value (zero when unknown).
+	EndLine, EndCol int
+	// Path is where the value sits in the frontmatter: "sources[0].usage_count" ("" for the whole).
+	Path string
+	// Message says what was expected, without the path.
+	Message string
+}
+
+// Validate checks the frontmatter mapping n (as okf.Frontmatter.Node returns it) and returns the
+// violations sorted by position. Only the most specific errors are kept: the ones at the leaves of
+// the validator's error tree.
+func (s *Schema) Validate(n *yaml.Node) []Violation {
+	err := s.s.Validate(ValueOf(n))
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return []Violation{{Line: n.Line, Col: n.Column, Message: err.Error()}}
+	}
+	var out []Violation
+	collect(ve, n, &out)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Message < b.Message
+	})
+	dedup := out[:0]
+	for i, v := range out {
+		if i > 0 && v == out[i-1] {
+			continue
+		}
+		dedup = append(dedup, v)
+	}
+	return dedup
+}
