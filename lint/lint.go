@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/okf-tools/okf/okf"
@@ -8,27 +10,155 @@ import (
 
 // Options configures a run.
 type Options struct {
-	// Now is the clock (D11); ExpiringWithin the "expiring soon" window (0: okf.DefaultExpiringWindow).
+	// Now is the clock (D11); ExpiringWithin the "expiring soon" window (0: the configuration's
+	// expiring_within, else okf.DefaultExpiringWindow).
 	Now            time.Time
 	ExpiringWithin time.Duration
 	// Rules to run (nil: All()).
 	Rules []*Rule
+	// Config is the parsed .okf.yaml (nil: none): rule settings, overrides, schemas, and its own
+	// problems, which the engine rules report.
+	Config *Config
+	// Files, when not empty, limits the findings reported to those slash paths from the bundle root
+	// (`okf lint FILE…`); the whole bundle is still read, so cross-file rules see their context.
+	Files []string
+	// Baseline drops the findings it accounts for (nil: none).
+	Baseline *Baseline
+	// Workers is how many rules run at once (0: one per CPU).
+	Workers int
 }
 
-// Run runs the rules over a loaded bundle and returns the findings sorted and deduplicated.
+// Run runs the rules over a loaded bundle and returns the findings sorted and deduplicated, after
+// the configuration's severities and overrides, inline suppressions, the file filter and the
+// baseline are applied, in that order.
+//
+// Rules run in parallel, each over the whole bundle on its own goroutine: a rule only reads the
+// bundle, and its findings are collected in a slice of its own, so the result does not depend on
+// scheduling.
 func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	rules := opts.Rules
 	if rules == nil {
 		rules = All()
 	}
+	cfg := opts.Config
 	window := opts.ExpiringWithin
+	if window == 0 && cfg != nil {
+		window = cfg.ExpiringWithin
+	}
 	if window == 0 {
 		window = okf.DefaultExpiringWindow
 	}
-	var out []okf.Diagnostic
-	for _, r := range rules {
-		p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, report: func(d okf.Diagnostic) { out = append(out, d) }}
-		r.Check(p)
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return okf.SortDiagnostics(out)
+	supp := parseSuppressions(b)
+
+	var active []*Rule
+	for _, r := range rules {
+		if cfg.mayRun(r) {
+			active = append(active, r)
+		}
+	}
+	found := make([][]okf.Diagnostic, len(active))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, len(active)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := active[i]
+				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers,
+					report: func(d okf.Diagnostic) { found[i] = append(found[i], d) }}
+				r.Check(p)
+			}
+		}()
+	}
+	for i := range active {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	var out []okf.Diagnostic
+	for _, f := range found {
+		out = append(out, f...)
+	}
+	out = dropSchemaDuplicates(out)
+	out = applyConfig(out, cfg)
+	out = supp.apply(out)
+	if r := Lookup(UnusedSuppression.Code); r != nil && cfg.mayRun(r) && ruleIn(rules, r) {
+		out = append(out, applyConfig(supp.unused(), cfg)...)
+	}
+	if len(opts.Files) > 0 {
+		keep := make(map[string]bool, len(opts.Files))
+		for _, f := range opts.Files {
+			keep[f] = true
+		}
+		filtered := out[:0]
+		for _, d := range out {
+			if keep[d.Pos.Path] {
+				filtered = append(filtered, d)
+			}
+		}
+		out = filtered
+	}
+	out = okf.SortDiagnostics(out)
+	return opts.Baseline.Filter(out)
+}
+
+func ruleIn(rules []*Rule, r *Rule) bool {
+	for _, x := range rules {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// dropSchemaDuplicates leaves out a schema finding on a line where another rule already reports:
+// the family rules say the same thing more precisely.
+func dropSchemaDuplicates(ds []okf.Diagnostic) []okf.Diagnostic {
+	type line struct {
+		path string
+		n    int
+	}
+	taken := map[line]bool{}
+	for _, d := range ds {
+		if d.Code != SchemaMismatch.Code {
+			taken[line{d.Pos.Path, d.Pos.Line}] = true
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Code == SchemaMismatch.Code && taken[line{d.Pos.Path, d.Pos.Line}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// applyConfig sets each finding's severity from the configuration, and drops the findings of rules
+// turned off for their file.
+func applyConfig(ds []okf.Diagnostic, cfg *Config) []okf.Diagnostic {
+	if cfg == nil {
+		return ds
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		r := Lookup(d.Code)
+		if r == nil {
+			out = append(out, d)
+			continue
+		}
+		s := cfg.setting(r, d.Pos.Path, d.Severity)
+		if s.Off {
+			continue
+		}
+		d.Severity = s.Severity
+		out = append(out, d)
+	}
+	return out
 }

@@ -1,7 +1,94 @@
 package lint
 
-// engineRules are the rules the engine itself reports: configuration errors, unused suppressions,
-// schema checks.
+import "github.com/okf-tools/okf/okf"
+
+// engineRules are the rules the engine itself reports: configuration errors, inline suppressions
+// and the JSON Schema checks. Their codes are OKF9xx.
 func engineRules() []*Rule {
-	return []*Rule{}
+	return []*Rule{
+		ConfigInvalid,
+		ConfigUnknownKey,
+		ConfigUnknownRule,
+		UnusedSuppression,
+		SchemaMismatch,
+		SchemaUnusable,
+	}
 }
+
+// Codes of the engine rules that helper functions need before the rule values exist.
+const (
+	codeSchemaMismatch = "OKF905"
+	codeSchemaUnusable = "OKF906"
+)
+
+// configRule reports the configuration problems of one code, found while parsing .okf.yaml.
+func configRule(code string) func(p *Pass) {
+	return func(p *Pass) {
+		if p.cfg == nil {
+			return
+		}
+		for _, d := range p.cfg.Diagnostics {
+			if d.Code == code {
+				p.Report(d)
+			}
+		}
+	}
+}
+
+// The engine rules. A mistake in the configuration silently changes what CI checks, so the
+// configuration rules are warnings (raise them with --fail-on warning); they are never errors,
+// which D1 keeps for non-conformance of the bundle itself.
+var (
+	ConfigInvalid = &Rule{Code: "OKF901", Name: "config-invalid", Severity: okf.Warning,
+		Title: "configuration value cannot be used",
+		Doc: "A value in .okf.yaml (or the file named by --config) is not valid YAML or has the wrong shape, " +
+			"so it is ignored. The rest of the file still applies.\n\n" +
+			"Bad:\n\n    rules:\n      OKF101: loud\n\nGood:\n\n    rules:\n      OKF101: warning",
+		Check: configRule("OKF901")}
+	ConfigUnknownKey = &Rule{Code: "OKF902", Name: "config-unknown-key", Severity: okf.Warning,
+		Title: "unknown key in the configuration",
+		Doc: "The configuration knows rules, overrides, ignore, expiring_within and schemas; any other key is " +
+			"most likely a typo and would be silently ignored.\n\n" +
+			"Bad:\n\n    ignores: [drafts/**]\n\nGood:\n\n    ignore: [drafts/**]",
+		Check: configRule("OKF902")}
+	ConfigUnknownRule = &Rule{Code: "OKF903", Name: "unknown-rule", Severity: okf.Warning,
+		Title: "configuration or suppression names no rule",
+		Doc: "A rule code or name in .okf.yaml or in an `<!-- okf-lint-disable … -->` comment matches no rule " +
+			"(`okf lint --list-rules` lists them), so it disables or changes nothing.\n\n" +
+			"Bad:\n\n    <!-- okf-lint-disable OKF1O1 -->\n\nGood:\n\n    <!-- okf-lint-disable OKF101 -->",
+		Check: func(p *Pass) {
+			configRule("OKF903")(p)
+			for _, d := range p.suppressionDiagnostics("OKF903") {
+				p.Report(d)
+			}
+		}}
+	UnusedSuppression = &Rule{Code: "OKF904", Name: "unused-suppression", Severity: okf.Info,
+		Title: "inline suppression that suppresses nothing",
+		Doc: "An `<!-- okf-lint-disable CODE -->` comment in a concept body turns rules off for that file. When " +
+			"it suppresses no finding, the problem was fixed (or never there): remove the comment, so it does not " +
+			"hide a future finding.\n\n" +
+			"Bad (the concept has a description):\n\n    <!-- okf-lint-disable description-missing -->\n\n" +
+			"Good: no comment.",
+		// Reported by the engine after suppressions are applied; see applySuppressions.
+		Check: func(*Pass) {}}
+	SchemaMismatch = &Rule{Code: codeSchemaMismatch, Name: "schema-mismatch", Severity: okf.Warning, Spec: "§4.1", Decision: "D1",
+		Title: "frontmatter value of the wrong shape",
+		Doc: "Each concept's frontmatter is checked against the JSON Schema of a concept (`okf schema concept`) " +
+			"and, when .okf.yaml maps its `type` to a schema file, against that one too. A value of the wrong " +
+			"shape (a string where a list is expected) is a warning (D1): the families are optional. Where a " +
+			"more precise rule already reports the same line, the schema finding is left out.\n\n" +
+			"Bad:\n\n    tags: finance\n    sources:\n      - resource: https://wiki.acme/rev\n        usage_count: many\n\n" +
+			"Good:\n\n    tags: [finance]\n    sources:\n      - resource: https://wiki.acme/rev\n        usage_count: 5000",
+		Check: checkSchemas}
+	SchemaUnusable = &Rule{Code: codeSchemaUnusable, Name: "schema-unusable", Severity: okf.Warning,
+		Title: "configured schema file cannot be used",
+		Doc: "A `schemas` entry of .okf.yaml names a file that is missing, unreadable, or not a JSON Schema, so " +
+			"concepts of that type are only checked against the built-in schema.\n\n" +
+			"Bad:\n\n    schemas:\n      Metric: schemas/metrc.json\n\nGood:\n\n    schemas:\n      Metric: schemas/metric.json",
+		Check: func(p *Pass) {
+			_, ds := compileSchemas(p.Bundle, p.cfg)
+			for _, d := range ds {
+				p.Report(d)
+			}
+		}}
+)

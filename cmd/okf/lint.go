@@ -1,75 +1,340 @@
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
+// defaultBaseline is where --write-baseline writes when no file is named: a hidden file at the
+// bundle root, so it is never taken for a concept (D5).
+const defaultBaseline = ".okf-baseline.json"
+
+// optionalValue is a flag that may be given bare (--write-baseline) or with a value
+// (--write-baseline=FILE). The standard flag package treats a Value with IsBoolFlag as a switch, so
+// the bare form calls Set("true").
+type optionalValue struct {
+	set   bool
+	value string
+}
+
+func (o *optionalValue) String() string { return o.value }
+func (o *optionalValue) IsBoolFlag() bool {
+	return true
+}
+func (o *optionalValue) Set(s string) error {
+	o.set = true
+	if s != "true" {
+		o.value = s
+	}
+	return nil
+}
+
 func lintCommand(e *env) *cli.Command {
+	writeBaseline := &optionalValue{}
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "check a bundle for OKF v0.2 conformance (§11) and hygiene",
-		ArgsUsage: "[PATH]",
-		Description: "Lints the bundle at PATH (default: the current directory) and prints one finding per\n" +
-			"line as path:line:col: message [CODE]. Exit 0 when no finding is an error, 1 when some are,\n" +
-			"2 on bad usage, 3 when PATH cannot be read.",
+		ArgsUsage: "[PATH | FILE...]",
+		Description: "Lints the bundle at PATH (default: the current directory), or just the FILEs named, in the\n" +
+			"context of their bundle (found by walking up to .okf.yaml or the topmost index.md; --root names it).\n" +
+			"Configuration is read from .okf.yaml at the bundle root (--config names another file).\n\n" +
+			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
+			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
+			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
+			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "exit 1 when there are more than `N` warnings (-1: no limit)"},
+			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title) and exit"},
+			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name) and exit"},
 			&cli.StringFlag{Name: "now", Usage: "judge time as of `TIME` (RFC 3339, or a date for 00:00 UTC); default $OKF_NOW, else the clock"},
+			&cli.StringFlag{Name: "expiring-within", Usage: "report concepts going stale within `DURATION` (30d, 720h); default: the configuration's, else 30d"},
+			&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of <root>/.okf.yaml"},
+			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the FILEs named (default: found from the files)"},
+			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
+			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + " (or --write-baseline=`FILE`) and exit 0"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErr("lint takes one bundle path, got %d", c.NArg())
+			if c.Bool("list-rules") {
+				return listRules(e)
 			}
-			root := "."
-			if c.NArg() == 1 {
-				root = c.Args().First()
+			if code := c.String("explain"); code != "" {
+				return explainRule(e, code)
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usageErr("unknown format %q (want text or json)", format)
+			printer, err := lint.NewPrinter(c.String("format"))
+			if err != nil {
+				return usageErr("--format: %v", err)
+			}
+			failOn, err := okf.ParseSeverity(c.String("fail-on"))
+			if err != nil {
+				return usageErr("--fail-on: %v", err)
+			}
+			maxWarnings := c.Int("max-warnings")
+			if maxWarnings < -1 {
+				return usageErr("--max-warnings: want a number of warnings, or -1 for no limit, got %d", maxWarnings)
+			}
+			var window time.Duration
+			if s := c.String("expiring-within"); s != "" {
+				if window, err = lint.ParseWindow(s); err != nil {
+					return usageErr("--expiring-within: %v", err)
+				}
 			}
 			now, err := okf.ResolveNow(c.String("now"), e.getenv)
 			if err != nil {
 				return usageErr("--now: %v", err)
 			}
-			b, err := okf.LoadDir(root, okf.LoadOptions{})
+			t, err := resolveTarget(c.Args().Slice(), c.String("root"))
 			if err != nil {
-				if errors.Is(err, okf.ErrNotBundle) {
-					return fatalErr("%v", err)
-				}
+				return err
+			}
+			cfg, cfgDisplay, err := loadConfig(t.root, c.String("config"))
+			if err != nil {
+				return err
+			}
+			var ignore []string
+			if cfg != nil {
+				ignore = cfg.Ignore
+			}
+			b, err := okf.LoadDir(t.root, okf.LoadOptions{Ignore: ignore})
+			if err != nil {
 				return fatalErr("%v", err)
 			}
-			ds := lint.Run(b, lint.Options{Now: now})
-			for i := range ds {
-				ds[i].Pos.Path = displayPath(root, ds[i].Pos.Path)
-				if ds[i].End.Path != "" {
-					ds[i].End.Path = ds[i].Pos.Path
+			opts := lint.Options{Now: now, ExpiringWithin: window, Config: cfg, Files: t.files}
+			if writeBaseline.set {
+				return writeBaselineFile(e, b, opts, t.root, writeBaseline.value)
+			}
+			if p := c.String("baseline"); p != "" {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
+				}
+				if opts.Baseline, err = lint.ParseBaseline(data); err != nil {
+					return usageErr("--baseline %q: %v", p, err)
 				}
 			}
-			if format == "json" {
-				if err := writeLintJSON(e, ds); err != nil {
-					return fatalErr("%v", err)
+			ds := lint.Run(b, opts)
+			display := func(p string) string {
+				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
+					return cfgDisplay
 				}
-			} else {
-				for _, d := range ds {
-					fmt.Fprintln(e.stdout, d.String())
-				}
+				return displayPath(t.display, p)
 			}
+			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: b.ReadFile, Version: okfVersion()}
+			var buf bytes.Buffer
+			if err := printer.Print(&buf, report); err != nil {
+				return fatalErr("%v", err)
+			}
+			if out := c.String("output"); out != "" {
+				if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+					return fatalErr("cannot write %q: %v", out, err)
+				}
+			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+				return fatalErr("cannot write the report: %v", err)
+			}
+			_, warnings, _ := report.Counts()
 			for _, d := range ds {
-				if d.Severity == okf.Error {
+				if d.Severity <= failOn {
 					return findings
 				}
+			}
+			if maxWarnings >= 0 && warnings > maxWarnings {
+				fmt.Fprintf(e.stderr, "okf: %s, more than --max-warnings %d\n", plural(warnings, "warning"), maxWarnings)
+				return findings
 			}
 			return nil
 		},
 	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// target is what okf lint was asked to check: a bundle root, how to show paths under it, and
+// optionally the files (slash paths from the root) whose findings to report.
+type target struct {
+	root, display string
+	files         []string
+}
+
+// resolveTarget reads the positional arguments: none (the current directory, or --root), one
+// directory (the bundle root), or files, whose bundle root is --root or found from the first file.
+func resolveTarget(args []string, rootFlag string) (target, error) {
+	if len(args) == 0 {
+		root := rootFlag
+		if root == "" {
+			root = "."
+		}
+		return target{root: root, display: root}, nil
+	}
+	if len(args) == 1 {
+		if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
+			if rootFlag != "" {
+				return target{}, usageErr("--root names the bundle of FILE arguments; %q is a directory: lint it as the bundle, without --root", args[0])
+			}
+			return target{root: args[0], display: args[0]}, nil
+		}
+	}
+	root := rootFlag
+	if root == "" {
+		first, err := filepath.Abs(args[0])
+		if err != nil {
+			return target{}, usageErr("%v", err)
+		}
+		found, ok := findRoot(filepath.Dir(first))
+		if !ok {
+			return target{}, usageErr("cannot find the bundle of %q: no .okf.yaml or index.md above it (name the bundle with --root)", args[0])
+		}
+		root = found
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return target{}, usageErr("%v", err)
+	}
+	t := target{root: root, display: relToCwd(absRoot)}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return target{}, usageErr("cannot lint %q: %v", a, unwrapPathErr(err))
+		}
+		if st.IsDir() {
+			return target{}, usageErr("%q is a directory: name one bundle directory, or files", a)
+		}
+		abs, _ := filepath.Abs(a)
+		rel, err := filepath.Rel(absRoot, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return target{}, usageErr("%q is outside the bundle %q", a, t.display)
+		}
+		t.files = append(t.files, filepath.ToSlash(rel))
+	}
+	return t, nil
+}
+
+// findRoot walks up from dir to the bundle root: the nearest folder holding .okf.yaml, else the
+// topmost folder of the unbroken chain of folders holding an index.md (every folder of a bundle may
+// have its own index.md, §8, so the nearest one is usually not the root).
+func findRoot(dir string) (string, bool) {
+	has := func(d, name string) bool {
+		_, err := os.Stat(filepath.Join(d, name))
+		return err == nil
+	}
+	candidate := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if has(d, lint.ConfigName) {
+			return d, true
+		}
+		if has(d, "index.md") {
+			candidate = d
+		} else if candidate != "" {
+			return candidate, true
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return candidate, candidate != ""
+}
+
+// relToCwd shows an absolute path relative to the working directory when it is below it.
+func relToCwd(abs string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return rel
+}
+
+// loadConfig reads --config, or <root>/.okf.yaml when it exists. The Config's Path is the slash path
+// from the root when the file is inside the bundle; otherwise display is how to show it.
+func loadConfig(root, flag string) (cfg *lint.Config, display string, err error) {
+	path := flag
+	if path == "" {
+		path = filepath.Join(root, lint.ConfigName)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, "", nil
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if flag != "" {
+			return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
+		}
+		return nil, "", fatalErr("cannot read %q: %v", path, unwrapPathErr(err))
+	}
+	name := filepath.ToSlash(path)
+	absRoot, err1 := filepath.Abs(root)
+	absCfg, err2 := filepath.Abs(path)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(absRoot, absCfg); err == nil && !strings.HasPrefix(rel, "..") {
+			return lint.ParseConfig(filepath.ToSlash(rel), data), "", nil
+		}
+	}
+	return lint.ParseConfig(name, data), name, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path string) error {
+	if path == "" {
+		path = filepath.Join(root, defaultBaseline)
+	}
+	ds := lint.Run(b, opts)
+	if err := writeFileAtomic(path, lint.NewBaseline(ds).Marshal()); err != nil {
+		return fatalErr("cannot write %q: %v", path, err)
+	}
+	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", plural(len(ds), "finding"), filepath.ToSlash(path))
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it over path, so a reader
+// never sees half a report and a failed write leaves the old file in place.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return unwrapPathErr(err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return unwrapPathErr(werr)
+	}
+	return nil
 }
 
 // displayPath shows a bundle path as a path from the working directory, so editors and CI can open it.
@@ -80,39 +345,24 @@ func displayPath(root, p string) string {
 	return filepath.ToSlash(filepath.Join(root, filepath.FromSlash(p)))
 }
 
-type jsonFinding struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Code     string `json:"code"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
+func listRules(e *env) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tSOURCE\tTITLE")
+	for _, r := range lint.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, r.Source(), r.Title)
+	}
+	return tw.Flush()
 }
 
-func writeLintJSON(e *env, ds []okf.Diagnostic) error {
-	out := struct {
-		Findings []jsonFinding `json:"findings"`
-		Errors   int           `json:"errors"`
-		Warnings int           `json:"warnings"`
-		Infos    int           `json:"infos"`
-	}{Findings: []jsonFinding{}}
-	for _, d := range ds {
-		name := ""
-		if r := lint.ByCode(d.Code); r != nil {
-			name = r.Name
-		}
-		out.Findings = append(out.Findings, jsonFinding{Path: d.Pos.Path, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: name, Severity: d.Severity.String(), Message: d.Message})
-		switch d.Severity {
-		case okf.Error:
-			out.Errors++
-		case okf.Warning:
-			out.Warnings++
-		default:
-			out.Infos++
-		}
+func explainRule(e *env, code string) error {
+	r := lint.Lookup(code)
+	if r == nil {
+		return usageErr("--explain: unknown rule %q (okf lint --list-rules lists them)", code)
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	src := r.Source()
+	if r.Decision != "" {
+		src += ", decision " + r.Decision
+	}
+	fmt.Fprintf(e.stdout, "%s %s (%s; %s)\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, src, r.Title, r.Doc)
+	return nil
 }

@@ -1,0 +1,327 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigName is the configuration file okf lint reads from the bundle root. It is a hidden file, so
+// it is never a concept (D5).
+const ConfigName = ".okf.yaml"
+
+// Config is a parsed .okf.yaml: which rules run, at which severity, where, and what the bundle adds
+// (ignore globs, the expiring window, its own schemas per type). Problems in the file itself are
+// findings (Diagnostics), reported with their positions by the engine rules OKF901–OKF903; the
+// usable parts of the file still apply.
+type Config struct {
+	// Path is the slash path used in positions ("‹root›/.okf.yaml" shows as ".okf.yaml").
+	Path string
+	// Rules maps a rule code to its setting for the whole bundle.
+	Rules map[string]Setting
+	// Overrides apply, in order, to the files their globs match; later ones win.
+	Overrides []Override
+	// Ignore lists gitignore-syntax patterns, passed to the loader with .okfignore's (D5).
+	Ignore []string
+	// ExpiringWithin is the "expiring soon" window (D11); zero when not set.
+	ExpiringWithin time.Duration
+	// Schemas maps a concept `type` to a schema file of the bundle (a slash path from the root).
+	Schemas map[string]SchemaRef
+	// Diagnostics are the problems found in the file itself.
+	Diagnostics []okf.Diagnostic
+}
+
+// Setting is what the configuration says about one rule: off, or on at a severity.
+type Setting struct {
+	Off      bool
+	Severity okf.Severity
+}
+
+// Override is one `overrides` entry: rule settings for the files matching its globs.
+type Override struct {
+	Paths *okf.Ignore
+	Rules map[string]Setting
+}
+
+// SchemaRef is a type's schema file and where the mapping was written, for errors.
+type SchemaRef struct {
+	Path string
+	Pos  okf.Position
+}
+
+// configKeys are the top-level keys of .okf.yaml, in the order the docs list them.
+var configKeys = []string{"rules", "overrides", "ignore", "expiring_within", "schemas"}
+
+// ParseConfig reads the configuration text src; name is the path shown in positions. It never
+// fails: every problem is a diagnostic and the rest of the file still applies.
+func ParseConfig(name string, src []byte) *Config {
+	c := &Config{Path: name, Rules: map[string]Setting{}, Schemas: map[string]SchemaRef{}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		c.errorf(ConfigInvalid, yamlErrLine(err), 0, "configuration is not valid YAML: %s", yamlErrMsg(err))
+		return c
+	}
+	if len(doc.Content) == 0 {
+		return c
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		if top.ShortTag() == "!!null" {
+			return c
+		}
+		c.errorf(ConfigInvalid, top.Line, top.Column, "configuration must be a mapping of keys to values, found %s", shape(top))
+		return c
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		switch k.Value {
+		case "rules":
+			c.Rules = c.parseRules(v)
+		case "overrides":
+			c.parseOverrides(v)
+		case "ignore":
+			c.Ignore = c.parseStrings(v, "ignore")
+		case "expiring_within":
+			if v.Kind != yaml.ScalarNode {
+				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within must be a duration such as 30d or 720h, found %s", shape(v))
+				continue
+			}
+			d, err := ParseWindow(v.Value)
+			if err != nil {
+				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within: %v", err)
+				continue
+			}
+			c.ExpiringWithin = d
+		case "schemas":
+			c.parseSchemas(v)
+		default:
+			c.errorf(ConfigUnknownKey, k.Line, k.Column, "unknown configuration key %q (want %s)", k.Value, strings.Join(configKeys, ", "))
+		}
+	}
+	return c
+}
+
+func (c *Config) errorf(r *Rule, line, col int, format string, args ...any) {
+	c.Diagnostics = append(c.Diagnostics, okf.Diagnostic{
+		Pos:  okf.Position{Path: c.Path, Line: line, Col: col},
+		Code: r.Code, Severity: r.Severity, Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// parseRules reads a mapping of rule code or name to off, error, warning or info.
+func (c *Config) parseRules(v *yaml.Node) map[string]Setting {
+	out := map[string]Setting{}
+	if v.Kind != yaml.MappingNode {
+		c.errorf(ConfigInvalid, v.Line, v.Column, "rules must be a mapping of rule code or name to off, error, warning or info, found %s", shape(v))
+		return out
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		r := Lookup(k.Value)
+		if r == nil {
+			c.errorf(ConfigUnknownRule, k.Line, k.Column, "unknown rule %q (okf lint --list-rules lists them)", k.Value)
+			continue
+		}
+		s, ok := parseSetting(val)
+		if !ok {
+			c.errorf(ConfigInvalid, val.Line, val.Column, "rule %s: want off, error, warning or info, found %q", r.Code, val.Value)
+			continue
+		}
+		out[r.Code] = s
+	}
+	return out
+}
+
+func parseSetting(v *yaml.Node) (Setting, bool) {
+	if v.Kind != yaml.ScalarNode {
+		return Setting{}, false
+	}
+	switch strings.ToLower(v.Value) {
+	case "off", "false", "disable", "disabled":
+		return Setting{Off: true}, true
+	}
+	sev, err := okf.ParseSeverity(strings.ToLower(v.Value))
+	if err != nil {
+		return Setting{}, false
+	}
+	return Setting{Severity: sev}, true
+}
+
+func (c *Config) parseStrings(v *yaml.Node, key string) []string {
+	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
+		return []string{v.Value}
+	}
+	if v.Kind != yaml.SequenceNode {
+		c.errorf(ConfigInvalid, v.Line, v.Column, "%s must be a list of glob patterns, found %s", key, shape(v))
+		return nil
+	}
+	var out []string
+	for _, it := range v.Content {
+		if it.Kind != yaml.ScalarNode {
+			c.errorf(ConfigInvalid, it.Line, it.Column, "%s: want a glob pattern, found %s", key, shape(it))
+			continue
+		}
+		out = append(out, it.Value)
+	}
+	return out
+}
+
+func (c *Config) parseOverrides(v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode {
+		c.errorf(ConfigInvalid, v.Line, v.Column, "overrides must be a list of {paths, rules} mappings, found %s", shape(v))
+		return
+	}
+	for _, it := range v.Content {
+		if it.Kind != yaml.MappingNode {
+			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides: want a {paths, rules} mapping, found %s", shape(it))
+			continue
+		}
+		o := Override{Paths: okf.ParseIgnore(nil), Rules: map[string]Setting{}}
+		var hasPaths bool
+		for i := 0; i+1 < len(it.Content); i += 2 {
+			k, val := it.Content[i], it.Content[i+1]
+			switch k.Value {
+			case "paths":
+				for _, p := range c.parseStrings(val, "overrides.paths") {
+					o.Paths.Add(p)
+					hasPaths = true
+				}
+			case "rules":
+				o.Rules = c.parseRules(val)
+			default:
+				c.errorf(ConfigUnknownKey, k.Line, k.Column, "unknown key %q in an override (want paths, rules)", k.Value)
+			}
+		}
+		if !hasPaths {
+			c.errorf(ConfigInvalid, it.Line, it.Column, "override without paths: it would apply to no file")
+			continue
+		}
+		c.Overrides = append(c.Overrides, o)
+	}
+}
+
+func (c *Config) parseSchemas(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		c.errorf(ConfigInvalid, v.Line, v.Column, "schemas must map a concept type to a schema file, found %s", shape(v))
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if val.Kind != yaml.ScalarNode || val.Value == "" {
+			c.errorf(ConfigInvalid, val.Line, val.Column, "schemas.%s: want the path of a schema file in the bundle, found %s", k.Value, shape(val))
+			continue
+		}
+		c.Schemas[k.Value] = SchemaRef{Path: strings.TrimPrefix(val.Value, "/"), Pos: okf.Position{Path: c.Path, Line: val.Line, Col: val.Column}}
+	}
+}
+
+// setting returns the effective setting of rule r for the file at path: the rule's default, then
+// the configuration's rules, then each matching override in order.
+func (c *Config) setting(r *Rule, path string, def okf.Severity) Setting {
+	s := Setting{Severity: def}
+	if c == nil {
+		return s
+	}
+	if g, ok := c.Rules[r.Code]; ok {
+		s = g
+	}
+	for _, o := range c.Overrides {
+		if g, ok := o.Rules[r.Code]; ok && o.Paths.Match(path, false) {
+			s = g
+		}
+	}
+	return s
+}
+
+// mayRun reports whether rule r is on anywhere: globally, or in some override.
+func (c *Config) mayRun(r *Rule) bool {
+	if c == nil {
+		return true
+	}
+	if g, ok := c.Rules[r.Code]; !ok || !g.Off {
+		return true
+	}
+	for _, o := range c.Overrides {
+		if g, ok := o.Rules[r.Code]; ok && !g.Off {
+			return true
+		}
+	}
+	return false
+}
+
+// SchemaTypes returns the configured types in sorted order.
+func (c *Config) SchemaTypes() []string {
+	if c == nil {
+		return nil
+	}
+	ts := make([]string, 0, len(c.Schemas))
+	for t := range c.Schemas {
+		ts = append(ts, t)
+	}
+	sort.Strings(ts)
+	return ts
+}
+
+var daysRe = regexp.MustCompile(`^(\d+)d$`)
+
+// ParseWindow reads a duration for --expiring-within and expiring_within: a Go duration ("720h",
+// "90m") or a number of days ("30d").
+func ParseWindow(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if m := daysRe.FindStringSubmatch(s); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n > 100000 {
+			return 0, fmt.Errorf("duration %q is too long", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("invalid duration %q (want a number of days such as 30d, or a Go duration such as 720h)", s)
+	}
+	return d, nil
+}
+
+func shape(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "nothing"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "a value"
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlErrLine reads the line number out of a yaml.v3 syntax error (0 when it names none).
+func yamlErrLine(err error) int {
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+func yamlErrMsg(err error) string {
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		return m[2]
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}

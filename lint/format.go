@@ -1,0 +1,96 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Report is what a printer writes: the findings of one run and what it needs to show them.
+type Report struct {
+	// Diagnostics are the findings, sorted, with slash paths from the bundle root.
+	Diagnostics []okf.Diagnostic
+	// DisplayPath turns a bundle path into the path shown to the user, relative to the working
+	// directory so editors and CI can open it (nil: shown as is).
+	DisplayPath func(string) string
+	// ReadFile reads a bundle file for the source lines of the pretty format (nil: no source lines).
+	// Files are read one at a time, when printed, so no source is held in memory.
+	ReadFile func(string) ([]byte, error)
+	// Rules are the rules described in SARIF's tool.driver.rules (nil: All()).
+	Rules []*Rule
+	// Version is okf's version, for SARIF.
+	Version string
+}
+
+func (r *Report) path(p string) string {
+	if r.DisplayPath == nil {
+		return p
+	}
+	return r.DisplayPath(p)
+}
+
+func (r *Report) rules() []*Rule {
+	if r.Rules == nil {
+		return All()
+	}
+	return r.Rules
+}
+
+// Counts returns how many findings there are of each severity.
+func (r *Report) Counts() (errors, warnings, infos int) {
+	for _, d := range r.Diagnostics {
+		switch d.Severity {
+		case okf.Error:
+			errors++
+		case okf.Warning:
+			warnings++
+		default:
+			infos++
+		}
+	}
+	return
+}
+
+// Printer writes a report in one output format. Each format is one small type with golden files in
+// testdata/format.
+type Printer interface {
+	Print(w io.Writer, r *Report) error
+}
+
+// Formats lists the output formats, the default first.
+var Formats = []string{"text", "pretty", "json", "sarif", "github"}
+
+// NewPrinter returns the printer of a format named in Formats.
+func NewPrinter(format string) (Printer, error) {
+	switch format {
+	case "text":
+		return TextPrinter{}, nil
+	case "pretty":
+		return PrettyPrinter{}, nil
+	case "json":
+		return JSONPrinter{}, nil
+	case "sarif":
+		return SARIFPrinter{}, nil
+	case "github":
+		return GitHubPrinter{}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// ruleName returns the kebab-case name of the rule with code, or "" for an unknown code.
+func ruleName(code string) string {
+	if r := Lookup(code); r != nil {
+		return r.Name
+	}
+	return ""
+}
+
+// plural writes "1 error" or "2 errors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,148 @@
+package lint
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// SARIFPrinter writes a SARIF 2.1.0 log that GitHub code scanning accepts
+// (github/codeql-action/upload-sarif): the rules with their docs in tool.driver.rules, and one
+// result per finding with its region. Columns are counted in Unicode code points, as okf counts them.
+type SARIFPrinter struct{}
+
+// The SARIF objects okf writes: a small subset of the format, with the fields GitHub reads.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool       sarifTool     `json:"tool"`
+		ColumnKind string        `json:"columnKind"`
+		Results    []sarifResult `json:"results"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		InformationURI string      `json:"informationUri"`
+		Version        string      `json:"version,omitempty"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifText struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown,omitempty"`
+	}
+	sarifRule struct {
+		ID                   string          `json:"id"`
+		Name                 string          `json:"name"`
+		ShortDescription     sarifText       `json:"shortDescription"`
+		FullDescription      sarifText       `json:"fullDescription"`
+		Help                 sarifText       `json:"help"`
+		DefaultConfiguration sarifConfig     `json:"defaultConfiguration"`
+		Properties           sarifProperties `json:"properties"`
+	}
+	sarifConfig struct {
+		Level string `json:"level"`
+	}
+	sarifProperties struct {
+		Tags []string `json:"tags"`
+	}
+	sarifResult struct {
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             sarifText         `json:"message"`
+		Locations           []sarifLocation   `json:"locations"`
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
+	}
+	sarifLocation struct {
+		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+		Region           sarifRegion   `json:"region"`
+	}
+	sarifArtifact struct {
+		URI string `json:"uri"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
+		EndLine     int `json:"endLine,omitempty"`
+		EndColumn   int `json:"endColumn,omitempty"`
+	}
+)
+
+// sarifLevel maps a severity to a SARIF level: info is a "note".
+func sarifLevel(s okf.Severity) string {
+	switch s {
+	case okf.Error:
+		return "error"
+	case okf.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// firstParagraph is the explanation without the examples, for fullDescription.
+func firstParagraph(doc string) string {
+	p, _, _ := strings.Cut(doc, "\n\n")
+	return p
+}
+
+// sarifURI makes a display path a relative URI reference (spaces and other reserved characters
+// percent-encoded), which is what artifactLocation.uri must be.
+func sarifURI(p string) string {
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
+// Print writes the SARIF log as indented JSON.
+func (SARIFPrinter) Print(w io.Writer, r *Report) error {
+	rules := r.rules()
+	index := make(map[string]int, len(rules))
+	driver := sarifDriver{Name: "okf", InformationURI: "https://github.com/okf-tools/okf", Version: r.Version, Rules: make([]sarifRule, 0, len(rules))}
+	for i, rule := range rules {
+		index[rule.Code] = i
+		tags := []string{"okf", rule.Source()}
+		if rule.Decision != "" {
+			tags = append(tags, rule.Decision)
+		}
+		driver.Rules = append(driver.Rules, sarifRule{
+			ID: rule.Code, Name: rule.Name,
+			ShortDescription:     sarifText{Text: rule.Title},
+			FullDescription:      sarifText{Text: firstParagraph(rule.Doc)},
+			Help:                 sarifText{Text: rule.Doc, Markdown: rule.Doc},
+			DefaultConfiguration: sarifConfig{Level: sarifLevel(rule.Severity)},
+			Properties:           sarifProperties{Tags: tags},
+		})
+	}
+	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: make([]sarifResult, 0, len(r.Diagnostics))}
+	for _, d := range r.Diagnostics {
+		idx, ok := index[d.Code]
+		if !ok {
+			idx = -1
+		}
+		region := sarifRegion{StartLine: max(d.Pos.Line, 1), StartColumn: d.Pos.Col}
+		if d.End.Line > 0 {
+			region.EndLine, region.EndColumn = d.End.Line, d.End.Col
+		}
+		run.Results = append(run.Results, sarifResult{
+			RuleID: d.Code, RuleIndex: idx, Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: sarifURI(r.path(d.Pos.Path))}, Region: region}}},
+			// The baseline's key, which survives edits elsewhere in the file.
+			PartialFingerprints: map[string]string{"okfFinding/v1": messageHash(d.Pos.Path + "\x00" + d.Code + "\x00" + d.Message)},
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
