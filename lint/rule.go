@@ -51,9 +51,9 @@ type Pass struct {
 
 	// What the engine rules need besides the bundle: the configuration (nil when there is none),
 	// the inline suppressions, and how many goroutines a rule may use for per-concept work.
-	cfg      *Config
-	supp     *suppressions
-	workers  int
+	cfg     *Config
+	supp    *suppressions
+	workers int
 }
 
 // Reportf reports a finding at pos with the rule's code and default severity; the engine applies
