@@ -75,6 +75,12 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 	if !c.Conformant() {
 		return nil
 	}
+	own := typed[c.Frontmatter.Type.Text()]
+	if own == nil {
+		if v, ok := projection(c.Frontmatter); ok && base.Valid(v) {
+			return nil
+		}
+	}
 	n, err := c.Frontmatter.Node()
 	if err != nil {
 		return nil
@@ -95,7 +101,7 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		}
 	}
 	add(base.Validate(n), "")
-	if s := typed[c.Frontmatter.Type.Text()]; s != nil {
+	if s := own; s != nil {
 		add(s.Validate(n), fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text()))
 	}
 	return out

@@ -197,6 +197,10 @@ type Violation struct {
 	Message string
 }
 
+// Valid reports whether a JSON-shaped value (as ValueOf builds) passes the schema, without mapping
+// errors to positions: the cheap first check of a concept that is most likely clean.
+func (s *Schema) Valid(v any) bool { return s.s.Validate(v) == nil }
+
 // Validate checks the frontmatter mapping n (as okf.Frontmatter.Node returns it) and returns the
 // violations sorted by position. Only the most specific errors are kept: the ones at the leaves of
 // the validator's error tree.

@@ -1,0 +1,196 @@
+package lint
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// projection builds, from the typed frontmatter the loader kept, the JSON-shaped value of every key
+// the built-in concept schema constrains (§4.1, §5, §10). Validating it tells whether the concept is
+// clean without re-reading its YAML, which is most of the cost of a schema check; only a concept
+// that fails (or whose shape the typed model cannot tell, ok false) is re-read with
+// Frontmatter.Node for exact positions. A test checks the two verdicts agree.
+//
+// Containers are filled only where the schema looks inside them; elsewhere an empty map or list
+// stands for a value of that shape, which is all a type check needs.
+func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
+	p := projector{ok: true}
+	m := make(map[string]any, len(f.Keys))
+	for _, k := range f.Keys {
+		val := k.Value
+		switch k.Name {
+		case "tags":
+			m[k.Name] = p.list(f.Tags)
+		case "sources":
+			if f.Sources.Kind != okf.Sequence {
+				m[k.Name] = p.value(val)
+				continue
+			}
+			items := make([]any, len(f.Sources.Items))
+			for i, s := range f.Sources.Items {
+				if s.Kind != okf.Mapping {
+					items[i] = p.value(s.Value)
+					continue
+				}
+				e := map[string]any{}
+				p.put(e, "id", s.ID)
+				p.put(e, "resource", s.Resource)
+				p.put(e, "title", s.Title)
+				p.put(e, "author", s.Author)
+				p.put(e, "usage_count", s.UsageCount)
+				p.put(e, "last_modified", s.LastModified.Value)
+				if s.UsageWindow != nil {
+					e["usage_window"] = p.window(s.UsageWindow)
+				}
+				items[i] = e
+			}
+			m[k.Name] = items
+		case "usage_window":
+			if f.UsageWindow != nil {
+				m[k.Name] = p.window(f.UsageWindow)
+			} else {
+				m[k.Name] = p.value(val)
+			}
+		case "generated":
+			if f.Generated != nil && f.Generated.Kind == okf.Mapping {
+				m[k.Name] = p.stamp(*f.Generated)
+			} else {
+				m[k.Name] = p.value(val)
+			}
+		case "verified":
+			switch f.Verified.Shape {
+			case okf.VerifiedMapping:
+				m[k.Name] = p.stamp(f.Verified.Entries[0])
+			case okf.VerifiedList:
+				items := make([]any, len(f.Verified.Entries))
+				for i, e := range f.Verified.Entries {
+					items[i] = p.stamp(e)
+				}
+				m[k.Name] = items
+			default:
+				if val.Kind == okf.Sequence || val.Kind == okf.Mapping {
+					// A list with an item that is not a mapping: the typed model dropped the items.
+					p.ok = false
+				}
+				m[k.Name] = p.value(val)
+			}
+		case "parameters":
+			if f.Parameters.Kind != okf.Sequence {
+				m[k.Name] = p.value(val)
+				continue
+			}
+			items := make([]any, len(f.Parameters.Items))
+			for i, it := range f.Parameters.Items {
+				if it.Kind != okf.Mapping {
+					items[i] = p.value(it.Value)
+					continue
+				}
+				e := map[string]any{}
+				p.put(e, "name", it.Name)
+				p.put(e, "type", it.Type)
+				p.put(e, "required", it.Required)
+				items[i] = e
+			}
+			m[k.Name] = items
+		case "executor":
+			if f.Executor != nil && f.Executor.Kind == okf.Mapping {
+				e := map[string]any{}
+				p.put(e, "resource", f.Executor.Resource)
+				if f.Executor.Receipt.Present() {
+					e["receipt"] = p.list(f.Executor.Receipt)
+				}
+				m[k.Name] = e
+			} else {
+				m[k.Name] = p.value(val)
+			}
+		case "attester":
+			if f.Attester != nil && f.Attester.Kind == okf.Mapping {
+				e := map[string]any{}
+				p.put(e, "resource", f.Attester.Resource)
+				m[k.Name] = e
+			} else {
+				m[k.Name] = p.value(val)
+			}
+		default:
+			m[k.Name] = p.value(val)
+		}
+	}
+	return m, p.ok
+}
+
+type projector struct{ ok bool }
+
+func (p *projector) put(m map[string]any, key string, v okf.Value) {
+	if v.Present() {
+		m[key] = p.value(v)
+	}
+}
+
+func (p *projector) list(l okf.List) any {
+	if l.Kind != okf.Sequence {
+		return p.value(l.Value)
+	}
+	items := make([]any, len(l.Items))
+	for i, it := range l.Items {
+		items[i] = p.value(it)
+	}
+	return items
+}
+
+func (p *projector) window(w *okf.Window) any {
+	if w.Kind != okf.Mapping {
+		return p.value(w.Value)
+	}
+	e := map[string]any{}
+	p.put(e, "from", w.From.Value)
+	p.put(e, "to", w.To.Value)
+	return e
+}
+
+func (p *projector) stamp(s okf.Stamp) any {
+	if s.Kind != okf.Mapping {
+		return p.value(s.Value)
+	}
+	e := map[string]any{}
+	p.put(e, "by", s.By)
+	p.put(e, "at", s.At.Value)
+	return e
+}
+
+// value converts a scalar as schemas.ValueOf does, and stands for a container by an empty one.
+func (p *projector) value(v okf.Value) any {
+	switch v.Kind {
+	case okf.Mapping:
+		return map[string]any{}
+	case okf.Sequence:
+		return []any{}
+	case okf.Null, okf.Absent:
+		return nil
+	}
+	switch v.Tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		switch strings.ToLower(v.Raw) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+		p.ok = false
+	case "!!int":
+		if i, err := strconv.ParseInt(v.Raw, 0, 64); err == nil {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+		p.ok = false
+	case "!!float":
+		if f, err := strconv.ParseFloat(v.Raw, 64); err == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+		p.ok = false
+	}
+	return v.Raw
+}
