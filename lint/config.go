@@ -45,7 +45,10 @@ type Setting struct {
 
 // Override is one `overrides` entry: rule settings for the files matching its globs.
 type Override struct {
+	// Paths matches the files themselves; dirs matches their folders, with the patterns that do not
+	// end in "/**" (which already reach every file below).
 	Paths *okf.Ignore
+	dirs  *okf.Ignore
 	Rules map[string]Setting
 }
 
@@ -182,7 +185,7 @@ func (c *Config) parseOverrides(v *yaml.Node) {
 			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides: want a {paths, rules} mapping, found %s", shape(it))
 			continue
 		}
-		o := Override{Paths: okf.ParseIgnore(nil), Rules: map[string]Setting{}}
+		o := Override{Paths: okf.ParseIgnore(nil), dirs: okf.ParseIgnore(nil), Rules: map[string]Setting{}}
 		var hasPaths bool
 		for i := 0; i+1 < len(it.Content); i += 2 {
 			k, val := it.Content[i], it.Content[i+1]
@@ -190,6 +193,9 @@ func (c *Config) parseOverrides(v *yaml.Node) {
 			case "paths":
 				for _, p := range c.parseStrings(val, "overrides.paths") {
 					o.Paths.Add(p)
+					if !strings.HasSuffix(p, "/**") {
+						o.dirs.Add(p)
+					}
 					hasPaths = true
 				}
 			case "rules":
@@ -232,11 +238,22 @@ func (c *Config) setting(r *Rule, path string, def okf.Severity) Setting {
 		s = g
 	}
 	for _, o := range c.Overrides {
-		if g, ok := o.Rules[r.Code]; ok && o.Paths.Match(path, false) {
+		if g, ok := o.Rules[r.Code]; ok && o.matches(path) {
 			s = g
 		}
 	}
 	return s
+}
+
+// matches reports whether the override applies to the file at path: the file or one of its folders
+// matches a glob (gitignore syntax, as .okfignore).
+func (o Override) matches(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' && o.dirs.Match(path[:i], true) {
+			return true
+		}
+	}
+	return o.Paths.Match(path, false)
 }
 
 // mayRun reports whether rule r is on anywhere: globally, or in some override.

@@ -7,6 +7,7 @@ package schemas
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -107,7 +108,7 @@ func Compile(name string, text []byte) (*Schema, error) {
 	}
 	s, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a usable JSON Schema: %v", name, err)
+		return nil, fmt.Errorf("%q is not a usable JSON Schema: %s", name, compileError(err))
 	}
 	return &Schema{s: s}, nil
 }
@@ -233,4 +234,28 @@ func (s *Schema) Validate(n *yaml.Node) []Violation {
 		dedup = append(dedup, v)
 	}
 	return dedup
+}
+
+// compileError words a compile error on one line: for a schema that breaks the metaschema, the
+// most specific problems with where they are ("at /type: got number, want array").
+func compileError(err error) string {
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			var parts []string
+			var walk func(e *jsonschema.ValidationError)
+			walk = func(e *jsonschema.ValidationError) {
+				if len(e.Causes) == 0 {
+					parts = append(parts, fmt.Sprintf("at /%s: %s", strings.Join(e.InstanceLocation, "/"), e.ErrorKind.LocalizedString(printer)))
+				}
+				for _, c := range e.Causes {
+					walk(c)
+				}
+			}
+			walk(ve)
+			return strings.Join(parts, "; ")
+		}
+	}
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

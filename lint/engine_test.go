@@ -1,0 +1,377 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/schemas"
+)
+
+// engineOnly is the rule set of these tests: the conformance and engine rules, whose findings this
+// package fixes, so the expectations do not move when family rules are added.
+func engineOnly() []*Rule {
+	return append(conformanceRules(), engineRules()...)
+}
+
+func load(t *testing.T, files map[string]string) *okf.Bundle {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for p, s := range files {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func lines(ds []okf.Diagnostic) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s %s %s", d, d.Severity, ""))
+	}
+	return strings.TrimSpace(strings.ReplaceAll(strings.Join(out, "\n"), " \n", "\n"))
+}
+
+func expect(t *testing.T, got []okf.Diagnostic, want ...string) {
+	t.Helper()
+	g := strings.TrimSpace(lines(got))
+	w := strings.TrimSpace(strings.Join(want, "\n"))
+	if g != w {
+		t.Errorf("findings:\n%s\nwant:\n%s", g, w)
+	}
+}
+
+const goodConcept = "---\ntype: Metric\ntitle: Revenue\n---\n# Revenue\n"
+
+func TestConfigErrorsHavePositions(t *testing.T) {
+	src := `rules:
+  OKF001: warning
+  type-invalid: off
+  OKF999: off
+  OKF004: loud
+overrides:
+  - paths: [legacy/**]
+    rules: { OKF001: info }
+    colour: red
+  - rules: { OKF004: off }
+ignore: [scratch/**]
+expiring_within: 14d
+schemas:
+  Metric: schemas/metric.json
+  Table: [x]
+colour: blue
+`
+	c := ParseConfig(".okf.yaml", []byte(src))
+	expect(t, c.Diagnostics,
+		`.okf.yaml:4:3: unknown rule "OKF999" (okf lint --list-rules lists them) [OKF903] warning`,
+		`.okf.yaml:5:11: rule OKF004: want off, error, warning or info, found "loud" [OKF901] warning`,
+		`.okf.yaml:9:5: unknown key "colour" in an override (want paths, rules) [OKF902] warning`,
+		`.okf.yaml:10:5: override without paths: it would apply to no file [OKF901] warning`,
+		`.okf.yaml:15:10: schemas.Table: want the path of a schema file in the bundle, found a list [OKF901] warning`,
+		`.okf.yaml:16:1: unknown configuration key "colour" (want rules, overrides, ignore, expiring_within, schemas) [OKF902] warning`,
+	)
+	if got := c.Rules["OKF001"]; got.Off || got.Severity != okf.Warning {
+		t.Errorf("OKF001 setting = %+v", got)
+	}
+	if !c.Rules["OKF005"].Off {
+		t.Error("type-invalid (by name) is not off")
+	}
+	if len(c.Overrides) != 1 || c.ExpiringWithin != 14*24*time.Hour || len(c.Ignore) != 1 || c.Schemas["Metric"].Path != "schemas/metric.json" {
+		t.Errorf("config = %+v", c)
+	}
+	if s := c.setting(FrontmatterMissing, "legacy/a.md", okf.Error); s.Severity != okf.Info {
+		t.Errorf("override not applied under legacy/: %+v", s)
+	}
+	if s := c.setting(FrontmatterMissing, "a.md", okf.Error); s.Severity != okf.Warning {
+		t.Errorf("global setting not applied: %+v", s)
+	}
+
+	bad := ParseConfig("cfg.yaml", []byte("rules: [\n"))
+	if len(bad.Diagnostics) != 1 || bad.Diagnostics[0].Code != "OKF901" || bad.Diagnostics[0].Pos.Line == 0 {
+		t.Errorf("invalid YAML: %+v", bad.Diagnostics)
+	}
+	if c := ParseConfig("c", []byte("")); len(c.Diagnostics) != 0 {
+		t.Errorf("empty config: %+v", c.Diagnostics)
+	}
+	if c := ParseConfig("c", []byte("- a\n")); len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "must be a mapping") {
+		t.Errorf("list config: %+v", c.Diagnostics)
+	}
+}
+
+func TestRunAppliesConfig(t *testing.T) {
+	b := load(t, map[string]string{
+		"index.md":          "# B\n",
+		"README.md":         "# no frontmatter\n",
+		"legacy/old.md":     "# no frontmatter either\n",
+		"legacy/keep.md":    "plain\n",
+		"tables/orders.md":  "---\ntype: 42\n---\n",
+		"tables/metric.md":  goodConcept,
+		"tables/revenue.md": "---\ntype: Metric\ntags: finance\n---\n",
+	})
+	cfg := ParseConfig(".okf.yaml", []byte(`rules:
+  frontmatter-missing: warning
+  OKF005: off
+overrides:
+  - paths: ["legacy/**", "!legacy/keep.md"]
+    rules: { OKF001: off }
+`))
+	got := Run(b, Options{Rules: engineOnly(), Config: cfg})
+	expect(t, got,
+		`README.md:1:1: no frontmatter: a concept must begin with a --- line, YAML with a type, and a closing --- line (§11); if this file is not a concept, list it in .okfignore [OKF001] warning`,
+		`legacy/keep.md:1:1: no frontmatter: a concept must begin with a --- line, YAML with a type, and a closing --- line (§11) [OKF001] warning`,
+		`tables/revenue.md:3:7: tags: expected a list, found a string [OKF905] warning`,
+	)
+	// An override may turn on, for some files, a rule that is off elsewhere.
+	cfg = ParseConfig(".okf.yaml", []byte("rules: { OKF905: off }\noverrides:\n  - paths: [tables/]\n    rules: { OKF905: info }\n"))
+	got = Run(b, Options{Rules: []*Rule{SchemaMismatch}, Config: cfg})
+	expect(t, got, `tables/revenue.md:3:7: tags: expected a list, found a string [OKF905] info`)
+}
+
+func TestInlineSuppressions(t *testing.T) {
+	b := load(t, map[string]string{
+		"a.md": "---\ntype: Metric\ntags: x\nsources: 5\n---\n<!-- okf-lint-disable OKF905 -->\n",
+		"b.md": "---\ntype: Metric\ntags: x\n---\n<!-- okf-lint-disable schema-mismatch, OKF001 -->\n",
+		"c.md": "---\ntype: Metric\n---\n<!-- okf-lint-disable -->\n<!-- okf-lint-disable OKF9O5 -->\nText <!-- okf-lint-disabled OKF905 --> is not a directive.\n",
+		"d.md": "---\ntype: Metric\ntags: x\n---\n<!-- okf-lint-disable -->\n",
+	})
+	got := Run(b, Options{Rules: engineOnly()})
+	expect(t, got,
+		`c.md:4:1: okf-lint-disable (every rule) suppresses nothing in this file: remove it [OKF904] info`,
+		`c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`,
+	)
+	// Turning OKF904 off in the configuration silences the unused ones.
+	cfg := ParseConfig(".okf.yaml", []byte("rules: { unused-suppression: off }\n"))
+	got = Run(b, Options{Rules: engineOnly(), Config: cfg})
+	expect(t, got, `c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`)
+}
+
+func TestUnusedSuppressionNamesItsCodes(t *testing.T) {
+	b := load(t, map[string]string{"a.md": goodConcept + "<!-- okf-lint-disable OKF905,OKF001 -->\n"})
+	expect(t, Run(b, Options{Rules: engineOnly()}),
+		`a.md:6:1: okf-lint-disable (OKF905, OKF001) suppresses nothing in this file: remove it [OKF904] info`)
+}
+
+func TestBaselineIgnoresLineShifts(t *testing.T) {
+	files := map[string]string{
+		"a.md": "---\ntype: Metric\ntags: x\n---\n",
+		"b.md": "---\ntype: 5\n---\n",
+	}
+	before := Run(load(t, files), Options{Rules: engineOnly()})
+	if len(before) != 2 {
+		t.Fatalf("want 2 findings to baseline, got %v", before)
+	}
+	bl := NewBaseline(before)
+	data := bl.Marshal()
+	parsed, err := ParseBaseline(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(parsed.Marshal()) != string(data) {
+		t.Errorf("baseline does not round-trip:\n%s", data)
+	}
+	if strings.Contains(string(data), `"line"`) {
+		t.Errorf("baseline must not key on lines:\n%s", data)
+	}
+	// Unrelated edits move the old findings; a new finding in a.md and a second copy of b.md's are new.
+	files["a.md"] = "---\ntitle: Moved down\ntype: Metric\nstatus: stable\ntags: x\nsources: no\n---\n"
+	files["c.md"] = "---\ntype: 5\n---\n"
+	after := Run(load(t, files), Options{Rules: engineOnly(), Baseline: parsed})
+	expect(t, after,
+		`a.md:6:10: sources: expected a list, found a string [OKF905] warning`,
+		`c.md:2:7: type must be a non-empty string, found an integer [OKF005] error`,
+	)
+	if _, err := ParseBaseline([]byte(`{"version": 9, "findings": []}`)); err == nil {
+		t.Error("a baseline of an unknown version was accepted")
+	}
+	if _, err := ParseBaseline([]byte(`nope`)); err == nil {
+		t.Error("a baseline that is not JSON was accepted")
+	}
+}
+
+func TestFilesFilter(t *testing.T) {
+	b := load(t, map[string]string{
+		"a.md": "---\ntype: 5\n---\n",
+		"b.md": "---\ntype: 6\n---\n",
+	})
+	got := Run(b, Options{Rules: engineOnly(), Files: []string{"b.md"}})
+	expect(t, got, `b.md:2:7: type must be a non-empty string, found an integer [OKF005] error`)
+}
+
+func TestBundleSchemaPerType(t *testing.T) {
+	b := load(t, map[string]string{
+		"m.md":                "---\ntype: Metric\ntitle: Revenue\n---\n",
+		"t.md":                "---\ntype: Table\n---\n",
+		"o.md":                "---\ntype: Other\n---\n",
+		"schemas/metric.yaml": "required: [owner]\nproperties:\n  owner: { type: string }\n",
+		"schemas/table.json":  `{"type": 7}`,
+	})
+	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n  Table: /schemas/table.json\n  Other: schemas/missing.json\n"))
+	got := Run(b, Options{Rules: engineOnly(), Config: cfg})
+	want := []string{
+		`.okf.yaml:3:10: schema for type "Table": "schemas/table.json" is not a usable JSON Schema: `,
+		`.okf.yaml:4:10: schema for type "Other": cannot read "schemas/missing.json" in the bundle [OKF906] warning`,
+		`m.md:2:1: schema of type "Metric": frontmatter: missing required key "owner" [OKF905] warning`,
+	}
+	g := strings.Split(lines(got), "\n")
+	if len(g) != len(want) {
+		t.Fatalf("findings:\n%s", lines(got))
+	}
+	for i := range want {
+		if !strings.HasPrefix(g[i], want[i]) {
+			t.Errorf("finding %d = %q, want prefix %q", i, g[i], want[i])
+		}
+	}
+}
+
+func TestSchemaFindingsLeaveRoomForPreciseRules(t *testing.T) {
+	precise := &Rule{Code: "OKF0T1", Name: "test-precise", Severity: okf.Warning, Check: func(p *Pass) {
+		p.Reportf(okf.Position{Path: "a.md", Line: 3, Col: 1}, "tags must be a list of strings")
+	}}
+	b := load(t, map[string]string{"a.md": "---\ntype: Metric\ntags: x\nsources: 5\n---\n"})
+	got := Run(b, Options{Rules: []*Rule{SchemaMismatch, precise}})
+	expect(t, got,
+		`a.md:3:1: tags must be a list of strings [OKF0T1] warning`,
+		`a.md:4:10: sources: expected a list, found an integer [OKF905] warning`,
+	)
+}
+
+// TestProjectionAgreesWithNode checks the fast path: for every concept where the projection built
+// from the typed model is usable, its verdict must be the one validating the re-read YAML gives.
+func TestProjectionAgreesWithNode(t *testing.T) {
+	docs := []string{
+		goodConcept,
+		"---\ntype: Metric\ntags: [a, 1]\n---\n",
+		"---\ntype: Metric\ntags: a\n---\n",
+		"---\ntype: Metric\ntitle: 5\ndescription: [x]\nresource: {a: 1}\n---\n",
+		"---\ntype: Metric\nsources:\n  - resource: x\n    usage_count: 5\n  - resource: y\n    usage_count: -1\n---\n",
+		"---\ntype: Metric\nsources:\n  - just a string\n---\n",
+		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0x10, usage_window: {from: 2026-01-01, to: 5}}\n---\n",
+		"---\ntype: Metric\nusage_window: {from: 2026-01-01, to: 2026-02-01}\n---\n",
+		"---\ntype: Metric\nusage_window: soon\n---\n",
+		"---\ntype: Metric\ngenerated: {by: a/1, at: 2026-01-01}\n---\n",
+		"---\ntype: Metric\ngenerated: {by: [a], at: 5}\n---\n",
+		"---\ntype: Metric\ngenerated: yes\n---\n",
+		"---\ntype: Metric\nverified: \"yes\"\n---\n",
+		"---\ntype: Metric\nverified: {by: human:a, at: 2026-01-01T00:00:00Z}\n---\n",
+		"---\ntype: Metric\nverified:\n  - {by: human:a, at: 1}\n  - {by: process:b}\n---\n",
+		"---\ntype: Metric\nverified: [a, b]\n---\n",
+		"---\ntype: Metric\nverified: []\n---\n",
+		"---\ntype: Metric\nstatus: 3\nstale_after: 2026-09-23\n---\n",
+		"---\ntype: Attested Computation\nruntime: bigquery\nparameters:\n  - {name: year, type: integer, required: true}\n---\n",
+		"---\ntype: Attested Computation\nruntime: [bq]\nparameters:\n  - {name: 5, type: integer, required: \"yes\"}\n  - x\n---\n",
+		"---\ntype: Attested Computation\nexecutor: {resource: r.md, receipt: [job_id, 5]}\nattester: {resource: 7}\n---\n",
+		"---\ntype: Attested Computation\nexecutor: r.md\nattester: a.py\ncomputation: [x]\n---\n",
+		"---\ntype: Metric\ntimestamp: 2026-01-01\nx-custom: {deep: [1, {a: b}]}\nflag: true\nratio: 1.5\nnothing: ~\n---\n",
+		"---\ntype: Metric\ntags: &t [a, b]\nother: *t\n---\n",
+	}
+	// The corpus, when it is there, adds real-world frontmatter.
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if entries, err := os.ReadDir(corpus); err == nil {
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			b, err := okf.LoadDir(filepath.Join(corpus, e.Name()), okf.LoadOptions{})
+			if err != nil {
+				continue
+			}
+			for _, c := range b.Concepts {
+				if c.Conformant() {
+					if raw, err := b.ReadFile(c.Path); err == nil {
+						docs = append(docs, string(raw))
+					}
+				}
+			}
+		}
+	}
+	base, err := schemas.Concept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	usable := 0
+	for i, doc := range docs {
+		c, _ := okf.ParseConcept("x.md", []byte(doc))
+		if !c.Conformant() {
+			t.Fatalf("doc %d is not conformant:\n%s", i, doc)
+		}
+		n, err := c.Frontmatter.Node()
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := len(base.Validate(n)) == 0
+		v, ok := projection(c.Frontmatter)
+		if !ok {
+			continue
+		}
+		usable++
+		if fast := base.Valid(v); fast != slow {
+			t.Errorf("doc %d: projection says valid=%v, the YAML says valid=%v:\n%s", i, fast, slow, doc)
+		}
+	}
+	if usable < len(docs)-3 {
+		t.Errorf("the projection was usable for only %d of %d documents", usable, len(docs))
+	}
+}
+
+// TestRunIsDeterministic runs the rules on many workers and on one: same findings, same order.
+func TestRunIsDeterministic(t *testing.T) {
+	files := map[string]string{"index.md": "# B\n"}
+	for i := range 50 {
+		files[fmt.Sprintf("c%02d.md", i)] = fmt.Sprintf("---\ntype: Metric\ntags: t%d\n---\n<!-- okf-lint-disable OKF001 -->\n", i)
+	}
+	b := load(t, files)
+	one := lines(Run(b, Options{Workers: 1}))
+	for range 5 {
+		if many := lines(Run(b, Options{Workers: 8})); many != one {
+			t.Fatalf("parallel run differs:\n%s\nvs\n%s", many, one)
+		}
+	}
+	if !strings.Contains(one, "c49.md:3:7: tags: expected a list") {
+		t.Errorf("unexpected findings:\n%s", one)
+	}
+}
+
+func TestParseWindow(t *testing.T) {
+	for in, want := range map[string]time.Duration{"30d": 30 * 24 * time.Hour, "720h": 720 * time.Hour, "90m": 90 * time.Minute, " 1d ": 24 * time.Hour} {
+		if got, err := ParseWindow(in); err != nil || got != want {
+			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "soon", "-5h", "3w", "d"} {
+		if _, err := ParseWindow(in); err == nil {
+			t.Errorf("ParseWindow(%q) accepted", in)
+		}
+	}
+}
+
+func TestRegistryHasEngineRules(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range All() {
+		if seen[r.Code] || seen[r.Name] {
+			t.Errorf("duplicate code or name %s %s", r.Code, r.Name)
+		}
+		seen[r.Code], seen[r.Name] = true, true
+		if r.Title == "" || !strings.Contains(r.Doc, "Bad") || !strings.Contains(r.Doc, "Good") {
+			t.Errorf("%s: missing title or bad/good examples in its doc", r.Code)
+		}
+	}
+	for _, r := range engineRules() {
+		if !strings.HasPrefix(r.Code, "OKF9") || r.Severity == okf.Error {
+			t.Errorf("%s: engine rules are OKF9xx and never errors (D1)", r.Code)
+		}
+		if Lookup(r.Code) != r || Lookup(r.Name) != r {
+			t.Errorf("%s: Lookup does not find it by code and name", r.Code)
+		}
+	}
+	if Lookup("nope") != nil {
+		t.Error("Lookup(nope) found a rule")
+	}
+}
