@@ -182,7 +182,12 @@ func resolveTarget(args []string, rootFlag string) (target, error) {
 		return target{root: root, display: root}, nil
 	}
 	if len(args) == 1 {
-		if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
+		st, err := os.Stat(args[0])
+		if err != nil {
+			// One path that cannot be read: the bundle root is unreadable (exit 3), as LoadDir says.
+			return target{}, fatalErr("cannot read %q: %v", args[0], unwrapPathErr(err))
+		}
+		if st.IsDir() {
 			if rootFlag != "" {
 				return target{}, usageErr("--root names the bundle of FILE arguments; %q is a directory: lint it as the bundle, without --root", args[0])
 			}
@@ -249,14 +254,15 @@ func findRoot(dir string) (string, bool) {
 	return candidate, candidate != ""
 }
 
-// relToCwd shows an absolute path relative to the working directory when it is below it.
+// relToCwd shows an absolute path relative to the working directory ("..", "../.." included), as
+// every path okf prints is.
 func relToCwd(abs string) string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return abs
 	}
 	rel, err := filepath.Rel(wd, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil {
 		return abs
 	}
 	return rel
