@@ -375,3 +375,34 @@ func TestRegistryHasEngineRules(t *testing.T) {
 		t.Error("Lookup(nope) found a rule")
 	}
 }
+
+func TestPanickingRuleIsAFinding(t *testing.T) {
+	boom := &Rule{Code: "OKF0T2", Name: "test-boom", Severity: okf.Info, Check: func(*Pass) { panic("boom") }}
+	b := load(t, map[string]string{"a.md": "---\ntype: 5\n---\n"})
+	got := Run(b, Options{Rules: []*Rule{boom, TypeInvalid}})
+	expect(t, got,
+		`: rule OKF0T2 (test-boom) failed: boom; this is a bug in okf, please report it [OKF0T2] warning`,
+		`a.md:2:7: type must be a non-empty string, found an integer [OKF005] error`,
+	)
+}
+
+func TestExpiringWindowPrecedence(t *testing.T) {
+	var seen time.Duration
+	probe := &Rule{Code: "OKF0T3", Name: "test-probe", Severity: okf.Info, Check: func(p *Pass) { seen = p.ExpiringWithin }}
+	b := load(t, map[string]string{"a.md": goodConcept})
+	cfg := ParseConfig(".okf.yaml", []byte("expiring_within: 7d\n"))
+	for _, c := range []struct {
+		flag time.Duration
+		cfg  *Config
+		want time.Duration
+	}{
+		{0, nil, okf.DefaultExpiringWindow},
+		{0, cfg, 7 * 24 * time.Hour},
+		{time.Hour, cfg, time.Hour},
+	} {
+		Run(b, Options{Rules: []*Rule{probe}, ExpiringWithin: c.flag, Config: c.cfg})
+		if seen != c.want {
+			t.Errorf("flag %v, config %v: window %v, want %v", c.flag, c.cfg != nil, seen, c.want)
+		}
+	}
+}

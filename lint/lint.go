@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -71,7 +72,7 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 				r := active[i]
 				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers,
 					report: func(d okf.Diagnostic) { found[i] = append(found[i], d) }}
-				r.Check(p)
+				check(r, p)
 			}
 		}()
 	}
@@ -106,6 +107,18 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	}
 	out = okf.SortDiagnostics(out)
 	return opts.Baseline.Filter(out)
+}
+
+// check runs one rule. A rule that panics is a bug in okf, not in the bundle: it becomes a finding
+// that names the rule, and the other rules still run.
+func check(r *Rule, p *Pass) {
+	defer func() {
+		if e := recover(); e != nil {
+			p.report(okf.Diagnostic{Code: r.Code, Severity: okf.Warning,
+				Message: fmt.Sprintf("rule %s (%s) failed: %v; this is a bug in okf, please report it", r.Code, r.Name, e)})
+		}
+	}()
+	r.Check(p)
 }
 
 func ruleIn(rules []*Rule, r *Rule) bool {
