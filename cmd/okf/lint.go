@@ -183,15 +183,18 @@ func resolveTarget(args []string, rootFlag string) (target, error) {
 	}
 	if len(args) == 1 {
 		st, err := os.Stat(args[0])
-		if err != nil {
-			// One path that cannot be read: the bundle root is unreadable (exit 3), as LoadDir says.
-			return target{}, fatalErr("cannot read %q: %v", args[0], unwrapPathErr(err))
-		}
-		if st.IsDir() {
+		if err != nil || st.IsDir() {
+			// A directory is the bundle root; a path that cannot be read is taken for one too, so
+			// that loading it says why it is unusable (exit 3).
 			if rootFlag != "" {
 				return target{}, usageErr("--root names the bundle of FILE arguments; %q is a directory: lint it as the bundle, without --root", args[0])
 			}
 			return target{root: args[0], display: args[0]}, nil
+		}
+	}
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
 		}
 	}
 	root := rootFlag
@@ -217,7 +220,7 @@ func resolveTarget(args []string, rootFlag string) (target, error) {
 			return target{}, usageErr("cannot lint %q: %v", a, unwrapPathErr(err))
 		}
 		if st.IsDir() {
-			return target{}, usageErr("%q is a directory: name one bundle directory, or files", a)
+			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
 		}
 		abs, _ := filepath.Abs(a)
 		rel, err := filepath.Rel(absRoot, abs)
