@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -271,6 +272,11 @@ func TestProjectionAgreesWithNode(t *testing.T) {
 		"---\ntype: Attested Computation\nexecutor: r.md\nattester: a.py\ncomputation: [x]\n---\n",
 		"---\ntype: Metric\ntimestamp: 2026-01-01\nx-custom: {deep: [1, {a: b}]}\nflag: true\nratio: 1.5\nnothing: ~\n---\n",
 		"---\ntype: Metric\ntags: &t [a, b]\nother: *t\n---\n",
+		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0}\n---\n",
+		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: -3}\n---\n",
+		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 2.5}\n---\n",
+		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 7}\n---\n",
+		"---\ntype: Metric\ntitle: \"\"\n---\n",
 	}
 	// The corpus, when it is there, adds real-world frontmatter.
 	corpus := filepath.Join("..", "..", "shared", "corpus")
@@ -297,6 +303,7 @@ func TestProjectionAgreesWithNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	usable := 0
+	shared := &shapeCache{ok: map[string]bool{}}
 	for i, doc := range docs {
 		c, _ := okf.ParseConcept("x.md", []byte(doc))
 		if !c.Conformant() {
@@ -314,6 +321,10 @@ func TestProjectionAgreesWithNode(t *testing.T) {
 		usable++
 		if fast := base.Valid(v); fast != slow {
 			t.Errorf("doc %d: projection says valid=%v, the YAML says valid=%v:\n%s", i, fast, slow, doc)
+		}
+		// The shape cache, shared by every document as in a run, must give the same verdict.
+		if cached := shared.valid(base, v); cached != slow {
+			t.Errorf("doc %d: shape cache says valid=%v, the YAML says valid=%v:\n%s", i, cached, slow, doc)
 		}
 	}
 	if usable < len(docs)-3 {
@@ -404,5 +415,56 @@ func TestExpiringWindowPrecedence(t *testing.T) {
 		if seen != c.want {
 			t.Errorf("flag %v, config %v: window %v, want %v", c.flag, c.cfg != nil, seen, c.want)
 		}
+	}
+}
+
+// TestBuiltinSchemasStayCacheable guards shapeKey: it keeps only whether a string is empty and a
+// number's sign and wholeness, which is sound only while the embedded schemas use no keyword that
+// looks further into a value. A schema change that adds one (enum, pattern, maxLength, …) fails
+// here, and shapeKey must be revisited.
+func TestBuiltinSchemasStayCacheable(t *testing.T) {
+	allowed := map[string]bool{"$schema": true, "$id": true, "title": true, "description": true, "examples": true,
+		"type": true, "required": true, "properties": true, "items": true, "allOf": true, "$ref": true, "$defs": true,
+		"minLength": true, "minimum": true}
+	var walk func(name string, v any, names bool)
+	walk = func(name string, v any, names bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				if names {
+					walk(name, c, false) // a property or definition name: its value is a schema
+					continue
+				}
+				if !allowed[k] {
+					t.Errorf("%s: keyword %q: shapeKey does not know it", name, k)
+				}
+				switch k {
+				case "properties", "$defs":
+					walk(name, c, true)
+				case "items":
+					walk(name, c, false)
+				case "allOf":
+					for _, s := range c.([]any) {
+						walk(name, s, false)
+					}
+				case "minLength":
+					if c != 1.0 {
+						t.Errorf("%s: minLength %v: shapeKey keeps only empty or not", name, c)
+					}
+				case "minimum":
+					if c != 0.0 {
+						t.Errorf("%s: minimum %v: shapeKey keeps only the sign", name, c)
+					}
+				}
+			}
+		}
+	}
+	for _, n := range schemas.Names() {
+		b, _ := schemas.Text(n)
+		var doc any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		walk(n, doc, false)
 	}
 }

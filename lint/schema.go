@@ -48,6 +48,7 @@ func checkSchemas(p *Pass) {
 	cs := p.Bundle.Concepts
 	workers := max(p.workers, 1)
 	results := make([][]okf.Diagnostic, len(cs))
+	cache := &shapeCache{ok: map[string]bool{}}
 	var wg sync.WaitGroup
 	next := make(chan int, workers)
 	for range workers {
@@ -55,7 +56,7 @@ func checkSchemas(p *Pass) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = checkConcept(cs[i], base, typed)
+				results[i] = checkConcept(cs[i], base, typed, cache)
 			}
 		}()
 	}
@@ -71,13 +72,13 @@ func checkSchemas(p *Pass) {
 	}
 }
 
-func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schemas.Schema) []okf.Diagnostic {
+func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schemas.Schema, cache *shapeCache) []okf.Diagnostic {
 	if !c.Conformant() {
 		return nil
 	}
 	own := typed[c.Frontmatter.Type.Text()]
 	if own == nil {
-		if v, ok := projection(c.Frontmatter); ok && base.Valid(v) {
+		if v, ok := projection(c.Frontmatter); ok && cache.valid(base, v) {
 			return nil
 		}
 	}

@@ -2,10 +2,14 @@ package lint
 
 import (
 	"encoding/json"
+	"math"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/schemas"
 )
 
 // projection builds, from the typed frontmatter the loader kept, the JSON-shaped value of every key
@@ -193,4 +197,89 @@ func (p *projector) value(v okf.Value) any {
 		p.ok = false
 	}
 	return v.Raw
+}
+
+// shapeKey writes the canonical JSON of v with every string reduced to "" or "s", and every
+// number to its sign and whether it is whole. The built-in schemas only check types, `minLength: 1`
+// and `minimum: 0` (a test keeps it so), so two frontmatters with the same key validate alike, and
+// the thousands of concepts of a bundle, which share a handful of shapes, are validated once per
+// shape.
+func shapeKey(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			shapeKey(b, x[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, it := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			shapeKey(b, it)
+		}
+		b.WriteByte(']')
+	case string:
+		if x == "" {
+			b.WriteString(`""`)
+		} else {
+			b.WriteString(`"s"`)
+		}
+	case json.Number:
+		f, err := x.Float64()
+		sign := "1"
+		switch {
+		case err != nil:
+			sign = "1"
+		case f < 0:
+			sign = "-1"
+		case f == 0:
+			sign = "0"
+		}
+		if err == nil && f != math.Trunc(f) {
+			sign += ".5"
+		}
+		b.WriteString(sign)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	default:
+		b.WriteString("null")
+	}
+}
+
+// shapeCache remembers the verdict of the built-in schema per shape key, for one run.
+type shapeCache struct {
+	mu sync.Mutex
+	ok map[string]bool
+}
+
+// valid reports whether the projection v passes the built-in schema, validating a shape only the
+// first time it is seen.
+func (c *shapeCache) valid(base *schemas.Schema, v map[string]any) bool {
+	var b strings.Builder
+	shapeKey(&b, v)
+	key := b.String()
+	c.mu.Lock()
+	ok, seen := c.ok[key]
+	c.mu.Unlock()
+	if seen {
+		return ok
+	}
+	ok = base.Valid(v)
+	c.mu.Lock()
+	c.ok[key] = ok
+	c.mu.Unlock()
+	return ok
 }
