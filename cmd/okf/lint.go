@@ -62,7 +62,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of <root>/.okf.yaml"},
 			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the FILEs named (default: found from the files)"},
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
-			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + " (or --write-baseline=`FILE`) and exit 0"},
+			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 		},
 		Action: func(c *cli.Context) error {
