@@ -23,8 +23,9 @@ type Changes struct {
 	// NewlyStale are concepts stale now that were not stale in the base, at the same clock.
 	NewlyStale []string `json:"newly_stale"`
 	// ChangedSinceVerified are verified concepts whose content changed without a new verification
-	// since the base: generated.at moved past the last verification (D12), or the file's text
-	// changed while its latest verification stayed the same.
+	// since the base: generated.at moved past the last verification (D12), or the body or a
+	// frontmatter key other than generated, verified, status and stale_after changed while the
+	// latest verification stayed the same.
 	ChangedSinceVerified []string `json:"changed_since_verified"`
 }
 

@@ -57,14 +57,13 @@ func stampText(s *Stamp) string {
 	if s == nil {
 		return "-"
 	}
-	by := s.By
-	if by == "" {
-		by = "?"
+	switch {
+	case s.At.IsZero():
+		return orDash(s.By)
+	case s.By == "":
+		return when(s.At, s.Approximate)
 	}
-	if s.At.IsZero() {
-		return by
-	}
-	return by + " " + when(s.At, s.Approximate)
+	return s.By + " " + when(s.At, s.Approximate)
 }
 
 // staleText prints the stale_after column: the instant, and "stale"/"expiring" marks.
@@ -317,5 +316,6 @@ func (e *errWriter) Write(p []byte) (int, error) {
 func writeJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/okf"
+	"gopkg.in/yaml.v3"
 )
 
 // Freshness values of a concept, as every format names them (D11).
@@ -230,7 +231,7 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		Title: strings.TrimSpace(f.Title.Text()),
 	}
 	if data, err := b.ReadFile(c.Path); err == nil {
-		rc.digest = sha256.Sum256(data)
+		rc.digest = contentDigest(c, data)
 	}
 	if !f.Present {
 		rc.note("no readable frontmatter: not conformant (§11), reported as unverified")
@@ -315,6 +316,32 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		}
 	}
 	return rc
+}
+
+// trustKeys are the frontmatter keys about trust and lifecycle rather than content (§5.2–§5.5):
+// editing them is not a change of what was verified.
+var trustKeys = map[string]bool{"generated": true, "verified": true, "status": true, "stale_after": true}
+
+// contentDigest hashes what a verification vouches for: the body and every frontmatter key except
+// the trust and lifecycle ones, so --base can tell an edited concept from a re-stamped one.
+func contentDigest(c *okf.Concept, data []byte) [32]byte {
+	h := sha256.New()
+	h.Write(okf.SplitFrontmatter(data).Body)
+	n, err := c.Frontmatter.Node()
+	if err != nil || n == nil || n.Kind != yaml.MappingNode {
+		h.Write(c.Frontmatter.Raw())
+	} else {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if trustKeys[n.Content[i].Value] {
+				continue
+			}
+			v, _ := yaml.Marshal(n.Content[i+1])
+			fmt.Fprintf(h, "%q:%s\n", n.Content[i].Value, v)
+		}
+	}
+	var d [32]byte
+	copy(d[:], h.Sum(nil))
+	return d
 }
 
 // timeNote records how a timestamp that was not written as a full instant was read (D10).
