@@ -130,7 +130,9 @@ type QueueItem struct {
 }
 
 // Ranks are the review-queue rules in order: a concept is queued under the first it meets, and
-// within a rank the most used come first, then the oldest stale_after, then by ID.
+// within a rank the most used come first, then the oldest stale_after, then by ID. Deprecated
+// concepts are never queued (§5.4: kept for history, no longer current); what derives from them
+// is, under rank 7.
 var Ranks = []string{
 	1: "stale and used by other concepts",
 	2: "stale",
@@ -632,7 +634,7 @@ func queue(cs []*Concept) []QueueItem {
 	var items []item
 	for _, c := range cs {
 		rs := queueReasons(c)
-		if len(rs) == 0 {
+		if len(rs) == 0 || c.Status == okf.Deprecated {
 			continue
 		}
 		it := item{QueueItem: QueueItem{ID: c.ID, Rank: rs[0]}, c: c}
