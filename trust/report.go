@@ -233,7 +233,7 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		Title: strings.TrimSpace(f.Title.Text()),
 	}
 	if data, err := b.ReadFile(c.Path); err == nil {
-		rc.digest = contentDigest(c, data)
+		rc.digest = contentDigest(data)
 	}
 	if !f.Present {
 		rc.note("no readable frontmatter: not conformant (§11), reported as unverified")
@@ -326,19 +326,21 @@ var trustKeys = map[string]bool{"generated": true, "verified": true, "status": t
 
 // contentDigest hashes what a verification vouches for: the body and every frontmatter key except
 // the trust and lifecycle ones, so --base can tell an edited concept from a re-stamped one.
-func contentDigest(c *okf.Concept, data []byte) [32]byte {
+func contentDigest(data []byte) [32]byte {
 	h := sha256.New()
-	h.Write(okf.SplitFrontmatter(data).Body)
-	n, err := c.Frontmatter.Node()
-	if err != nil || n == nil || n.Kind != yaml.MappingNode {
-		h.Write(c.Frontmatter.Raw())
+	sp := okf.SplitFrontmatter(data)
+	h.Write(sp.Body)
+	var doc yaml.Node
+	if yaml.Unmarshal(sp.YAML, &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		h.Write(sp.YAML)
 	} else {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if trustKeys[n.Content[i].Value] {
+		m := doc.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if trustKeys[m.Content[i].Value] {
 				continue
 			}
-			v, _ := yaml.Marshal(n.Content[i+1])
-			fmt.Fprintf(h, "%q:%s\n", n.Content[i].Value, v)
+			v, _ := yaml.Marshal(m.Content[i+1])
+			fmt.Fprintf(h, "%q:%s\n", m.Content[i].Value, v)
 		}
 	}
 	var d [32]byte
