@@ -1,7 +1,10 @@
 package trust
 
 import (
+	"bytes"
 	"slices"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // Change is a value that moved between the base revision and now.
@@ -77,11 +80,22 @@ func (r *Report) Compare(base *Report, name string) {
 			ch.NewlyStale = append(ch.NewlyStale, id)
 		}
 		if now.Verified != nil && (now.ChangedSinceVerified && !old.ChangedSinceVerified ||
-			now.digest != old.digest && sameStamp(now.Verified, old.Verified)) {
+			sameStamp(now.Verified, old.Verified) && contentChanged(r.bundle, base.bundle, now.Path, old.Path)) {
 			ch.ChangedSinceVerified = append(ch.ChangedSinceVerified, id)
 		}
 	}
 	r.Changes = ch
+}
+
+// contentChanged reports whether what a verification vouches for differs between two versions of
+// a concept file (see contentDigest). Identical bytes are the quick answer.
+func contentChanged(nb, ob *okf.Bundle, np, op string) bool {
+	nd, err1 := nb.ReadFile(np)
+	od, err2 := ob.ReadFile(op)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return !bytes.Equal(nd, od) && contentDigest(nd) != contentDigest(od)
 }
 
 func sameStamp(a, b *Stamp) bool {

@@ -154,10 +154,14 @@ func writeHTML(w io.Writer, r *Report) error {
 			default:
 				tk.Fresh++
 			}
-			if tk.IDs != "" {
-				tk.IDs += ", "
+			if n := tk.Stale + tk.Expiring + tk.Fresh; n <= 20 {
+				if n > 1 {
+					tk.IDs += ", "
+				}
+				tk.IDs += c.ID
+			} else if n == 21 {
+				tk.IDs += ", …"
 			}
-			tk.IDs += c.ID
 			most = max(most, tk.Stale+tk.Expiring+tk.Fresh)
 		}
 		for _, d := range days {

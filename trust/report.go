@@ -49,7 +49,8 @@ type Stamp struct {
 }
 
 // Upstream is a concept this one derives from, directly or through a chain of sources (§5.1), that
-// is unverified, stale or deprecated. Chain runs from this concept to the upstream one.
+// is unverified, stale or deprecated. Chain runs from this concept to the upstream one; it passes
+// only through concepts that are not flagged themselves (a flagged one has its own row).
 type Upstream struct {
 	ID      string   `json:"id"`
 	Reasons []string `json:"reasons"`
@@ -93,7 +94,6 @@ type Concept struct {
 	// Notes say how odd values were read (D10, D12, D13).
 	Notes []string `json:"notes,omitempty"`
 
-	digest   [32]byte
 	selected bool
 	srcIDs   []string // bundle concepts this one derives from, sorted
 }
@@ -158,6 +158,7 @@ type Report struct {
 	Approximate    bool        `json:"approximate"`
 	window         time.Duration
 	all            map[string]*Concept
+	bundle         *okf.Bundle
 }
 
 // FormatWindow prints a window the way --expiring-within reads it: whole days as "30d".
@@ -194,6 +195,7 @@ func Build(b *okf.Bundle, opts Options) *Report {
 		ExpiringWithin: FormatWindow(opts.ExpiringWithin),
 		window:         opts.ExpiringWithin,
 		all:            map[string]*Concept{},
+		bundle:         b,
 		Cycles:         [][]string{},
 		Queue:          []QueueItem{},
 		Concepts:       []*Concept{},
@@ -231,9 +233,6 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		Dir:   topDir(c.Dir()),
 		Type:  strings.TrimSpace(f.Type.Text()),
 		Title: strings.TrimSpace(f.Title.Text()),
-	}
-	if data, err := b.ReadFile(c.Path); err == nil {
-		rc.digest = contentDigest(data)
 	}
 	if !f.Present {
 		rc.note("no readable frontmatter: not conformant (§11), reported as unverified")
@@ -438,32 +437,61 @@ func flagReasons(c *Concept) []string {
 	return rs
 }
 
-// lineage follows each concept's sources through the bundle breadth-first (so each flagged
-// upstream concept is reported with its shortest chain, and a cycle is visited once), and returns
-// the source cycles, each starting at its smallest ID and closed by repeating it.
+// lineage follows each concept's sources through the bundle (§5.1) and records the flagged
+// concepts (unverified, stale, deprecated) it derives from, each with its shortest chain. The walk
+// stops at a flagged concept: what that one derives from is reported on its own row, and the
+// chains stay short. Only concepts that lead to a flagged one at all are walked, so a large,
+// healthy bundle costs one pass. It returns the source cycles.
 func lineage(all []*Concept, byID map[string]*Concept) [][]string {
+	users := map[string][]string{}
 	for _, c := range all {
+		for _, up := range c.srcIDs {
+			users[up] = append(users[up], c.ID)
+		}
+	}
+	flagged := map[string][]string{}
+	live := map[string]bool{} // leads, through sources, to a flagged concept
+	var queue []string
+	for _, c := range all {
+		if rs := flagReasons(c); len(rs) > 0 {
+			flagged[c.ID] = rs
+			queue = append(queue, c.ID)
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, u := range users[cur] {
+			if !live[u] {
+				live[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+
+	for _, c := range all {
+		if !live[c.ID] {
+			continue
+		}
 		prev := map[string]string{c.ID: ""}
 		queue := []string{c.ID}
 		for len(queue) > 0 {
 			cur := queue[0]
 			queue = queue[1:]
 			for _, up := range byID[cur].srcIDs {
-				if up == c.ID {
-					c.InCycle = true
-				}
 				if _, seen := prev[up]; seen {
 					continue
 				}
 				prev[up] = cur
-				queue = append(queue, up)
-				if rs := flagReasons(byID[up]); len(rs) > 0 {
+				if rs, ok := flagged[up]; ok {
 					chain := []string{up}
 					for p := cur; p != ""; p = prev[p] {
 						chain = append(chain, p)
 					}
 					slices.Reverse(chain)
 					c.Upstream = append(c.Upstream, Upstream{ID: up, Reasons: rs, Chain: chain})
+				} else if live[up] {
+					queue = append(queue, up)
 				}
 			}
 		}
@@ -478,67 +506,92 @@ func lineage(all []*Concept, byID map[string]*Concept) [][]string {
 }
 
 // cycles returns one shortest cycle per strongly connected group of concepts whose sources lead
-// back to themselves. all is sorted by ID, so the smallest ID of each group starts its cycle.
+// back to themselves (Tarjan's algorithm, linear in concepts and edges). all is sorted by ID, so the
+// smallest ID of each group starts its cycle, closed by repeating it.
 func cycles(all []*Concept, byID map[string]*Concept) [][]string {
-	done := map[string]bool{}
-	out := [][]string{}
+	index := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	group := map[string]int{} // concept -> group number, for groups that hold a cycle
+	groups := 0
+	var visit func(id string)
+	visit = func(id string) {
+		index[id] = len(index)
+		low[id] = index[id]
+		stack = append(stack, id)
+		onStack[id] = true
+		for _, up := range byID[id].srcIDs {
+			if _, seen := index[up]; !seen {
+				visit(up)
+				low[id] = min(low[id], low[up])
+			} else if onStack[up] {
+				low[id] = min(low[id], index[up])
+			}
+		}
+		if low[id] != index[id] {
+			return
+		}
+		var members []string
+		for {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[top] = false
+			members = append(members, top)
+			if top == id {
+				break
+			}
+		}
+		if len(members) > 1 || slices.Contains(byID[id].srcIDs, id) { // or a concept citing itself
+			for _, m := range members {
+				group[m] = groups
+				byID[m].InCycle = true
+			}
+			groups++
+		}
+	}
 	for _, c := range all {
-		if !c.InCycle || done[c.ID] {
+		if _, seen := index[c.ID]; !seen {
+			visit(c.ID)
+		}
+	}
+
+	out := [][]string{}
+	done := map[int]bool{}
+	for _, c := range all {
+		g, ok := group[c.ID]
+		if !ok || done[g] {
 			continue
 		}
-		// Shortest path from c back to c, breadth-first.
+		done[g] = true
+		// The shortest way from c back to c, breadth-first inside its group.
 		prev := map[string]string{}
 		queue := []string{c.ID}
-		var cycle []string
 	search:
 		for len(queue) > 0 {
 			cur := queue[0]
 			queue = queue[1:]
 			for _, up := range byID[cur].srcIDs {
 				if up == c.ID {
-					cycle = []string{c.ID}
+					cycle := []string{c.ID}
 					for p := cur; p != c.ID; p = prev[p] {
 						cycle = append(cycle, p)
 					}
 					cycle = append(cycle, c.ID)
 					slices.Reverse(cycle)
+					out = append(out, cycle)
 					break search
 				}
-				if _, seen := prev[up]; !seen {
-					prev[up] = cur
-					queue = append(queue, up)
+				if gu, in := group[up]; in && gu == g {
+					if _, seen := prev[up]; !seen {
+						prev[up] = cur
+						queue = append(queue, up)
+					}
 				}
 			}
 		}
-		// Every concept that reaches c and that c reaches is in the same group: mark the group done.
-		for _, o := range all {
-			if o.InCycle && reaches(byID, c.ID, o.ID) && reaches(byID, o.ID, c.ID) {
-				done[o.ID] = true
-			}
-		}
-		out = append(out, cycle)
 	}
 	return out
-}
-
-// reaches reports whether from's sources lead to to (from == to counts).
-func reaches(byID map[string]*Concept, from, to string) bool {
-	seen := map[string]bool{from: true}
-	stack := []string{from}
-	for len(stack) > 0 {
-		cur := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if cur == to {
-			return true
-		}
-		for _, up := range byID[cur].srcIDs {
-			if !seen[up] {
-				seen[up] = true
-				stack = append(stack, up)
-			}
-		}
-	}
-	return false
 }
 
 // count adds one concept to t.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/okf-tools/okf/okf"
@@ -152,19 +153,25 @@ func TestWindow(t *testing.T) {
 }
 
 // TestLineage follows sources through the bundle (§5.1): report -> summary -> draft-notes (unverified)
-// -> old (deprecated), and summary -> dates/stale-now (stale).
+// -> old (deprecated), and summary -> dates/stale-now (stale). The walk stops at a flagged concept:
+// old is reported on draft-notes' row, not again on report's and summary's.
 func TestLineage(t *testing.T) {
 	r := buildFixture(t, Options{ExpiringWithin: okf.DefaultExpiringWindow})
 	got := concept(t, r, "lineage/report").Upstream
 	want := []Upstream{
 		{ID: "dates/stale-now", Reasons: []string{"stale"}, Chain: []string{"lineage/report", "lineage/summary", "dates/stale-now"}},
 		{ID: "lineage/draft-notes", Reasons: []string{"unverified"}, Chain: []string{"lineage/report", "lineage/summary", "lineage/draft-notes"}},
-		{ID: "lineage/old", Reasons: []string{"deprecated"}, Chain: []string{"lineage/report", "lineage/summary", "lineage/draft-notes", "lineage/old"}},
 	}
-	if !slices.EqualFunc(got, want, func(a, b Upstream) bool {
+	same := func(a, b Upstream) bool {
 		return a.ID == b.ID && slices.Equal(a.Reasons, b.Reasons) && slices.Equal(a.Chain, b.Chain)
-	}) {
+	}
+	if !slices.EqualFunc(got, want, same) {
 		t.Errorf("upstream of lineage/report =\n%+v\nwant\n%+v", got, want)
+	}
+	got = concept(t, r, "lineage/draft-notes").Upstream
+	want = []Upstream{{ID: "lineage/old", Reasons: []string{"deprecated"}, Chain: []string{"lineage/draft-notes", "lineage/old"}}}
+	if !slices.EqualFunc(got, want, same) {
+		t.Errorf("upstream of lineage/draft-notes =\n%+v\nwant\n%+v", got, want)
 	}
 	if up := concept(t, r, "lineage/old").Upstream; len(up) != 0 {
 		t.Errorf("lineage/old has no sources, got upstream %+v", up)
@@ -247,8 +254,8 @@ func TestFilters(t *testing.T) {
 		})
 	}
 	r := buildFixture(t, Options{Types: []string{"Report"}})
-	if len(concept(t, r, "lineage/report").Upstream) != 3 {
-		t.Error("a filter must not cut lineage: lineage/report should still see 3 flagged upstream concepts")
+	if len(concept(t, r, "lineage/report").Upstream) != 2 {
+		t.Error("a filter must not cut lineage: lineage/report should still see 2 flagged upstream concepts")
 	}
 }
 
@@ -299,5 +306,35 @@ func TestCorpusAcme(t *testing.T) {
 	r = Build(b, Options{Now: mustTime(t, "2027-01-15T00:00:00Z"), ExpiringWithin: okf.DefaultExpiringWindow})
 	if r.Totals.Stale != 7 {
 		t.Errorf("at 2027-01-15: %d stale, want 7", r.Totals.Stale)
+	}
+}
+
+// TestCycleShapes: a three-concept cycle with a tail leading into it, and a concept citing itself.
+func TestCycleShapes(t *testing.T) {
+	note := func(srcs ...string) *fstest.MapFile {
+		text := "---\ntype: Note\nverified: { by: human:ana, at: 2026-11-01T00:00:00Z }\nsources:\n"
+		for _, s := range srcs {
+			text += "  - resource: /" + s + ".md\n"
+		}
+		return &fstest.MapFile{Data: []byte(text + "---\nBody.\n")}
+	}
+	fsys := fstest.MapFS{
+		"a.md": note("b"), "b.md": note("c"), "c.md": note("a"),
+		"d.md": note("a"), // leads into the cycle, is not part of it
+		"e.md": note("e"), // cites itself
+	}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(b, Options{Now: fixtureNow})
+	want := [][]string{{"a", "b", "c", "a"}, {"e", "e"}}
+	if !slices.EqualFunc(r.Cycles, want, slices.Equal) {
+		t.Errorf("cycles = %q, want %q", r.Cycles, want)
+	}
+	for id, in := range map[string]bool{"a": true, "b": true, "c": true, "d": false, "e": true} {
+		if got := concept(t, r, id).InCycle; got != in {
+			t.Errorf("%s in cycle = %v, want %v", id, got, in)
+		}
 	}
 }
