@@ -78,6 +78,7 @@ func newApp(e *env) *cli.App {
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
 
+			genCommand(e), indexCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
