@@ -104,13 +104,6 @@ func Paragraphs(md string) []string {
 			flush()
 			continue
 		}
-		if i+1 < len(lines) && len(cur) > 0 && setextRE.MatchString(lines[i+1]) && !ruleRE.MatchString(line) {
-			cur = nil // the paragraph is a setext heading's text
-			continue
-		}
-		if setextRE.MatchString(line) && len(cur) == 0 {
-			continue
-		}
 		if strings.HasPrefix(t, ">") {
 			t = strings.TrimSpace(strings.TrimLeft(t, "> "))
 			if t == "" {
@@ -122,6 +115,10 @@ func Paragraphs(md string) []string {
 		}
 		if isBlockStart(line) {
 			flush()
+			continue
+		}
+		if i+1 < len(lines) && setextRE.MatchString(lines[i+1]) {
+			cur = nil // the paragraph is a setext heading's text
 			continue
 		}
 		cur = append(cur, t)
