@@ -78,6 +78,7 @@ func newApp(e *env) *cli.App {
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
 
+			lintCommand(e),
 			genCommand(e), indexCommand(e),
 			versionCommand(e),
 		},
