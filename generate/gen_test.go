@@ -206,13 +206,7 @@ func checkBundle(t *testing.T, dir string, concepts int) {
 			}
 		}
 	}
-	// Not b.RootIndex(): it only looks at Indexes[0], which sorts "concepts/index.md" first.
-	var root *okf.Index
-	for _, x := range b.Indexes {
-		if x.Path == "index.md" {
-			root = x
-		}
-	}
+	root := b.RootIndex()
 	if root == nil {
 		t.Fatal("no root index.md")
 	}

@@ -20,7 +20,8 @@ const (
 type IndexOptions struct {
 	// GroupBy is GroupByDirectory (default) or GroupByType.
 	GroupBy string
-	// Rewrite writes every index from scratch instead of merging with what is there.
+	// Rewrite writes every index from scratch instead of merging with what is there (the root
+	// index's frontmatter, where okf_version lives, is kept).
 	Rewrite bool
 	// OKFVersion, when set, is written as the root index's okf_version (§12), the only key the
 	// root index frontmatter may have (§8, D7).
@@ -112,6 +113,10 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 				continue
 			}
 			text = []byte(renderIndex(d, scope, opts))
+			if sp := okf.SplitFrontmatter(old); d == "" && sp.Status == okf.FrontmatterOK {
+				// The root's okf_version (§12) survives a rewrite, written as it was.
+				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], '\n'), text...)
+			}
 		} else {
 			text = mergeIndex(b, existing[d], old, scope, opts)
 		}

@@ -116,9 +116,9 @@ func TestIndexMerge(t *testing.T) {
 		t.Errorf("the root index's hand-written entry must not change:\n%s", root)
 	}
 
-	// Rewrite mode starts from scratch.
+	// Rewrite mode starts from scratch, keeping only the root's okf_version frontmatter.
 	got = changed(t, m, IndexOptions{Rewrite: true})
-	if w := "# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# tables\n\n* [Orders v2](tables/orders.md) - Two rows per order.\n* [Refunds](tables/refunds.md) - Money back.\n"; got["index.md"] != w {
+	if w := "---\nokf_version: \"0.2\"\n---\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# tables\n\n* [Orders v2](tables/orders.md) - Two rows per order.\n* [Refunds](tables/refunds.md) - Money back.\n"; got["index.md"] != w {
 		t.Errorf("rewrite:\n%s\nwant\n%s", got["index.md"], w)
 	}
 }
