@@ -62,10 +62,12 @@ func ListingOf(c *okf.Concept) Listing {
 func oneLine(s string) string { return strings.TrimSpace(spaceRE.ReplaceAllString(s, " ")) }
 
 // Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
-// index listing each of them, grouped by folder or by type. In merge mode (the default), the
-// headings, prose, entry titles and descriptions a person wrote stay; entries are added for concepts
-// not listed and removed for concept files that no longer exist. Reserved files (§3.1) are never
-// listed as concepts. Only indexes whose text changes are returned, sorted by path.
+// index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode
+// (the default), the headings, prose, entry titles and descriptions a person wrote stay; entries are
+// added for concepts not linked from the index (in a list, a table or prose) and removed for concept
+// files that no longer exist. A link to a subfolder (`[x](x/)` or `x/index.md`) stands for everything
+// below it, so an index written for progressive disclosure is not flooded. Reserved files (§3.1) are never listed as concepts. Only
+// indexes whose text changes are returned, sorted by path.
 func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 	if opts.GroupBy == "" {
 		opts.GroupBy = GroupByDirectory
@@ -225,6 +227,7 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 	}
 	d := x.Dir()
 	listed := map[string]bool{}
+	var folders []string // subfolders the index links to
 	remove := map[int]bool{}
 	replace := map[int]string{}
 	for _, s := range x.Sections {
@@ -243,6 +246,9 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 					}
 				}
 				continue
+			}
+			if res.IsDir || base == "index.md" {
+				continue // a subfolder: see the links below
 			}
 			c := b.ConceptAt(res.Target)
 			if c == nil {
@@ -270,9 +276,28 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 			}
 		}
 	}
+	// A concept linked anywhere in the index (a table, prose) is listed already.
+	for _, l := range x.Body.Links {
+		res := b.ResolveLink(x.Path, l.Target)
+		if res.Kind != okf.RefLocal || !res.Exists {
+			continue
+		}
+		switch {
+		case res.IsDir:
+			if res.Target != d {
+				folders = append(folders, res.Target)
+			}
+		case path.Base(res.Target) == "index.md":
+			if sub := parentDir(res.Target); res.Target != "index.md" && sub != d {
+				folders = append(folders, sub)
+			}
+		default:
+			listed[res.Target] = true
+		}
+	}
 	var missing []*okf.Concept
 	for _, c := range scope {
-		if !listed[c.Path] {
+		if !listed[c.Path] && !under(c.Path, folders) {
 			missing = append(missing, c)
 		}
 	}
@@ -351,6 +376,16 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 		text += b.String()
 	}
 	return []byte(text)
+}
+
+// under reports whether the slash path p is inside one of the folders ("" is the root).
+func under(p string, folders []string) bool {
+	for _, f := range folders {
+		if f == "" || strings.HasPrefix(p, f+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isContinuation reports whether a line continues the list item above it (indented, not blank,

@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -77,11 +79,12 @@ func TestIndexFresh(t *testing.T) {
 
 // TestIndexMerge: a hand-written index keeps its frontmatter, headings, prose, titles and
 // descriptions; a deleted concept's entry goes; a new concept joins the section of its group
-// after its last entry (or a new section at the end); links that are not concept entries stay.
+// after its last entry (or a new section at the end); links that are not concept entries stay, and
+// a link to a subfolder stands for the concepts below it (progressive disclosure).
 func TestIndexMerge(t *testing.T) {
 	hand := "---\nokf_version: \"0.2\"\n---\n\n# Our knowledge\n\nRead this first.\n\n" +
 		"# tables\n\n* [The orders table](tables/orders.md) - Hand-written words.\n* [Gone](tables/gone.md) - Deleted since.\n" +
-		"  continued line of the gone entry\n* [Docs](https://example.com) - External.\n* [Sub](tables/) - A folder.\n\nMore prose.\n"
+		"  continued line of the gone entry\n* [Docs](https://example.com) - External.\n* [Archive](archive/) - Older things.\n\nMore prose.\n"
 	m := fstest.MapFS{
 		"index.md":           {Data: []byte(hand)},
 		"a.md":               concept("Metric", "Alpha", "First letter."),
@@ -89,11 +92,12 @@ func TestIndexMerge(t *testing.T) {
 		"tables/refunds.md":  concept("Table", "Refunds", "Money back."),
 		"tables/index.md":    {Data: []byte("# Tables\n\n* [Orders](orders.md)\n")},
 		"tables/empty/.keep": {Data: nil},
+		"archive/report.md":  concept("Report", "Report", "An old report."),
 	}
 	got := changed(t, m, IndexOptions{})
 	wantRoot := "---\nokf_version: \"0.2\"\n---\n\n# Our knowledge\n\nRead this first.\n\n" +
 		"# tables\n\n* [The orders table](tables/orders.md) - Hand-written words.\n" +
-		"* [Docs](https://example.com) - External.\n* [Sub](tables/) - A folder.\n* [Refunds](tables/refunds.md) - Money back.\n\nMore prose.\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n"
+		"* [Docs](https://example.com) - External.\n* [Archive](archive/) - Older things.\n* [Refunds](tables/refunds.md) - Money back.\n\nMore prose.\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n"
 	if got["index.md"] != wantRoot {
 		t.Errorf("root index:\n%s\nwant\n%s", got["index.md"], wantRoot)
 	}
@@ -101,6 +105,10 @@ func TestIndexMerge(t *testing.T) {
 	wantTables := "# Tables\n\n* [Orders](orders.md) - One row per order.\n\n# tables\n\n* [Refunds](refunds.md) - Money back.\n"
 	if got["tables/index.md"] != wantTables {
 		t.Errorf("tables index:\n%s\nwant\n%s", got["tables/index.md"], wantTables)
+	}
+	// The archive folder is linked from the root, so its concept is listed in its own index only.
+	if w := "# archive\n\n* [Report](report.md) - An old report.\n"; got["archive/index.md"] != w {
+		t.Errorf("archive index:\n%s\nwant\n%s", got["archive/index.md"], w)
 	}
 	if again := changed(t, m, IndexOptions{}); len(again) != 0 {
 		t.Errorf("second merge changes %v", again)
@@ -118,7 +126,7 @@ func TestIndexMerge(t *testing.T) {
 
 	// Rewrite mode starts from scratch, keeping only the root's okf_version frontmatter.
 	got = changed(t, m, IndexOptions{Rewrite: true})
-	if w := "---\nokf_version: \"0.2\"\n---\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# tables\n\n* [Orders v2](tables/orders.md) - Two rows per order.\n* [Refunds](tables/refunds.md) - Money back.\n"; got["index.md"] != w {
+	if w := "---\nokf_version: \"0.2\"\n---\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# archive\n\n* [Report](archive/report.md) - An old report.\n\n# tables\n\n* [Orders v2](tables/orders.md) - Two rows per order.\n* [Refunds](tables/refunds.md) - Money back.\n"; got["index.md"] != w {
 		t.Errorf("rewrite:\n%s\nwant\n%s", got["index.md"], w)
 	}
 }
@@ -153,5 +161,56 @@ func TestAddLogEntries(t *testing.T) {
 	future := "# Log\n\n```\n## 2026-01-01\n```\n\n## 2026-06-01\n\n* Future.\n"
 	if got, want := string(AddLogEntries([]byte(future), day, items[:1])), future+"\n## 2026-05-22\n\n* **Creation**: a.\n"; got != want {
 		t.Errorf("after a newer group:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestIndexCorpus runs index regeneration over the real bundles of ../shared/corpus: it never adds
+// a conformance error, lists every concept in its directory's index, and a second run changes
+// nothing (merge mode is a fixpoint on other people's hand-written indexes too).
+func TestIndexCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			m, err := readTree(filepath.Join(root, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := load(t, m).Errors()
+			for _, by := range []string{GroupByDirectory, GroupByType} {
+				changed(t, m, IndexOptions{GroupBy: by})
+				b := load(t, m)
+				if b.Errors() > before {
+					t.Errorf("%s: %d errors after, %d before", by, b.Errors(), before)
+				}
+				// Linked from its folder's index: directly, or through a link to a subfolder.
+				listed := map[string]bool{}
+				for _, x := range b.Indexes {
+					for _, l := range x.Body.Links {
+						if r := b.ResolveLink(x.Path, l.Target); r.Exists {
+							listed[x.Dir()+"\x00"+strings.TrimSuffix(r.Target, "/index.md")] = true
+						}
+					}
+				}
+				for _, c := range b.Concepts {
+					ok := false
+					for p := c.Path; p != c.Dir() && p != ""; p = parentDir(p) {
+						ok = ok || listed[c.Dir()+"\x00"+p]
+					}
+					if !ok {
+						t.Errorf("%s: %s is not in its directory's index", by, c.Path)
+					}
+				}
+				if again := changed(t, m, IndexOptions{GroupBy: by}); len(again) != 0 {
+					t.Errorf("%s: second run changes %d indexes", by, len(again))
+				}
+			}
+		})
 	}
 }
