@@ -59,6 +59,7 @@ func genCommand(e *env) *cli.Command {
 				return usageErr("%v", err)
 			}
 			for _, p := range plan.Problems {
+				p.Pos.Path = filepath.ToSlash(filepath.Join(opts.Posts, filepath.FromSlash(p.Pos.Path)))
 				fmt.Fprintf(e.stderr, "okf: warning: %s\n", p)
 			}
 			preview := c.Bool("check") || c.Bool("dry-run")
