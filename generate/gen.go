@@ -121,6 +121,9 @@ func MakePlan(opts Options) (*Plan, error) {
 	if opts.DescriptionLength <= 0 {
 		opts.DescriptionLength = DefaultDescriptionLength
 	}
+	if _, err := ConceptPath(opts.Layout, "name", "slug"); err != nil {
+		return nil, err
+	}
 	if opts.Now.IsZero() {
 		return nil, errors.New("no clock: Options.Now is zero")
 	}
@@ -161,7 +164,9 @@ func MakePlan(opts Options) (*Plan, error) {
 		}
 		p, err := ConceptPath(opts.Layout, s.Name, s.Slug)
 		if err != nil {
-			return nil, err
+			a.Kind, a.Reason = Skipped, err.Error()
+			plan.Actions = append(plan.Actions, a)
+			continue
 		}
 		a.Path = p
 		if other, dup := seen[p]; dup {

@@ -546,7 +546,7 @@ func TestPlanErrors(t *testing.T) {
 		want string
 	}{
 		{"actor", func(o *Options) { o.Actor = "okf gen" }, `actor "okf gen": expected`},
-		{"layout", func(o *Options) { o.Layout = "../{name}.md" }, `layout "../{name}.md" gives "../kaffee.md"`},
+		{"layout", func(o *Options) { o.Layout = "../{name}.md" }, `layout "../{name}.md" gives "../name.md"`},
 		{"reserved", func(o *Options) { o.Layout = "{name}/index.md" }, "reserved"},
 		{"posts", func(o *Options) { o.Posts = filepath.Join(t.TempDir(), "none") }, "reading posts"},
 	} {
@@ -573,5 +573,13 @@ func TestDuplicatePaths(t *testing.T) {
 	}
 	if !slices.ContainsFunc(plan.Actions, func(a Action) bool { return strings.Contains(a.Reason, `already made for concept "a"`) }) {
 		t.Errorf("no reason naming the first concept: %+v", plan.Actions)
+	}
+
+	// A concept whose name makes a reserved file is skipped; the others are made.
+	opts.Out, opts.Layout = t.TempDir(), DefaultLayout
+	opts.Concepts = []ConceptSpec{{Name: "log", Slug: "kaffee"}, {Name: "ok", Slug: "kaffee"}}
+	plan = run(t, opts)
+	if got := kinds(plan); got["log"] != Skipped || got["ok"] != Created {
+		t.Errorf("actions = %v", got)
 	}
 }
