@@ -38,6 +38,7 @@ type PostProblem struct {
 	Message string
 }
 
+// String renders the problem as path:line:col: message.
 func (p PostProblem) String() string { return p.Pos.String() + ": " + p.Message }
 
 // ReadPosts reads every .md and .mdx file below fsys (the posts directory), keyed by slug. A post

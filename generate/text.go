@@ -32,13 +32,19 @@ var (
 	listMarkRE = regexp.MustCompile(`^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`)
 	ruleRE     = regexp.MustCompile(`^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`)
 	spaceRE    = regexp.MustCompile(`\s+`)
+	escapeRE   = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`) // backslash escapes of ASCII punctuation
 	initialsRE = regexp.MustCompile(`^(\p{L}\.){2,}$`) // e.g. z.B. U.S.
 )
+
+// privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
+const privateBase = 0xE100
 
 // Flatten turns one piece of inline Markdown into plain text: images are dropped, links keep their
 // text, footnote references and emphasis markers go, and whitespace collapses to single spaces.
 // Inline code keeps its backticks.
 func Flatten(s string) string {
+	// Hide backslash-escaped punctuation (\*) from the patterns below as private-use runes.
+	s = escapeRE.ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
 	s = imageRE.ReplaceAllString(s, "")
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = refLinkRE.ReplaceAllString(s, "$1")
@@ -46,7 +52,12 @@ func Flatten(s string) string {
 	s = strongRE.ReplaceAllString(s, "$2")
 	s = strikeRE.ReplaceAllString(s, "$1")
 	s = emRE.ReplaceAllString(s, "$1$2")
-	s = strings.ReplaceAll(s, "\\", "")
+	s = strings.Map(func(r rune) rune {
+		if r >= privateBase && r < privateBase+128 {
+			return r - privateBase
+		}
+		return r
+	}, s)
 	return strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
 }
 

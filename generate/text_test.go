@@ -78,8 +78,8 @@ func TestCut(t *testing.T) {
 }
 
 func TestFlatten(t *testing.T) {
-	in := "A [link](https://x) and ![img](i.png) with **bold**, *em*, ~~gone~~ text[^1] and `co*de*` snake_case_name."
-	want := "A link and with bold, em, gone text and `co*de*` snake_case_name."
+	in := "A [link](https://x) and ![img](i.png) with **bold**, *em*, ~~gone~~ text[^1] and `co*de*` snake_case_name \\*not em\\* C:\\dir."
+	want := "A link and with bold, em, gone text and `co*de*` snake_case_name *not em* C:\\dir."
 	if got := Flatten(in); got != want {
 		t.Errorf("Flatten =\n%q\nwant\n%q", got, want)
 	}
