@@ -33,7 +33,7 @@ var (
 	ruleRE     = regexp.MustCompile(`^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`)
 	spaceRE    = regexp.MustCompile(`\s+`)
 	escapeRE   = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`) // backslash escapes of ASCII punctuation
-	initialsRE = regexp.MustCompile(`^(\p{L}\.){2,}$`) // e.g. z.B. U.S.
+	initialsRE = regexp.MustCompile(`^(\p{L}\.){2,}$`)               // e.g. z.B. U.S.
 )
 
 // privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
