@@ -2,9 +2,12 @@ package generate
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,12 +18,22 @@ import (
 )
 
 // The markers around the part of a concept body that gen owns. Everything outside them belongs to
-// people and is kept byte for byte; a body without both markers is left alone entirely.
+// people and is kept byte for byte. The begin marker carries a hash of the block's text: a block a
+// person edited no longer matches it and is kept as they left it, like a body without markers.
 const (
-	BeginMarker = "<!-- okf-gen:begin (okf gen rewrites this part; add your own sections outside it) -->"
-	EndMarker   = "<!-- okf-gen:end -->"
 	beginPrefix = "<!-- okf-gen:begin"
+	beginSuffix = " (okf gen updates this block while nobody edits it; add your own sections outside it) -->"
+	EndMarker   = "<!-- okf-gen:end -->"
 )
+
+// BeginMarker is the first line of the owned block whose text (the lines between the markers) is
+// content.
+func BeginMarker(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return beginPrefix + " sha256:" + hex.EncodeToString(sum[:6]) + beginSuffix
+}
+
+var markerHashRE = regexp.MustCompile(`^<!-- okf-gen:begin sha256:([0-9a-f]{12})\b`)
 
 // OwnedKeys are the frontmatter keys gen writes on every run (§4.1, §5.1, §5.2). Every other key —
 // verified, stale_after, status after creation, anything a person adds — is kept as written.
@@ -92,7 +105,6 @@ func (d *ConceptData) ownedNodes(at time.Time) map[string]*yaml.Node {
 // outline, and a link to the full post.
 func (d *ConceptData) Body() string {
 	var b strings.Builder
-	b.WriteString(BeginMarker + "\n")
 	b.WriteString("# Summary\n\n")
 	summary := d.Summary
 	if summary == "" {
@@ -116,8 +128,8 @@ func (d *ConceptData) Body() string {
 	}
 	b.WriteString("# Source\n\n")
 	fmt.Fprintf(&b, "Read the full post: [%s](%s).\n", escapeLinkText(d.SourceTitle), linkDest(d.URL))
-	b.WriteString(EndMarker + "\n")
-	return b.String()
+	content := b.String()
+	return BeginMarker(content) + "\n" + content + EndMarker + "\n"
 }
 
 func escapeLinkText(s string) string {
@@ -276,16 +288,24 @@ func digest(top *yaml.Node, block string, url string) string {
 }
 
 // ownedBlock finds the owned part of a body: the lines from the begin marker to the end marker,
-// inclusive. ok is false when the markers are missing or out of order.
+// inclusive. ok is false when the markers are missing or out of order, and when the begin marker's
+// hash does not match the text between them (a person edited the block).
 func ownedBlock(body string) (start, end int, ok bool) {
 	lines := strings.SplitAfter(body, "\n")
 	off := 0
 	start = -1
+	var begin string
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if start < 0 && strings.HasPrefix(t, beginPrefix) && strings.HasSuffix(t, "-->") {
-			start = off
+			start, begin = off, l
 		} else if start >= 0 && t == EndMarker {
+			if m := markerHashRE.FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
+				content := body[start+len(begin) : off]
+				if sum := sha256.Sum256([]byte(content)); hex.EncodeToString(sum[:6]) != m[1] {
+					return 0, 0, false
+				}
+			}
 			return start, off + len(l), true
 		}
 		off += len(l)
@@ -299,7 +319,8 @@ type MergeResult struct {
 	// for byte.
 	Changed bool
 	Content []byte
-	// BodyKept is true when the body had no markers and was left alone.
+	// BodyKept is true when the body had no markers, or a person edited the block between them, and
+	// it was left alone.
 	BodyKept bool
 }
 

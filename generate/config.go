@@ -84,12 +84,14 @@ func ParseConfig(src []byte) (*Config, error) {
 }
 
 // ConceptSpec is one concept to make: its name (the file name in the layout) and its post's slug,
-// with optional overrides of the post's type, title and tags.
+// with optional overrides of the post's type, title, description and tags (the way to make a
+// change to what gen owns that lasts).
 type ConceptSpec struct {
-	Name  string
-	Slug  string
-	Type  string
-	Title string
+	Name        string
+	Slug        string
+	Type        string
+	Title       string
+	Description string
 	// Tags replaces the post's tags when HasTags is true (an empty list removes them).
 	Tags    []string
 	HasTags bool
@@ -98,7 +100,7 @@ type ConceptSpec struct {
 // ParseConceptMap reads a concept map (--concepts): a mapping of concept names to post slugs,
 //
 //	ownership: rust-ownership
-//	lifetimes: { post: rust-lifetimes, type: Guide, title: Lifetimes, tags: [rust] }
+//	lifetimes: { post: rust-lifetimes, type: Guide, title: Lifetimes, description: …, tags: [rust] }
 //
 // optionally nested under a top-level `concepts:` key. The result is sorted by name.
 func ParseConceptMap(src []byte) ([]ConceptSpec, error) {
@@ -145,14 +147,16 @@ func conceptSpecs(m *yaml.Node) ([]ConceptSpec, error) {
 					s.Type = strings.TrimSpace(vv.Value)
 				case "title":
 					s.Title = strings.TrimSpace(vv.Value)
+				case "description":
+					s.Description = strings.TrimSpace(vv.Value)
 				case "tags":
 					s.Tags, s.HasTags = tagsOf(vv), true
 				default:
-					return nil, fmt.Errorf("line %d: concept %q: unknown key %q, expected post, type, title or tags", kk.Line, s.Name, kk.Value)
+					return nil, fmt.Errorf("line %d: concept %q: unknown key %q, expected post, type, title, description or tags", kk.Line, s.Name, kk.Value)
 				}
 			}
 		default:
-			return nil, fmt.Errorf("line %d: concept %q: expected a post slug or a mapping with post, type, title, tags", v.Line, s.Name)
+			return nil, fmt.Errorf("line %d: concept %q: expected a post slug or a mapping with post, type, title, description, tags", v.Line, s.Name)
 		}
 		if s.Slug == "" {
 			s.Slug = s.Name

@@ -267,7 +267,10 @@ func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
 		title = s.Slug
 	}
 	paras := Paragraphs(post.Text)
-	desc := Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx")), opts.DescriptionLength)
+	desc := Describe(s.Description, opts.DescriptionLength)
+	if desc == "" {
+		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx")), opts.DescriptionLength)
+	}
 	if desc == "" && len(paras) > 0 {
 		desc = Describe(paras[0], opts.DescriptionLength)
 	}

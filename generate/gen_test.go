@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -380,7 +381,7 @@ func TestForeignFileLeftAlone(t *testing.T) {
 	src, _ := os.ReadFile(lf)
 	sp := okf.SplitFrontmatter(src)
 	mine := string(src[:sp.BodyOffset]) + "\nRewritten by hand.\n"
-	mine = strings.Replace(mine, "description: Lifetimes tell", "description: Old. Lifetimes tell", 1)
+	mine = regexp.MustCompile(`(?m)^description: .*$`).ReplaceAllString(mine, "description: Old words.")
 	if err := os.WriteFile(lf, []byte(mine), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestForeignFileLeftAlone(t *testing.T) {
 	if !strings.HasSuffix(string(got), "---\n\nRewritten by hand.\n") {
 		t.Errorf("hand-written body lost:\n%s", got)
 	}
-	if !strings.Contains(string(got), "description: Lifetimes tell the borrow checker") {
+	if !strings.Contains(string(got), "description: 'How Rust''s lifetimes keep references valid") {
 		t.Errorf("owned key not regenerated:\n%s", got)
 	}
 	for _, a := range plan.Actions {
@@ -581,5 +582,42 @@ func TestDuplicatePaths(t *testing.T) {
 	plan = run(t, opts)
 	if got := kinds(plan); got["log"] != Skipped || got["ok"] != Created {
 		t.Errorf("actions = %v", got)
+	}
+}
+
+// TestEditedBlockKept: a person who edits inside the generated block keeps their edit: the begin
+// marker's hash no longer matches, so gen leaves the body alone and updates only its keys.
+func TestEditedBlockKept(t *testing.T) {
+	out := t.TempDir()
+	posts := filepath.Join(t.TempDir(), "posts")
+	copyTree(t, filepath.Join(contentDir, "posts"), posts)
+	run(t, seedOptions(t, posts, out, t0))
+	f := filepath.Join(out, "concepts", "ownership.md")
+	src, _ := os.ReadFile(f)
+	edited := strings.Replace(string(src), "* Drops\n", "* Drops (and why they matter)\n", 1)
+	if edited == string(src) {
+		t.Fatal("edit did not apply")
+	}
+	if err := os.WriteFile(f, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := run(t, seedOptions(t, posts, out, t0.Add(time.Hour)))
+	if got, _ := os.ReadFile(f); string(got) != edited || kinds(plan)["ownership"] != Unchanged {
+		t.Errorf("edited block changed (%s):\n%s", kinds(plan)["ownership"], got)
+	}
+	postFile := filepath.Join(posts, "rust-ownership.mdx")
+	p, _ := os.ReadFile(postFile)
+	if err := os.WriteFile(postFile, []byte(strings.Replace(string(p), "Every value in Rust has exactly one", "Each value has one", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan = run(t, seedOptions(t, posts, out, t0.Add(2*time.Hour)))
+	got, _ := os.ReadFile(f)
+	if !strings.Contains(string(got), "* Drops (and why they matter)\n") || !strings.Contains(string(got), "description: Each value has one owner") {
+		t.Errorf("want the edited body and the new description:\n%s", got)
+	}
+	for _, a := range plan.Actions {
+		if a.Name == "ownership" && (a.Kind != Updated || !a.BodyKept) {
+			t.Errorf("ownership: %s (body kept %v), want updated with the body kept", a.Kind, a.BodyKept)
+		}
 	}
 }
