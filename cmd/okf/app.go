@@ -79,6 +79,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 
 			lintCommand(e),
+			genCommand(e), indexCommand(e),
 			trustCommand(e),
 			versionCommand(e),
 		},
