@@ -28,6 +28,10 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"orDash":  orDash,
 	"sortkey": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"sub":     func(a, b float64) float64 { return a - b },
+	// wbr lets a long concept ID break after its slashes, and nowhere else.
+	"wbr": func(id string) template.HTML {
+		return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(id), "/", "/<wbr>"))
+	},
 }).Parse(htmlTemplate))
 
 // bar is one segment of a stacked bar in the totals chart.
