@@ -130,6 +130,25 @@ func TestBase(t *testing.T) {
 		t.Errorf("with --tier unverified, tier changes = %+v, want a's", r.Changes.Tier)
 	}
 
+	// The repository root as the bundle: paths keep their folder.
+	whole, err := LoadRevision(repo, "HEAD~1", okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Concept("kb/e") == nil || whole.Concept("kb/d") != nil {
+		t.Errorf("bundle at the repository root: want kb/e (removed later) and no kb/d (added later) at HEAD~1")
+	}
+	// A folder that did not exist at the revision is an empty bundle: everything is added.
+	gitRun(t, repo, "mv", "kb/sub", "kb2")
+	gitRun(t, repo, "commit", "-q", "-m", "third")
+	moved, err := LoadRevision(filepath.Join(repo, "kb2"), "HEAD~1", okf.LoadOptions{})
+	if err != nil {
+		t.Fatalf("folder absent at the revision: %v", err)
+	}
+	if len(moved.Concepts) != 0 {
+		t.Errorf("folder absent at the revision: %d concepts, want 0", len(moved.Concepts))
+	}
+
 	if _, err := LoadRevision(dir, "no-such-ref", okf.LoadOptions{}); !errors.Is(err, ErrRevision) {
 		t.Errorf("unknown ref: err = %v, want ErrRevision", err)
 	}
