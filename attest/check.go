@@ -174,7 +174,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 		at(a.Pos, CodeAttesterKind, okf.Warning, "%s", a.Problem)
 	case "ok":
 		if a.Outside {
-			at(a.Pos, CodeAttesterOutside, okf.Warning, "attester %q resolves outside the bundle (to %q); allowed by --allow-outside", a.Resource, a.File)
+			at(a.Pos, CodeAttesterOutside, okf.Warning, "attester %q resolves outside the bundle (to %q from the bundle root); allowed by --allow-outside", a.Resource, a.Shown)
 		}
 	}
 	return ds

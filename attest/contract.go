@@ -53,6 +53,9 @@ type Attester struct {
 	Target string `json:"target,omitempty"`
 	// File is the path on disk to run (absolute), when one was found.
 	File string `json:"-"`
+	// Shown is where File leads, relative to the bundle root (for messages that must not depend on
+	// the machine).
+	Shown string `json:"-"`
 	// Outside is true when the path, or the real path behind a symbolic link, leaves the bundle.
 	Outside bool `json:"outside,omitempty"`
 	// State is "ok" (it can run), "undeclared", "missing" (nothing at the path), "outside" (refused:
@@ -271,9 +274,18 @@ func resolveAttester(b *okf.Bundle, c *okf.Concept, allowOutside bool) Attester 
 		return a
 	}
 	// Symbolic links included: the real path must stay inside the real root.
+	shown := a.File
+	if abs, err := filepath.Abs(a.File); err == nil {
+		a.File = abs
+	}
 	if real, err := filepath.EvalSymlinks(a.File); err == nil {
-		if root, err := filepath.EvalSymlinks(b.Root); err == nil && !within(root, real) {
-			a.Outside = true
+		if root, err := realRoot(b.Root); err == nil {
+			if !within(root, real) {
+				a.Outside = true
+			}
+			if rel, err := filepath.Rel(root, real); err == nil {
+				shown = filepath.ToSlash(rel)
+			}
 		}
 		a.File = real
 	} else if a.Outside {
@@ -283,13 +295,11 @@ func resolveAttester(b *okf.Bundle, c *okf.Concept, allowOutside bool) Attester 
 	}
 	if a.Outside && !allowOutside {
 		a.State = "outside"
-		a.Problem = "attester " + quote(val) + " resolves outside the bundle (to " + quote(a.File) + "); refused without --allow-outside"
+		a.Problem = "attester " + quote(val) + " resolves outside the bundle (to " + quote(shown) + " from the bundle root); refused without --allow-outside"
 		a.File = ""
 		return a
 	}
-	if abs, err := filepath.Abs(a.File); err == nil {
-		a.File = abs
-	}
+	a.Shown = shown
 	a.Kind, a.Problem = kindOf(a.File)
 	if a.Problem == "" {
 		a.State = "ok"
@@ -340,4 +350,13 @@ func kindOf(file string) (kind, problem string) {
 		return "", "attester " + quote(filepath.Base(file)) + " is neither a .py file nor executable (chmod +x it)"
 	}
 	return "executable", ""
+}
+
+// realRoot is the bundle root as an absolute path with symbolic links resolved.
+func realRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
