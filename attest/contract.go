@@ -300,7 +300,7 @@ func resolveAttester(b *okf.Bundle, c *okf.Concept, allowOutside bool) Attester 
 		return a
 	}
 	a.Shown = shown
-	a.Kind, a.Problem = kindOf(a.File)
+	a.Kind, a.Problem = kindOf(a.File, val)
 	if a.Problem == "" {
 		a.State = "ok"
 	}
@@ -335,19 +335,19 @@ func within(root, p string) bool {
 
 // kindOf tells how a file is run (D18): a .py file through the Python adapter, any other file with
 // an execute bit as an executable.
-func kindOf(file string) (kind, problem string) {
+func kindOf(file, written string) (kind, problem string) {
 	st, err := os.Stat(file)
 	if err != nil {
 		return "", "cannot read attester: " + err.Error()
 	}
 	if st.IsDir() {
-		return "", "attester " + quote(file) + " is a folder, not a file"
+		return "", "attester " + quote(written) + " is a folder, not a file"
 	}
 	if strings.HasSuffix(strings.ToLower(file), ".py") {
 		return "python", ""
 	}
 	if st.Mode().Perm()&0o111 == 0 {
-		return "", "attester " + quote(filepath.Base(file)) + " is neither a .py file nor executable (chmod +x it)"
+		return "", "attester " + quote(written) + " is neither a .py file nor executable (chmod +x it)"
 	}
 	return "executable", ""
 }
