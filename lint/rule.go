@@ -1,0 +1,65 @@
+// Package lint checks OKF v0.2 bundles: the §11 conformance checks and the hygiene rules of every
+// family, each a Rule value with a stable code.
+package lint
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Rule is one check. It is a value, not an interface (as in go/analysis): its identity and docs are
+// data that --list-rules, --explain, SARIF and the README table all read from one place.
+type Rule struct {
+	// Code is stable and never reused for another meaning ("OKF001").
+	Code string
+	// Name is a kebab-case name ("frontmatter-missing").
+	Name string
+	// Severity is the default severity, set by decisions D1: error only for §11 non-conformance.
+	Severity okf.Severity
+	// Spec is the spec section the rule comes from ("§5.2"), or "" for a project convention.
+	Spec string
+	// Decision names the decisions.md entry that fixes the rule's reading ("D12"), if any.
+	Decision string
+	// Title is a short lowercase summary; Doc explains the rule with a bad and a good example.
+	Title string
+	Doc   string
+	// Check runs the rule over the bundle and reports through the pass. It must not fail: problems
+	// in the bundle are findings, never Go errors.
+	Check func(p *Pass)
+}
+
+// Source says where the rule comes from, for docs: "spec §5.2" or "convention".
+func (r *Rule) Source() string {
+	if r.Spec == "" {
+		return "convention"
+	}
+	return "spec " + r.Spec
+}
+
+// Pass is what a rule sees while it runs: the bundle, the clock and the options, and a way to
+// report findings.
+type Pass struct {
+	Bundle *okf.Bundle
+	// Now is the injected clock (D11).
+	Now time.Time
+	// ExpiringWithin is the "expiring soon" window (D11).
+	ExpiringWithin time.Duration
+	Rule           *Rule
+	report         func(okf.Diagnostic)
+}
+
+// Reportf reports a finding at pos with the rule's code and default severity; the engine applies
+// configured severities and suppressions afterwards.
+func (p *Pass) Reportf(pos okf.Position, format string, args ...any) {
+	p.report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: fmt.Sprintf(format, args...)})
+}
+
+// ReportRange is Reportf with the end of the offending text, for underlines and SARIF regions.
+func (p *Pass) ReportRange(pos, end okf.Position, format string, args ...any) {
+	p.report(okf.Diagnostic{Pos: pos, End: end, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: fmt.Sprintf(format, args...)})
+}
+
+// Report passes a diagnostic through as is (the conformance rules surface the loader's own).
+func (p *Pass) Report(d okf.Diagnostic) { p.report(d) }

@@ -1,0 +1,7 @@
+package lint
+
+// engineRules are the rules the engine itself reports: configuration errors, unused suppressions,
+// schema checks.
+func engineRules() []*Rule {
+	return []*Rule{}
+}
