@@ -55,7 +55,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	hasFile := fm.Computation.Present()
 	switch {
 	case hasFile && len(c.inline) > 0:
-		at(fm.Computation.KeyPos, CodeBothComputations, okf.Warning, "both `computation` and a code block under # Computation are given; keep exactly one (§10.3)")
+		at(fm.KeyPos("computation"), CodeBothComputations, okf.Warning, "both `computation` and a code block under # Computation are given; keep exactly one (§10.3)")
 	case !hasFile && len(c.inline) == 0:
 		at(typePos, CodeNoComputation, okf.Warning, "no computation: add a single code block under # Computation or a `computation` path (§10.3)")
 	case len(c.inline) > 1:
@@ -152,7 +152,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	if fm.Executor == nil || !fm.Executor.Receipt.Present() {
 		pos := typePos
 		if fm.Executor != nil {
-			pos = fm.Executor.KeyPos
+			pos = fm.KeyPos("executor")
 		}
 		at(pos, CodeNoReceipt, okf.Warning, "executor.receipt is missing; it should list the fields a run must return (§10.2)")
 	} else if len(c.Receipt) == 0 {
@@ -163,7 +163,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	case "undeclared":
 		pos := typePos
 		if fm.Attester != nil {
-			pos = fm.Attester.KeyPos
+			pos = fm.KeyPos("attester")
 		}
 		at(pos, CodeNoAttester, okf.Warning, "no attester.resource: nothing can check this computation's runs (§10.2)")
 	case "missing":
