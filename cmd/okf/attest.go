@@ -47,7 +47,7 @@ func attestCommand(e *env) *cli.Command {
 }
 
 func formatFlag() cli.Flag {
-	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"}
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"}
 }
 
 func allowOutsideFlag() cli.Flag {
@@ -57,7 +57,7 @@ func allowOutsideFlag() cli.Flag {
 // sandboxFlags are the flags of the commands that run attesters.
 func sandboxFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "timeout", Value: attest.DefaultTimeout, Usage: "kill an external attester's process group after this long"},
+		&cli.DurationFlag{Name: "timeout", Value: attest.DefaultTimeout, Usage: "kill an external attester's process group after this `DURATION`"},
 		&cli.GenericFlag{Name: "env", Value: &multiValue{}, Usage: "pass the variable `NAME` through to external attesters (repeatable)"},
 		allowOutsideFlag(),
 	}
@@ -255,7 +255,7 @@ func orNone(s string) string {
 func attestCheckCommand(e *env) *cli.Command {
 	flags := []cli.Flag{
 		formatFlag(),
-		&cli.StringFlag{Name: "fail-on", Value: "warning", Usage: "exit 1 when a finding is at least this severe: error, warning or info"},
+		&cli.StringFlag{Name: "fail-on", Value: "warning", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info"},
 		allowOutsideFlag(),
 	}
 	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
@@ -459,10 +459,10 @@ func attestRunCommand(e *env) *cli.Command {
 		bundleFlag(),
 		paramFlag(),
 		&cli.StringFlag{Name: "db", Usage: "the SQLite database `PATH` (runtime sqlite; opened read-only)"},
-		&cli.StringFlag{Name: "dsn", Usage: "the PostgreSQL connection string (runtime postgres; runs in a read-only transaction)"},
+		&cli.StringFlag{Name: "dsn", Usage: "the PostgreSQL connection string `DSN` (runtime postgres; runs in a read-only transaction)"},
 		&cli.StringFlag{Name: "receipt-out", Usage: "also write the receipt to `FILE`"},
 		claimedFlag(),
-		&cli.StringFlag{Name: "now", Usage: "the clock stamped on the receipt (RFC 3339; also OKF_NOW)"},
+		&cli.StringFlag{Name: "now", Usage: "the clock `TIME` stamped on the receipt (RFC 3339, or a date; also OKF_NOW)"},
 		formatFlag(),
 	}, sandboxFlags()...)
 	return subcommand("run", "execute a sqlite or postgres computation, then attest its receipt", "CONCEPT --param name=value… (--db PATH | --dsn DSN)",
