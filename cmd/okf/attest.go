@@ -492,13 +492,16 @@ func attestRunCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("attest run %s: %v; no query was executed", comp.ID, err)
 			}
+			if strings.EqualFold(comp.Runtime, "sqlite") && c.String("db") == "" {
+				return usageErr("attest run %s: runtime sqlite needs --db PATH (an existing SQLite database file)", comp.ID)
+			}
+			if !strings.EqualFold(comp.Runtime, "sqlite") && c.String("dsn") == "" {
+				return usageErr("attest run %s: runtime %s needs --dsn (a PostgreSQL connection string)", comp.ID, comp.Runtime)
+			}
 			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
 				DB: c.String("db"), DSN: c.String("dsn"), Now: now,
 			})
 			if err != nil {
-				if c.String("db") == "" && c.String("dsn") == "" {
-					return usageErr("attest run %s: %v", comp.ID, err)
-				}
 				return fatalErr("attest run %s: %v", comp.ID, err)
 			}
 			recJSON, err := json.Marshal(rec)
