@@ -80,6 +80,7 @@ func newApp(e *env) *cli.App {
 			attestCommand(e),
 
 			lintCommand(e),
+			genCommand(e), indexCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
