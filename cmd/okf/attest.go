@@ -91,6 +91,10 @@ func interspersed(c *cli.Context, flags []cli.Flag) (*cli.Context, []string, err
 		if err := set.Parse(rest); err != nil {
 			return nil, nil, err
 		}
+		if n := len(rest) - len(set.Args()); n > 0 && rest[n-1] == "--" {
+			pos = append(pos, set.Args()...) // after "--" everything is positional
+			break
+		}
 		rest = set.Args()
 		if len(rest) == 0 {
 			break
