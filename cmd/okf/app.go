@@ -77,6 +77,7 @@ func newApp(e *env) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
+			attestCommand(e),
 
 			lintCommand(e),
 			genCommand(e), indexCommand(e),
