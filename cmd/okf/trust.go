@@ -27,7 +27,7 @@ func trustCommand(e *env) *cli.Command {
 			"Exit codes: 0 done, 1 a --fail-on condition met (the concepts are listed on stderr),\n" +
 			"2 bad usage, 3 the bundle or the output cannot be read or written.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: " + strings.Join(trust.Formats, ", ")},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(trust.Formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "now", Usage: "judge staleness at `TIME` (RFC 3339, or a date meaning 00:00 UTC); default $OKF_NOW, else the clock"},
 			&cli.StringFlag{Name: "expiring-within", Value: "30d", Usage: "\"expiring soon\" `WINDOW` after now: whole days (30d) or a duration (36h); 0 turns it off"},
