@@ -137,7 +137,7 @@ func lintCommand(e *env) *cli.Command {
 			}
 			if out := c.String("output"); out != "" {
 				if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-					return fatalErr("cannot write %q: %v", out, err)
+					return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
 				}
 			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 				return fatalErr("cannot write the report: %v", err)
@@ -149,7 +149,7 @@ func lintCommand(e *env) *cli.Command {
 				}
 			}
 			if maxWarnings >= 0 && warnings > maxWarnings {
-				fmt.Fprintf(e.stderr, "okf: %s, more than --max-warnings %d\n", plural(warnings, "warning"), maxWarnings)
+				fmt.Fprintf(e.stderr, "okf: %s, more than --max-warnings %d\n", countOf(warnings, "warning"), maxWarnings)
 				return findings
 			}
 			return nil
@@ -157,7 +157,8 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-func plural(n int, word string) string {
+// countOf writes "1 warning" or "2 warnings".
+func countOf(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, word)
 	}
@@ -313,36 +314,9 @@ func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path stri
 	}
 	ds := lint.Run(b, opts)
 	if err := writeFileAtomic(path, lint.NewBaseline(ds).Marshal()); err != nil {
-		return fatalErr("cannot write %q: %v", path, err)
+		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
 	}
-	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", plural(len(ds), "finding"), filepath.ToSlash(path))
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it over path, so a reader
-// never sees half a report and a failed write leaves the old file in place.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return unwrapPathErr(err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return unwrapPathErr(werr)
-	}
+	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), filepath.ToSlash(path))
 	return nil
 }
 
