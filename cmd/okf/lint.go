@@ -130,7 +130,13 @@ func lintCommand(e *env) *cli.Command {
 				}
 				return displayPath(t.display, p)
 			}
-			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: b.ReadFile, Version: okfVersion()}
+			readFile := func(p string) ([]byte, error) {
+				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
+					return os.ReadFile(cfgDisplay) // a --config file outside the bundle
+				}
+				return b.ReadFile(p)
+			}
+			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: readFile, Version: okfVersion()}
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
