@@ -87,8 +87,14 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	var out []okf.Diagnostic
+	// A bundle schema that $refs the built-in one repeats its violations: say each once.
+	said := map[schemas.Violation]bool{}
 	add := func(vs []schemas.Violation, prefix string) {
 		for _, v := range vs {
+			if said[v] {
+				continue
+			}
+			said[v] = true
 			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: v.Line, Col: v.Col}, Code: codeSchemaMismatch, Severity: okf.Warning}
 			if v.EndLine > 0 {
 				d.End = okf.Position{Path: c.Path, Line: v.EndLine, Col: v.EndCol}
