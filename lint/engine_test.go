@@ -12,6 +12,7 @@ import (
 
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/schemas"
+	"gopkg.in/yaml.v3"
 )
 
 // engineOnly is the rule set of these tests: the conformance and engine rules, whose findings this
@@ -461,12 +462,57 @@ func TestBuiltinSchemasStayCacheable(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range schemas.Names() {
+	for _, n := range schemas.Families() {
 		b, _ := schemas.Text(n)
 		var doc any
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatal(err)
 		}
 		walk(n, doc, false)
+	}
+}
+
+// TestConfigSchemaMatchesParser keeps the editors' schema of .okf.yaml and ParseConfig in step: the
+// same top-level keys, a full example valid for both, and a mistake refused by both.
+func TestConfigSchemaMatchesParser(t *testing.T) {
+	b, _ := schemas.Text("config")
+	var doc struct {
+		Properties map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Properties) != len(configKeys) {
+		t.Errorf("schema keys %v, parser keys %v", doc.Properties, configKeys)
+	}
+	for _, k := range configKeys {
+		if doc.Properties[k] == nil {
+			t.Errorf("config schema lacks %q", k)
+		}
+	}
+	s, err := schemas.Compile("config.schema.json", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "rules:\n  OKF905: info\n  unused-suppression: off\noverrides:\n  - paths: [\"legacy/**\"]\n    rules: { OKF001: warning }\nignore: [\"scratch/**\"]\nexpiring_within: 14d\nschemas:\n  Metric: schemas/metric.json\n"
+	if c := ParseConfig("c", []byte(good)); len(c.Diagnostics) != 0 {
+		t.Errorf("parser: %v", c.Diagnostics)
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(good), &n); err != nil {
+		t.Fatal(err)
+	}
+	if vs := s.Validate(n.Content[0]); len(vs) != 0 {
+		t.Errorf("schema: %+v", vs)
+	}
+	bad := "rules:\n  OKF905: loud\nexpiring_within: soon\ncolour: blue\n"
+	if c := ParseConfig("c", []byte(bad)); len(c.Diagnostics) != 3 {
+		t.Errorf("parser found %d problems, want 3: %v", len(c.Diagnostics), c.Diagnostics)
+	}
+	if err := yaml.Unmarshal([]byte(bad), &n); err != nil {
+		t.Fatal(err)
+	}
+	if vs := s.Validate(n.Content[0]); len(vs) != 3 {
+		t.Errorf("schema found %d problems, want 3: %+v", len(vs), vs)
 	}
 }

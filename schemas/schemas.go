@@ -26,10 +26,14 @@ var files embed.FS
 // one by its full $id ("…/trust.schema.json").
 const BaseURL = "https://raw.githubusercontent.com/okf-tools/okf/main/schemas/"
 
-// Names lists the embedded schemas, "concept" first, then the families alphabetically.
+// Names lists the embedded schemas: "concept" first, then the families alphabetically, then
+// "config", the schema of okf lint's .okf.yaml for editors.
 func Names() []string {
-	return []string{"concept", "computation", "lifecycle", "provenance", "trust"}
+	return []string{"concept", "computation", "lifecycle", "provenance", "trust", "config"}
 }
+
+// Families lists the schemas the concept schema is made of: "concept" and the families.
+func Families() []string { return Names()[:5] }
 
 // Text returns the embedded schema called name ("concept", "trust", …) as written.
 func Text(name string) ([]byte, bool) {

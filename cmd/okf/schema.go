@@ -13,7 +13,7 @@ import (
 func schemaCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "schema",
-		Usage:     "print the JSON Schemas (draft 2020-12) of a concept's frontmatter and its families",
+		Usage:     "print the JSON Schemas (draft 2020-12) of a concept's frontmatter, its families and .okf.yaml",
 		ArgsUsage: "[NAME]",
 		Description: "Without NAME, lists the schemas. With NAME (" + strings.Join(schemas.Names(), ", ") + "), prints that\n" +
 			"schema, for editors and other tools: okf schema concept > concept.schema.json. okf lint checks every\n" +
