@@ -1,0 +1,50 @@
+package lint
+
+import (
+	"path"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// ConceptNotIndexed reports a concept that its directory's index.md does not list (§8, D7: info).
+// The index exists for progressive disclosure; a concept missing from it is invisible to a reader
+// who browses. Folders without an index.md are not reported (§11: missing indexes are fine). The
+// finding is placed in the index, where the fix goes.
+var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7",
+	Title: "concept missing from its directory's index",
+	Doc: "An index.md enumerates its directory's contents (§8). A concept in a folder whose index.md has no entry " +
+		"for it is not reachable by browsing (D7: info). Add an entry with the concept's description.\n\n" +
+		"Bad (tables/index.md, with tables/orders.md and tables/customers.md present):\n\n    * [Orders](orders.md) - One row per order.\n\n" +
+		"Good:\n\n    * [Orders](orders.md) - One row per order.\n    * [Customers](customers.md) - One row per customer.",
+	Check: checkConceptNotIndexed}
+
+func checkConceptNotIndexed(p *Pass) {
+	b := p.Bundle
+	byDir := make(map[string]*okf.Index, len(b.Indexes))
+	listed := make(map[string]bool)
+	for _, x := range b.Indexes {
+		byDir[x.Dir()] = x
+		for _, s := range x.Sections {
+			for _, e := range s.Entries {
+				if r := b.ResolveLink(x.Path, e.Target); r.Kind == okf.RefLocal && r.Exists {
+					listed[x.Path+"\x00"+r.Target] = true
+				}
+			}
+		}
+	}
+	for _, c := range b.Concepts {
+		x := byDir[c.Dir()]
+		if x == nil || listed[x.Path+"\x00"+c.Path] {
+			continue
+		}
+		title := c.Frontmatter.Title.Text()
+		if title == "" {
+			title = path.Base(c.ID)
+		}
+		entry := "* [" + title + "](" + path.Base(c.Path) + ")"
+		if d := c.Frontmatter.Description.Text(); d != "" {
+			entry += " - " + d
+		}
+		p.Reportf(okf.Position{Path: x.Path, Line: 1, Col: 1}, "%s is not listed in this index: add an entry such as %q (§8)", c.Path, entry)
+	}
+}

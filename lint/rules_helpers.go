@@ -1,0 +1,147 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Helpers shared by the family rules. Spec meaning (tiers, staleness, path resolution, timestamp
+// forms) lives in okf/; these only walk the model and place findings.
+
+// withFrontmatter calls fn for every concept whose frontmatter could be read. Concepts without one
+// are the conformance rules' business (§11); the family rules have nothing to look at.
+func withFrontmatter(b *okf.Bundle, fn func(c *okf.Concept, fm *okf.Frontmatter)) {
+	for _, c := range b.Concepts {
+		if c.Frontmatter != nil && c.Frontmatter.Present {
+			fn(c, c.Frontmatter)
+		}
+	}
+}
+
+// fileStart is the position of a finding about a whole file's frontmatter (a missing key): the
+// opening --- line.
+func fileStart(c *okf.Concept) okf.Position {
+	return okf.Position{Path: c.Path, Line: 1, Col: 1}
+}
+
+// at returns where a value was written, falling back to its key (a null value may have no
+// position of its own) and then to fallback.
+func at(v okf.Value, fallback okf.Position) okf.Position {
+	if v.Pos.Line > 0 {
+		return v.Pos
+	}
+	if v.KeyPos.Line > 0 {
+		return v.KeyPos
+	}
+	return fallback
+}
+
+// keyAt returns where a value's key was written, else the value.
+func keyAt(v okf.Value, fallback okf.Position) okf.Position {
+	if v.KeyPos.Line > 0 {
+		return v.KeyPos
+	}
+	return at(v, fallback)
+}
+
+// isAttestedComputation reports whether the concept is of `type: Attested Computation` (§10.1).
+// Case and surrounding space are forgiven: type values are not registered (§4.1).
+func isAttestedComputation(fm *okf.Frontmatter) bool {
+	return fm.Type.IsString() && strings.EqualFold(strings.TrimSpace(fm.Type.Raw), "Attested Computation")
+}
+
+// namedTimestamp is one timestamp-valued field with the dotted name messages use.
+type namedTimestamp struct {
+	name string
+	ts   okf.Timestamp
+}
+
+// timestampFields lists every timestamp-valued field of the v0.2 families (§5, D10): generated.at,
+// verified[].at, stale_after, sources[].last_modified and the usage windows. The legacy v0.1
+// `timestamp` is left to the legacy rule, which spells out the migration.
+func timestampFields(fm *okf.Frontmatter) []namedTimestamp {
+	var out []namedTimestamp
+	add := func(name string, ts okf.Timestamp) {
+		if ts.Form != okf.TimeAbsent {
+			out = append(out, namedTimestamp{name, ts})
+		}
+	}
+	window := func(prefix string, w *okf.Window) {
+		if w != nil {
+			add(prefix+".from", w.From)
+			add(prefix+".to", w.To)
+		}
+	}
+	if fm.Generated != nil {
+		add("generated.at", fm.Generated.At)
+	}
+	for i, e := range fm.Verified.Entries {
+		name := fmt.Sprintf("verified[%d].at", i)
+		if fm.Verified.Shape == okf.VerifiedMapping {
+			name = "verified.at"
+		}
+		add(name, e.At)
+	}
+	add("stale_after", fm.StaleAfter)
+	for i, s := range fm.Sources.Items {
+		add(fmt.Sprintf("sources[%d].last_modified", i), s.LastModified)
+		window(fmt.Sprintf("sources[%d].usage_window", i), s.UsageWindow)
+	}
+	window("usage_window", fm.UsageWindow)
+	return out
+}
+
+// rfc3339 renders an instant the way the spec writes timestamps (§5).
+func rfc3339(ts okf.Timestamp) string {
+	return ts.Time.UTC().Format("2006-01-02T15:04:05Z07:00")
+}
+
+// fmtQuoted describes a scalar with its text: `a string "yes"`.
+func fmtQuoted(describe, raw string) string {
+	return fmt.Sprintf("%s %q", describe, raw)
+}
+
+// pathField is one path-valued field (§6.2, D14) with its dotted name.
+type pathField struct {
+	name string
+	v    okf.Value
+}
+
+// pathFields lists the path-valued fields of a frontmatter that hold text (§6.2): resource,
+// sources[].resource, computation, executor.resource and attester.resource.
+func pathFields(fm *okf.Frontmatter) []pathField {
+	var out []pathField
+	add := func(name string, v okf.Value) {
+		if v.Kind == okf.Scalar && strings.TrimSpace(v.Raw) != "" {
+			out = append(out, pathField{name, v})
+		}
+	}
+	add("resource", fm.Resource)
+	for i, s := range fm.Sources.Items {
+		add(fmt.Sprintf("sources[%d].resource", i), s.Resource)
+	}
+	add("computation", fm.Computation)
+	if fm.Executor != nil {
+		add("executor.resource", fm.Executor.Resource)
+	}
+	if fm.Attester != nil {
+		add("attester.resource", fm.Attester.Resource)
+	}
+	return out
+}
+
+// lookedFor says where a path-valued field that resolved to nothing was looked for (D14): "/x" from
+// the root only; a bare relative path from the concept's directory, then from the root.
+func lookedFor(b *okf.Bundle, from, value string, r okf.Resolution) string {
+	v := strings.TrimSpace(value)
+	if strings.HasPrefix(v, "/") {
+		return fmt.Sprintf("looked for %q", "/"+r.Target)
+	}
+	root := b.ResolvePath("", "/"+v)
+	if root.Escapes || root.Target == r.Target {
+		return fmt.Sprintf("looked for %q", "/"+r.Target)
+	}
+	return fmt.Sprintf("looked for %q and %q", "/"+r.Target, "/"+root.Target)
+}
