@@ -1,0 +1,61 @@
+package arch
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/okf-tools/okf"
+
+// TestImportGraph keeps the layering: okf/ imports no sibling package; lint, trust, attest and
+// generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
+// other; only cmd/okf ties them together.
+func TestImportGraph(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := 0
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		top := strings.SplitN(rel, "/", 2)[0]
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			depTop := strings.SplitN(dep, "/", 2)[0]
+			switch top {
+			case "okf":
+				t.Errorf("%s imports %s: okf/ must import no sibling package", rel, dep)
+			case "lint", "trust", "attest", "generate":
+				if depTop != "okf" && depTop != "schemas" && depTop != "internal" && depTop != top {
+					t.Errorf("%s imports %s: %s/ may import only okf/ (and schemas/, internal/)", rel, dep, top)
+				}
+			case "schemas":
+				if depTop != "okf" && depTop != top {
+					t.Errorf("%s imports %s: schemas/ is a leaf over okf/", rel, dep)
+				}
+			}
+		}
+	}
+	if seen < 3 {
+		t.Fatalf("go list saw %d packages", seen)
+	}
+}
