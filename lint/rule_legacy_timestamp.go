@@ -20,7 +20,7 @@ func checkLegacyTimestamp(p *Pass) {
 		if ts.Form == okf.TimeAbsent {
 			return
 		}
-		pos := keyAt(ts.Value, fileStart(c))
+		pos := fm.KeyPos("timestamp")
 		switch {
 		case fm.Generated != nil:
 			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)")

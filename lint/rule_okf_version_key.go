@@ -24,7 +24,7 @@ func checkOKFVersionMisspelled(p *Pass) {
 	}
 	for _, k := range x.Frontmatter.Keys {
 		if k.Name != "okf_version" && versionLookAlike(k.Name) {
-			p.Reportf(keyAt(k.Value, okf.Position{Path: x.Path, Line: 1, Col: 1}), "key %q is not read: did you mean okf_version? (§12)", k.Name)
+			p.Reportf(k.Pos, "key %q is not read: did you mean okf_version? (§12)", k.Name)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func checkUsageCountWithoutWindow(p *Pass) {
 		}
 		for i, s := range fm.Sources.Items {
 			if s.UsageCount.Present() && s.UsageWindow == nil {
-				p.Reportf(keyAt(s.UsageCount, fileStart(c)), "sources[%d].usage_count has no usage_window: add usage_window: { from, to } next to sources, or on the entry (§5.1)", i)
+				p.Reportf(at(s.UsageCount, fileStart(c)), "sources[%d].usage_count has no usage_window: add usage_window: { from, to } next to sources, or on the entry (§5.1)", i)
 			}
 		}
 	})

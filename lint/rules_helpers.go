@@ -26,24 +26,12 @@ func fileStart(c *okf.Concept) okf.Position {
 	return okf.Position{Path: c.Path, Line: 1, Col: 1}
 }
 
-// at returns where a value was written, falling back to its key (a null value may have no
-// position of its own) and then to fallback.
+// at returns where a value was written, or fallback when it has no position (absent).
 func at(v okf.Value, fallback okf.Position) okf.Position {
 	if v.Pos.Line > 0 {
 		return v.Pos
 	}
-	if v.KeyPos.Line > 0 {
-		return v.KeyPos
-	}
 	return fallback
-}
-
-// keyAt returns where a value's key was written, else the value.
-func keyAt(v okf.Value, fallback okf.Position) okf.Position {
-	if v.KeyPos.Line > 0 {
-		return v.KeyPos
-	}
-	return at(v, fallback)
 }
 
 // isAttestedComputation reports whether the concept is of `type: Attested Computation` (§10.1).
