@@ -18,9 +18,9 @@ func checkIndexEntryBroken(p *Pass) {
 	for _, x := range b.Indexes {
 		for _, s := range x.Sections {
 			for _, e := range s.Entries {
-				r := b.ResolveLink(x.Path, e.Target)
+				r, local := resolveLocal(b, x.Path, e.Target)
 				switch {
-				case r.Kind != okf.RefLocal:
+				case !local:
 				case r.Escapes:
 					p.Reportf(e.Pos, "index entry %q points to %q, outside the bundle root (§8, D14)", e.Title, e.Target)
 				case !r.Exists:

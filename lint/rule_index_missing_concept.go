@@ -26,7 +26,7 @@ func checkConceptNotIndexed(p *Pass) {
 		byDir[x.Dir()] = x
 		for _, s := range x.Sections {
 			for _, e := range s.Entries {
-				if r := b.ResolveLink(x.Path, e.Target); r.Kind == okf.RefLocal && r.Exists {
+				if r, local := resolveLocal(b, x.Path, e.Target); local && r.Exists {
 					listed[x.Path+"\x00"+r.Target] = true
 				}
 			}

@@ -18,8 +18,8 @@ func checkLinkBroken(p *Pass) {
 	b := p.Bundle
 	for _, c := range b.Concepts {
 		for _, l := range c.Body.Links {
-			r := b.ResolveLink(c.Path, l.Target)
-			if r.Kind != okf.RefLocal || r.Exists || r.Escapes {
+			r, local := resolveLocal(b, c.Path, l.Target)
+			if !local || r.Exists || r.Escapes {
 				continue
 			}
 			if fix := rootOnlyLink(b, l.Target); fix != "" {

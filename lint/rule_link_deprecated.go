@@ -21,8 +21,8 @@ func checkLinkToDeprecated(p *Pass) {
 			continue
 		}
 		for _, l := range c.Body.Links {
-			r := b.ResolveLink(c.Path, l.Target)
-			if r.Kind != okf.RefLocal || !r.Exists || r.IsDir || r.Target == c.Path {
+			r, local := resolveLocal(b, c.Path, l.Target)
+			if !local || !r.Exists || r.IsDir || r.Target == c.Path {
 				continue
 			}
 			t := b.ConceptAt(r.Target)

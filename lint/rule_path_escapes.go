@@ -22,7 +22,7 @@ func checkPathEscapes(p *Pass) {
 			}
 		}
 		for _, l := range c.Body.Links {
-			if b.ResolveLink(c.Path, l.Target).Escapes {
+			if r, local := resolveLocal(b, c.Path, l.Target); local && r.Escapes {
 				p.Reportf(l.Pos, "link target %q leaves the bundle root: it is never followed; link inside the bundle or use an absolute URL (§6.1, D14)", l.Target)
 			}
 		}

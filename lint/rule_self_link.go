@@ -16,7 +16,7 @@ func checkSelfLink(p *Pass) {
 	b := p.Bundle
 	for _, c := range b.Concepts {
 		for _, l := range c.Body.Links {
-			if r := b.ResolveLink(c.Path, l.Target); r.Kind == okf.RefLocal && r.Target == c.Path {
+			if r, local := resolveLocal(b, c.Path, l.Target); local && r.Target == c.Path {
 				p.Reportf(l.Pos, "link target %q is this concept itself: link to a section with a fragment such as #schema, or remove the link", l.Target)
 			}
 		}

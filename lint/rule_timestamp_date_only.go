@@ -17,24 +17,26 @@ var TimestampDateOnly = &Rule{Code: "OKF201", Name: "timestamp-date-only", Sever
 // checkTimestampForm reports every timestamp field written in form, one rule per form (D10).
 func checkTimestampForm(form okf.TimeForm) func(p *Pass) {
 	return func(p *Pass) {
+		var buf []namedTimestamp
 		withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-			for _, f := range timestampFields(fm) {
+			buf = timestampFields(buf, fm)
+			for _, f := range buf {
 				if f.ts.Form != form {
 					continue
 				}
 				pos := at(f.ts.Value, fileStart(c))
 				switch form {
 				case okf.DateOnly:
-					p.Reportf(pos, "%s %q is a date without a time: read as %s (00:00 UTC); write a datetime with an offset, for example %s (§5, D10)", f.name, f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
+					p.Reportf(pos, "%s %q is a date without a time: read as %s (00:00 UTC); write a datetime with an offset, for example %s (§5, D10)", f.name(), f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
 				case okf.NoOffset:
-					p.Reportf(pos, "%s %q has no UTC offset: read as UTC, %s; add the offset, for example %s (§5, D10)", f.name, f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
+					p.Reportf(pos, "%s %q has no UTC offset: read as UTC, %s; add the offset, for example %s (§5, D10)", f.name(), f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
 				case okf.Empty:
-					p.Reportf(pos, "%s is empty: read as absent; write a datetime with an offset such as 2026-06-30T14:00:00Z, or remove the key (§5, D10)", f.name)
+					p.Reportf(pos, "%s is empty: read as absent; write a datetime with an offset such as 2026-06-30T14:00:00Z, or remove the key (§5, D10)", f.name())
 				case okf.Invalid:
 					if f.ts.Kind == okf.Scalar {
-						p.Reportf(pos, "%s %q is not a timestamp: ignored; write an ISO 8601 datetime with an offset such as 2026-06-30T14:00:00Z (§5, D10)", f.name, f.ts.Raw)
+						p.Reportf(pos, "%s %q is not a timestamp: ignored; write an ISO 8601 datetime with an offset such as 2026-06-30T14:00:00Z (§5, D10)", f.name(), f.ts.Raw)
 					} else {
-						p.Reportf(pos, "%s must be a timestamp, found %s: ignored; write an ISO 8601 datetime with an offset such as 2026-06-30T14:00:00Z (§5, D10)", f.name, f.ts.Describe())
+						p.Reportf(pos, "%s must be a timestamp, found %s: ignored; write an ISO 8601 datetime with an offset such as 2026-06-30T14:00:00Z (§5, D10)", f.name(), f.ts.Describe())
 					}
 				}
 			}

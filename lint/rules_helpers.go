@@ -40,44 +40,57 @@ func isAttestedComputation(fm *okf.Frontmatter) bool {
 	return fm.Type.IsString() && strings.EqualFold(strings.TrimSpace(fm.Type.Raw), "Attested Computation")
 }
 
-// namedTimestamp is one timestamp-valued field with the dotted name messages use.
+// namedTimestamp is one timestamp-valued field. Its dotted name ("sources[2].last_modified") is
+// built only when a finding needs it: the fields of 10,000 concepts are walked by four rules.
 type namedTimestamp struct {
-	name string
-	ts   okf.Timestamp
+	field string // "generated.at", "last_modified", "usage_window.from", …
+	index int    // the sources or verified index, -1 for top-level fields
+	ts    okf.Timestamp
 }
 
-// timestampFields lists every timestamp-valued field of the v0.2 families (§5, D10): generated.at,
-// verified[].at, stale_after, sources[].last_modified and the usage windows. The legacy v0.1
-// `timestamp` is left to the legacy rule, which spells out the migration.
-func timestampFields(fm *okf.Frontmatter) []namedTimestamp {
-	var out []namedTimestamp
-	add := func(name string, ts okf.Timestamp) {
+// name renders the field's dotted name for messages.
+func (n namedTimestamp) name() string {
+	switch {
+	case n.index < 0:
+		return n.field
+	case n.field == "verified.at":
+		return fmt.Sprintf("verified[%d].at", n.index)
+	}
+	return fmt.Sprintf("sources[%d].%s", n.index, n.field)
+}
+
+// timestampFields appends to buf every timestamp-valued field of the v0.2 families (§5, D10):
+// generated.at, verified[].at, stale_after, sources[].last_modified and the usage windows. The legacy
+// v0.1 `timestamp` is left to the legacy rule, which spells out the migration.
+func timestampFields(buf []namedTimestamp, fm *okf.Frontmatter) []namedTimestamp {
+	out := buf[:0]
+	add := func(field string, index int, ts okf.Timestamp) {
 		if ts.Form != okf.TimeAbsent {
-			out = append(out, namedTimestamp{name, ts})
+			out = append(out, namedTimestamp{field, index, ts})
 		}
 	}
-	window := func(prefix string, w *okf.Window) {
+	window := func(prefix string, index int, w *okf.Window) {
 		if w != nil {
-			add(prefix+".from", w.From)
-			add(prefix+".to", w.To)
+			add(prefix+".from", index, w.From)
+			add(prefix+".to", index, w.To)
 		}
 	}
 	if fm.Generated != nil {
-		add("generated.at", fm.Generated.At)
+		add("generated.at", -1, fm.Generated.At)
 	}
 	for i, e := range fm.Verified.Entries {
-		name := fmt.Sprintf("verified[%d].at", i)
 		if fm.Verified.Shape == okf.VerifiedMapping {
-			name = "verified.at"
+			add("verified.at", -1, e.At)
+		} else {
+			add("verified.at", i, e.At)
 		}
-		add(name, e.At)
 	}
-	add("stale_after", fm.StaleAfter)
+	add("stale_after", -1, fm.StaleAfter)
 	for i, s := range fm.Sources.Items {
-		add(fmt.Sprintf("sources[%d].last_modified", i), s.LastModified)
-		window(fmt.Sprintf("sources[%d].usage_window", i), s.UsageWindow)
+		add("last_modified", i, s.LastModified)
+		window("usage_window", i, s.UsageWindow)
 	}
-	window("usage_window", fm.UsageWindow)
+	window("usage_window", -1, fm.UsageWindow)
 	return out
 }
 
@@ -132,4 +145,15 @@ func lookedFor(b *okf.Bundle, from, value string, r okf.Resolution) string {
 		return fmt.Sprintf("looked for %q", "/"+r.Target)
 	}
 	return fmt.Sprintf("looked for %q and %q", "/"+r.Target, "/"+root.Target)
+}
+
+// resolveLocal resolves a link target (D15) and reports whether it is local. Web URLs and
+// same-document fragments, most of a bundle's links and never checked, are skipped without the
+// call into okf: four rules walk every link of 10,000 concepts.
+func resolveLocal(b *okf.Bundle, from, target string) (okf.Resolution, bool) {
+	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "#") {
+		return okf.Resolution{}, false
+	}
+	r := b.ResolveLink(from, target)
+	return r, r.Kind == okf.RefLocal
 }
