@@ -6,14 +6,15 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// ConceptNotIndexed reports a concept that its directory's index.md does not list (§8, D7: info).
-// The index exists for progressive disclosure; a concept missing from it is invisible to a reader
-// who browses. Folders without an index.md are not reported (§11: missing indexes are fine). The
-// finding is placed in the index, where the fix goes.
+// ConceptNotIndexed reports a concept that its directory's index.md does not link to (§8, D7:
+// info). The index exists for progressive disclosure; a concept missing from it is invisible to a
+// reader who browses. A link anywhere in the index counts (real bundles list concepts in tables), and
+// folders without an index.md are not reported (§11: missing indexes are fine). The finding is
+// placed in the index, where the fix goes.
 var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7",
 	Title: "concept missing from its directory's index",
 	Doc: "An index.md enumerates its directory's contents (§8). A concept in a folder whose index.md has no entry " +
-		"for it is not reachable by browsing (D7: info). Add an entry with the concept's description.\n\n" +
+		"or other link to it is not reachable by browsing (D7: info). Add an entry with the concept's description.\n\n" +
 		"Bad (tables/index.md, with tables/orders.md and tables/customers.md present):\n\n    * [Orders](orders.md) - One row per order.\n\n" +
 		"Good:\n\n    * [Orders](orders.md) - One row per order.\n    * [Customers](customers.md) - One row per customer.",
 	Check: checkConceptNotIndexed}
@@ -24,11 +25,10 @@ func checkConceptNotIndexed(p *Pass) {
 	listed := make(map[string]bool)
 	for _, x := range b.Indexes {
 		byDir[x.Dir()] = x
-		for _, s := range x.Sections {
-			for _, e := range s.Entries {
-				if r, local := resolveLocal(b, x.Path, e.Target); local && r.Exists {
-					listed[x.Path+"\x00"+r.Target] = true
-				}
+		// Body.Links holds every link of the file, list entries included.
+		for _, l := range x.Body.Links {
+			if r, local := resolveLocal(b, x.Path, l.Target); local && r.Exists {
+				listed[x.Path+"\x00"+r.Target] = true
 			}
 		}
 	}
