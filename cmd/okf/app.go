@@ -79,6 +79,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 
 			lintCommand(e),
+			genCommand(e), indexCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {

@@ -1,0 +1,508 @@
+package generate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+	"gopkg.in/yaml.v3"
+)
+
+// The markers around the part of a concept body that gen owns. Everything outside them belongs to
+// people and is kept byte for byte. The begin marker carries a hash of the block's text: a block a
+// person edited no longer matches it and is kept as they left it, like a body without markers.
+const (
+	beginPrefix = "<!-- okf-gen:begin"
+	beginSuffix = " (okf gen updates this block while nobody edits it; add your own sections outside it) -->"
+	EndMarker   = "<!-- okf-gen:end -->"
+)
+
+// BeginMarker is the first line of the owned block whose text (the lines between the markers) is
+// content.
+func BeginMarker(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return beginPrefix + " sha256:" + hex.EncodeToString(sum[:6]) + beginSuffix
+}
+
+var markerHashRE = regexp.MustCompile(`^<!-- okf-gen:begin sha256:([0-9a-f]{12})\b`)
+
+// OwnedKeys are the frontmatter keys gen writes on every run (§4.1, §5.1, §5.2). Every other key —
+// verified, stale_after, status after creation, anything a person adds — is kept as written.
+// Within `sources` gen owns one entry (the post's), and within it only resource, title, author and
+// last_modified; within `generated` it owns by and at.
+var OwnedKeys = []string{"type", "title", "description", "tags", "sources", "generated"}
+
+// Draft is the status of a newly generated concept (§5.4): nobody has reviewed it yet.
+const Draft = "draft"
+
+// ConceptData is what gen writes into one concept.
+type ConceptData struct {
+	Type, Title, Description string
+	Tags                     []string
+	// URL is the published post (the source's resource); SourceTitle, Author (an actor, §7) and
+	// LastModified describe it.
+	URL, SourceTitle, Author string
+	LastModified             time.Time
+	// Actor is generated.by (§7).
+	Actor string
+	// Summary, Outline and the link to URL make the owned body.
+	Summary string
+	Outline []OutlineItem
+}
+
+// FormatTime renders an instant the way gen writes every timestamp: RFC 3339 in UTC, seconds
+// precision, with the explicit Z offset §5 requires.
+func FormatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+func str(s string) *yaml.Node   { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+func plain(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }
+
+func mapping(style yaml.Style, kv ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Style: style, Content: kv}
+}
+
+// ownedNodes renders the owned keys' values.
+func (d *ConceptData) ownedNodes(at time.Time) map[string]*yaml.Node {
+	tags := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, t := range d.Tags {
+		tags.Content = append(tags.Content, str(t))
+	}
+	src := mapping(0, str("resource"), str(d.URL))
+	if d.SourceTitle != "" {
+		src.Content = append(src.Content, str("title"), str(d.SourceTitle))
+	}
+	if d.Author != "" {
+		src.Content = append(src.Content, str("author"), str(d.Author))
+	}
+	if !d.LastModified.IsZero() {
+		src.Content = append(src.Content, str("last_modified"), plain(FormatTime(d.LastModified)))
+	}
+	nodes := map[string]*yaml.Node{
+		"type":      str(d.Type),
+		"title":     str(d.Title),
+		"sources":   {Kind: yaml.SequenceNode, Content: []*yaml.Node{src}},
+		"generated": mapping(0, str("by"), str(d.Actor), str("at"), plain(FormatTime(at))),
+	}
+	if d.Description != "" {
+		nodes["description"] = str(d.Description)
+	}
+	if len(d.Tags) > 0 {
+		nodes["tags"] = tags
+	}
+	return nodes
+}
+
+// Body renders the owned part of the body, markers included: a summary, the post's headings as an
+// outline, and a link to the full post.
+func (d *ConceptData) Body() string {
+	var b strings.Builder
+	b.WriteString("# Summary\n\n")
+	summary := d.Summary
+	if summary == "" {
+		summary = d.Description
+	}
+	if summary == "" {
+		summary = d.Title + "."
+	}
+	b.WriteString(summary + "\n\n")
+	if len(d.Outline) > 0 {
+		b.WriteString("# Outline\n\n")
+		var stack []int
+		for _, h := range d.Outline {
+			for len(stack) > 0 && stack[len(stack)-1] >= h.Level {
+				stack = stack[:len(stack)-1]
+			}
+			fmt.Fprintf(&b, "%s* %s\n", strings.Repeat("  ", len(stack)), h.Text)
+			stack = append(stack, h.Level)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("# Source\n\n")
+	fmt.Fprintf(&b, "Read the full post: [%s](%s).\n", escapeLinkText(d.SourceTitle), linkDest(d.URL))
+	content := b.String()
+	return BeginMarker(content) + "\n" + content + EndMarker + "\n"
+}
+
+func escapeLinkText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// linkDest writes a link destination, in angle brackets when it holds spaces or parentheses.
+func linkDest(s string) string {
+	if strings.ContainsAny(s, " ()<>") {
+		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(s) + ">"
+	}
+	return s
+}
+
+// Render writes a new concept file (§4): frontmatter with the owned keys in their usual order plus
+// `status: draft` (§5.4), then the owned body.
+func (d *ConceptData) Render(at time.Time) []byte {
+	nodes := d.ownedNodes(at)
+	top := mapping(0)
+	for _, k := range OwnedKeys {
+		if n, ok := nodes[k]; ok {
+			top.Content = append(top.Content, str(k), n)
+		}
+		if k == "sources" {
+			// status sits with the other lifecycle key before generated, as in §5's examples.
+			top.Content = append(top.Content, str("status"), str(Draft))
+		}
+	}
+	return join(encodeYAML(top), d.Body())
+}
+
+func join(yml []byte, body string) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(yml)
+	b.WriteString("---\n\n")
+	b.WriteString(body)
+	return b.Bytes()
+}
+
+func encodeYAML(n *yaml.Node) []byte {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		// The nodes are built by this package or read by yaml.v3 itself: encoding cannot fail.
+		panic(fmt.Sprintf("generate: encoding YAML: %v", err))
+	}
+	_ = enc.Close()
+	return b.Bytes()
+}
+
+// mapGet returns the value of key in a mapping node and its index in Content (-1 when absent).
+func mapGet(m *yaml.Node, key string) (*yaml.Node, int) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, -1
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1], i
+		}
+	}
+	return nil, -1
+}
+
+// mapSet replaces key's value (keeping the old value's comments) or inserts key after the nearest
+// earlier key of order that is present, or first.
+func mapSet(m *yaml.Node, key string, v *yaml.Node, order []string) {
+	if old, i := mapGet(m, key); old != nil {
+		v.HeadComment, v.LineComment, v.FootComment = old.HeadComment, old.LineComment, old.FootComment
+		m.Content[i+1] = v
+		return
+	}
+	at := 0
+	for _, k := range order {
+		if k == key {
+			break
+		}
+		if _, i := mapGet(m, k); i >= 0 {
+			at = i + 2
+		}
+	}
+	m.Content = append(m.Content[:at], append([]*yaml.Node{str(key), v}, m.Content[at:]...)...)
+}
+
+// ownedSource finds gen's entry in a `sources` list: the one whose resource is the post's URL,
+// else the first (the site or slug changed). -1 when the list is empty or not a list.
+func ownedSource(sources *yaml.Node, url string) int {
+	if sources == nil || sources.Kind != yaml.SequenceNode || len(sources.Content) == 0 {
+		return -1
+	}
+	for i, e := range sources.Content {
+		if r, _ := mapGet(e, "resource"); r != nil && r.Value == url {
+			return i
+		}
+	}
+	return 0
+}
+
+var sourceKeys = []string{"id", "resource", "title", "author", "last_modified"}
+
+// canon writes a node as comparable text: kinds and values only, no styles or comments.
+func canon(n *yaml.Node) string {
+	if n == nil {
+		return "~absent"
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	case yaml.SequenceNode:
+		parts := make([]string, len(n.Content))
+		for i, c := range n.Content {
+			parts[i] = canon(c)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case yaml.MappingNode:
+		var parts []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			parts = append(parts, strconv.Quote(n.Content[i].Value)+":"+canon(n.Content[i+1]))
+		}
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ",") + "}"
+	case yaml.AliasNode:
+		return canon(n.Alias)
+	}
+	return "?"
+}
+
+// digest is the generated content of a concept as comparable text: the owned keys (without
+// generated.at), gen's source entry (its owned keys) and the owned body block. Two files with the
+// same digest need no regeneration, so generated.at stays put.
+func digest(top *yaml.Node, block string, url string) string {
+	var b strings.Builder
+	for _, k := range OwnedKeys {
+		v, _ := mapGet(top, k)
+		switch k {
+		case "sources":
+			if i := ownedSource(v, url); i >= 0 {
+				e := v.Content[i]
+				for _, sk := range sourceKeys[1:] {
+					sv, _ := mapGet(e, sk)
+					b.WriteString("source." + sk + "=" + canon(sv) + "\n")
+				}
+			} else {
+				b.WriteString("source=~absent\n")
+			}
+		case "generated":
+			by, _ := mapGet(v, "by")
+			b.WriteString("generated.by=" + canon(by) + "\n")
+		default:
+			b.WriteString(k + "=" + canon(v) + "\n")
+		}
+	}
+	b.WriteString(block)
+	return b.String()
+}
+
+// ownedBlock finds the owned part of a body: the lines from the begin marker to the end marker,
+// inclusive. ok is false when the markers are missing or out of order, and when the begin marker's
+// hash does not match the text between them (a person edited the block).
+func ownedBlock(body string) (start, end int, ok bool) {
+	lines := strings.SplitAfter(body, "\n")
+	off := 0
+	start = -1
+	var begin string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if start < 0 && strings.HasPrefix(t, beginPrefix) && strings.HasSuffix(t, "-->") {
+			start, begin = off, l
+		} else if start >= 0 && t == EndMarker {
+			if m := markerHashRE.FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
+				content := body[start+len(begin) : off]
+				if sum := sha256.Sum256([]byte(content)); hex.EncodeToString(sum[:6]) != m[1] {
+					return 0, 0, false
+				}
+			}
+			return start, off + len(l), true
+		}
+		off += len(l)
+	}
+	return 0, 0, false
+}
+
+// MergeResult says what Merge did.
+type MergeResult struct {
+	// Changed is false when the generated content is the same: Content is then the old file, byte
+	// for byte.
+	Changed bool
+	Content []byte
+	// BodyKept is true when the body had no markers, or a person edited the block between them, and
+	// it was left alone.
+	BodyKept bool
+}
+
+// Merge regenerates an existing concept file written by gen. Only the owned keys, gen's source
+// entry and the marked body block change. Every other top-level key is copied as written, comments
+// and blank lines included, in its place; when the generated content is unchanged the old file comes
+// back byte for byte (and with it generated.at). The error is set when the frontmatter cannot be
+// read as a mapping.
+func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
+	sp := okf.SplitFrontmatter(old)
+	if sp.Status != okf.FrontmatterOK {
+		return MergeResult{}, errors.New("no frontmatter block")
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(sp.YAML, &doc); err != nil {
+		return MergeResult{}, err
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return MergeResult{}, errors.New("frontmatter is not a mapping")
+	}
+	top := doc.Content[0]
+	body := string(sp.Body)
+	nodes := d.ownedNodes(at)
+	newBlock := d.Body()
+	oldBlock := ""
+	start, end, ok := ownedBlock(body)
+	if ok {
+		oldBlock = body[start:end]
+	} else {
+		newBlock = "" // the body is the person's now
+	}
+	fresh := mapping(0)
+	for _, k := range OwnedKeys {
+		if n, ok := nodes[k]; ok {
+			fresh.Content = append(fresh.Content, str(k), n)
+		}
+	}
+	if digest(top, oldBlock, d.URL) == digest(fresh, newBlock, d.URL) {
+		return MergeResult{Content: old, BodyKept: !ok}, nil
+	}
+	spans := keySpans(sp.YAML, top)
+	for _, k := range OwnedKeys {
+		n, has := nodes[k]
+		switch k {
+		case "sources":
+			cur, _ := mapGet(top, k)
+			if cur == nil || cur.Kind != yaml.SequenceNode {
+				mapSet(top, k, n, OwnedKeys)
+				continue
+			}
+			entry := n.Content[0]
+			i := ownedSource(cur, d.URL)
+			if i < 0 {
+				cur.Content = append(cur.Content, entry)
+				continue
+			}
+			oldEntry := cur.Content[i]
+			if oldEntry.Kind != yaml.MappingNode {
+				cur.Content[i] = entry
+				continue
+			}
+			for _, sk := range sourceKeys[1:] {
+				if v, _ := mapGet(entry, sk); v != nil {
+					mapSet(oldEntry, sk, v, sourceKeys)
+				} else if _, j := mapGet(oldEntry, sk); j >= 0 {
+					oldEntry.Content = append(oldEntry.Content[:j], oldEntry.Content[j+2:]...)
+				}
+			}
+		case "generated":
+			cur, _ := mapGet(top, k)
+			if cur == nil || cur.Kind != yaml.MappingNode {
+				mapSet(top, k, n, OwnedKeys)
+				continue
+			}
+			by, _ := mapGet(n, "by")
+			atNode, _ := mapGet(n, "at")
+			mapSet(cur, "by", by, []string{"by", "at"})
+			mapSet(cur, "at", atNode, []string{"by", "at"})
+		default:
+			if has {
+				mapSet(top, k, n, OwnedKeys)
+			} else if _, i := mapGet(top, k); i >= 0 {
+				top.Content = append(top.Content[:i], top.Content[i+2:]...)
+			}
+		}
+	}
+	if ok {
+		body = body[:start] + newBlock + body[end:]
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(spans.prefix)
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		sp, had := spans.byKey[k]
+		if had && !isOwned(k.Value) {
+			b.Write(sp.text)
+			continue
+		}
+		key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
+		b.Write(encodeYAML(mapping(0, key, v)))
+		if had {
+			b.Write(sp.trailer)
+		}
+	}
+	b.WriteString("---\n")
+	b.WriteString(body)
+	return MergeResult{Changed: true, Content: b.Bytes(), BodyKept: !ok}, nil
+}
+
+func isOwned(k string) bool {
+	for _, o := range OwnedKeys {
+		if o == k {
+			return true
+		}
+	}
+	return false
+}
+
+// span is the text of one top-level key: from its line to the next key's line. trailer is the
+// part of it after the value: comment lines at column 0 and blank lines, which belong to what
+// follows.
+type span struct{ text, trailer []byte }
+
+type spans struct {
+	// prefix is the text before the first key (a leading comment).
+	prefix []byte
+	byKey  map[*yaml.Node]span
+}
+
+// keySpans cuts the YAML text at the top-level keys' lines.
+func keySpans(src []byte, top *yaml.Node) spans {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	join := func(from, to int) []byte { // 1-based lines, to exclusive
+		var b []byte
+		for l := from; l < to && l-1 < len(lines); l++ {
+			if l >= 1 {
+				b = append(b, lines[l-1]...)
+			}
+		}
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+		return b
+	}
+	s := spans{byKey: map[*yaml.Node]span{}}
+	if len(top.Content) == 0 {
+		return s
+	}
+	s.prefix = join(1, top.Content[0].Line)
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		from := top.Content[i].Line
+		to := len(lines) + 1
+		if i+2 < len(top.Content) {
+			to = top.Content[i+2].Line
+		}
+		cut := to
+		for l := to - 1; l > from; l-- {
+			line := lines[l-1]
+			if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
+				cut = l
+				continue
+			}
+			break
+		}
+		s.byKey[top.Content[i]] = span{text: join(from, to), trailer: join(cut, to)}
+	}
+	return s
+}
+
+// PostURL expands a URL template ({site}, {slug}) for a post. The slug is escaped path segment by
+// path segment, so a Unicode slug makes a valid URL.
+func PostURL(template, site, slug string) string {
+	parts := strings.Split(slug, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.NewReplacer("{site}", strings.TrimRight(site, "/"), "{slug}", strings.Join(parts, "/")).Replace(template)
+}
+
+// DefaultURL is the URL template used when none is given.
+const DefaultURL = "{site}/{slug}"

@@ -1,0 +1,205 @@
+package generate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the name of the optional configuration file in the content repository. Its keys
+// are the long flag names of `okf gen` (with "_" or "-"); flags given on the command line win.
+const ConfigFile = "okf-gen.yaml"
+
+// Config is okf-gen.yaml. Relative paths in it are read from the file's own folder by the caller.
+type Config struct {
+	Posts             string `yaml:"posts"`
+	Site              string `yaml:"site"`
+	Out               string `yaml:"out"`
+	URL               string `yaml:"url"`
+	Layout            string `yaml:"layout"`
+	Actor             string `yaml:"actor"`
+	Type              string `yaml:"type"`
+	GroupBy           string `yaml:"group_by"`
+	All               *bool  `yaml:"all"`
+	Strict            *bool  `yaml:"strict"`
+	DescriptionLength *int   `yaml:"description_length"`
+	// ConceptsFile is `concepts:` written as a path; Concepts is `concepts:` written inline.
+	ConceptsFile string        `yaml:"-"`
+	Concepts     []ConceptSpec `yaml:"-"`
+}
+
+// ParseConfig reads okf-gen.yaml. Unknown keys are an error, so a typo does not silently fall back
+// to a default.
+func ParseConfig(src []byte) (*Config, error) {
+	var raw yaml.Node
+	if err := yaml.Unmarshal(src, &raw); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %v", err)
+	}
+	cfg := &Config{}
+	if len(raw.Content) == 0 {
+		return cfg, nil
+	}
+	top := raw.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: expected a mapping of option names to values", top.Line)
+	}
+	rest := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		k.Value = strings.ReplaceAll(k.Value, "-", "_")
+		if k.Value != "concepts" {
+			rest.Content = append(rest.Content, k, v)
+			continue
+		}
+		switch v.Kind {
+		case yaml.ScalarNode:
+			cfg.ConceptsFile = v.Value
+		case yaml.MappingNode:
+			specs, err := conceptSpecs(v)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Concepts = specs
+		default:
+			return nil, fmt.Errorf("line %d: concepts: expected a file path or a mapping of concept names to posts", v.Line)
+		}
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	if err := enc.Encode(rest); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(&buf)
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%v", strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "))
+	}
+	return cfg, nil
+}
+
+// ConceptSpec is one concept to make: its name (the file name in the layout) and its post's slug,
+// with optional overrides of the post's type, title, description and tags (the way to make a
+// change to what gen owns that lasts).
+type ConceptSpec struct {
+	Name        string
+	Slug        string
+	Type        string
+	Title       string
+	Description string
+	// Tags replaces the post's tags when HasTags is true (an empty list removes them).
+	Tags    []string
+	HasTags bool
+}
+
+// ParseConceptMap reads a concept map (--concepts): a mapping of concept names to post slugs,
+//
+//	ownership: rust-ownership
+//	lifetimes: { post: rust-lifetimes, type: Guide, title: Lifetimes, description: …, tags: [rust] }
+//
+// optionally nested under a top-level `concepts:` key. The result is sorted by name.
+func ParseConceptMap(src []byte) ([]ConceptSpec, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %v", err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	top := doc.Content[0]
+	if top.Kind == yaml.MappingNode && len(top.Content) == 2 && top.Content[0].Value == "concepts" && top.Content[1].Kind == yaml.MappingNode {
+		top = top.Content[1]
+	}
+	return conceptSpecs(top)
+}
+
+func conceptSpecs(m *yaml.Node) ([]ConceptSpec, error) {
+	if m.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: expected a mapping of concept names to post slugs", m.Line)
+	}
+	var specs []ConceptSpec
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		s := ConceptSpec{Name: strings.TrimSpace(k.Value)}
+		if err := checkName(s.Name); err != nil {
+			return nil, fmt.Errorf("line %d: concept %q: %v", k.Line, k.Value, err)
+		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("line %d: concept %q is named twice", k.Line, s.Name)
+		}
+		seen[s.Name] = true
+		switch v.Kind {
+		case yaml.ScalarNode:
+			s.Slug = strings.TrimSpace(v.Value)
+		case yaml.MappingNode:
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				kk, vv := v.Content[j], v.Content[j+1]
+				switch kk.Value {
+				case "post", "slug":
+					s.Slug = strings.TrimSpace(vv.Value)
+				case "type":
+					s.Type = strings.TrimSpace(vv.Value)
+				case "title":
+					s.Title = strings.TrimSpace(vv.Value)
+				case "description":
+					s.Description = strings.TrimSpace(vv.Value)
+				case "tags":
+					s.Tags, s.HasTags = tagsOf(vv), true
+				default:
+					return nil, fmt.Errorf("line %d: concept %q: unknown key %q, expected post, type, title, description or tags", kk.Line, s.Name, kk.Value)
+				}
+			}
+		default:
+			return nil, fmt.Errorf("line %d: concept %q: expected a post slug or a mapping with post, type, title, description, tags", v.Line, s.Name)
+		}
+		if s.Slug == "" {
+			s.Slug = s.Name
+		}
+		specs = append(specs, s)
+	}
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs, nil
+}
+
+// checkName refuses concept names that would not make a plain concept file inside the bundle.
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty name")
+	case strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/"):
+		return errors.New("expected a relative slash path without backslashes")
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == "" || part == "." || part == ".." || strings.HasPrefix(part, ".") {
+			return errors.New("expected path parts that are not empty, '.', '..' or hidden")
+		}
+	}
+	return nil
+}
+
+// DefaultLayout places concepts under concepts/.
+const DefaultLayout = "concepts/{name}.md"
+
+// ConceptPath expands a layout ({name}, {slug}) into the concept's slash path in the bundle, and
+// refuses a result that leaves the bundle, is hidden, is not a .md file or is a reserved file
+// (§3.1: index.md, log.md).
+func ConceptPath(layout, name, slug string) (string, error) {
+	p := strings.NewReplacer("{name}", name, "{slug}", slug).Replace(layout)
+	if !strings.HasSuffix(p, ".md") {
+		return "", fmt.Errorf("layout %q gives %q: expected a path ending in .md", layout, p)
+	}
+	clean := path.Clean(p)
+	if clean != p || checkName(clean) != nil {
+		return "", fmt.Errorf("layout %q gives %q: expected a clean relative path inside the bundle", layout, p)
+	}
+	if b := path.Base(clean); b == "index.md" || b == "log.md" {
+		return "", fmt.Errorf("layout %q gives %q: index.md and log.md are reserved (§3.1)", layout, p)
+	}
+	return clean, nil
+}

@@ -1,0 +1,421 @@
+package generate
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+	"gopkg.in/yaml.v3"
+)
+
+// Grouping of index entries.
+const (
+	GroupByDirectory = "directory"
+	GroupByType      = "type"
+)
+
+// IndexOptions tunes index regeneration.
+type IndexOptions struct {
+	// GroupBy is GroupByDirectory (default) or GroupByType.
+	GroupBy string
+	// Rewrite writes every index from scratch instead of merging with what is there (the root
+	// index's frontmatter, where okf_version lives, is kept).
+	Rewrite bool
+	// OKFVersion, when set, is written as the root index's okf_version (§12), the only key the
+	// root index frontmatter may have (§8, D7).
+	OKFVersion string
+	// Previous holds, by concept path, the title and description a concept had before this run
+	// (gen passes them): an entry that still shows them was written by a generator, not a person,
+	// and follows the concept's new values.
+	Previous map[string]Listing
+}
+
+// Listing is how an index entry shows a concept.
+type Listing struct{ Title, Description string }
+
+// FileChange is one file a run writes. Old is nil for a new file.
+type FileChange struct {
+	Path     string
+	Old, New []byte
+}
+
+// Verb names the change: "create" or "update".
+func (c FileChange) Verb() string {
+	if c.Old == nil {
+		return "create"
+	}
+	return "update"
+}
+
+// ListingOf is how an index shows a concept: its title (or file name) and its description (§8)
+// on one line.
+func ListingOf(c *okf.Concept) Listing {
+	t := oneLine(c.Frontmatter.Title.Text())
+	if t == "" {
+		t = strings.TrimSuffix(path.Base(c.Path), ".md")
+	}
+	return Listing{Title: t, Description: oneLine(c.Frontmatter.Description.Text())}
+}
+
+func oneLine(s string) string { return strings.TrimSpace(spaceRE.ReplaceAllString(s, " ")) }
+
+// Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
+// index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode
+// (the default), the headings, prose, entry titles and descriptions a person wrote stay; entries are
+// added for concepts not linked from the index (in a list, a table or prose) and removed for concept
+// files that no longer exist. A link to a subfolder (`[x](x/)` or `x/index.md`) stands for everything
+// below it, so an index written for progressive disclosure is not flooded. Reserved files (§3.1) are never listed as concepts. Only
+// indexes whose text changes are returned, sorted by path.
+func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
+	if opts.GroupBy == "" {
+		opts.GroupBy = GroupByDirectory
+	}
+	if opts.GroupBy != GroupByDirectory && opts.GroupBy != GroupByType {
+		return nil, fmt.Errorf("group by %q: expected %q or %q", opts.GroupBy, GroupByDirectory, GroupByType)
+	}
+	dirs := map[string]bool{"": len(b.Concepts) > 0}
+	for _, c := range b.Concepts {
+		for d := c.Dir(); d != ""; d = parentDir(d) {
+			dirs[d] = true
+		}
+	}
+	existing := map[string]*okf.Index{}
+	for _, x := range b.Indexes {
+		existing[x.Dir()] = x
+		dirs[x.Dir()] = true
+	}
+	var names []string
+	for d, ok := range dirs {
+		if ok {
+			names = append(names, d)
+		}
+	}
+	sort.Strings(names)
+	var changes []FileChange
+	for _, d := range names {
+		p := path.Join(d, "index.md")
+		var scope []*okf.Concept
+		for _, c := range b.Concepts {
+			if d == "" || strings.HasPrefix(c.Path, d+"/") {
+				scope = append(scope, c)
+			}
+		}
+		var old []byte
+		if x := existing[d]; x != nil {
+			var err error
+			if old, err = b.ReadFile(x.Path); err != nil {
+				return nil, fmt.Errorf("reading %s: %w", x.Path, err)
+			}
+		}
+		var text []byte
+		if old == nil || opts.Rewrite {
+			if len(scope) == 0 {
+				continue
+			}
+			text = []byte(renderIndex(d, scope, opts))
+			if sp := okf.SplitFrontmatter(old); d == "" && sp.Status == okf.FrontmatterOK {
+				// The root's okf_version (§12) survives a rewrite, written as it was.
+				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], '\n'), text...)
+			}
+		} else {
+			text = mergeIndex(b, existing[d], old, scope, opts)
+		}
+		if d == "" && opts.OKFVersion != "" {
+			text = setOKFVersion(text, opts.OKFVersion)
+		}
+		if string(text) != string(old) {
+			changes = append(changes, FileChange{Path: p, Old: old, New: text})
+		}
+	}
+	return changes, nil
+}
+
+func parentDir(d string) string {
+	if i := strings.LastIndexByte(d, '/'); i >= 0 {
+		return d[:i]
+	}
+	return ""
+}
+
+// groupKey is the section a concept belongs to in the index of folder d.
+func groupKey(d string, c *okf.Concept, by string) string {
+	if by == GroupByType {
+		if t := oneLine(c.Frontmatter.Type.Text()); t != "" {
+			return t
+		}
+		return "Other"
+	}
+	rel := c.Dir()
+	if d != "" {
+		rel = strings.TrimPrefix(strings.TrimPrefix(rel, d), "/")
+	}
+	if rel == "" {
+		if d == "" {
+			return "Concepts"
+		}
+		return path.Base(d)
+	}
+	return rel
+}
+
+// entryLine renders `* [Title](target) - description` (§8).
+func entryLine(title, target, desc string) string {
+	line := fmt.Sprintf("* [%s](%s)", escapeLinkText(title), linkDest(target))
+	if desc != "" {
+		line += " - " + desc
+	}
+	return line
+}
+
+func relTarget(d string, c *okf.Concept) string {
+	if d == "" {
+		return c.Path
+	}
+	return strings.TrimPrefix(c.Path, d+"/")
+}
+
+type entry struct {
+	key, line string
+	sortKey   string
+}
+
+func entriesFor(d string, cs []*okf.Concept, by string) []entry {
+	var es []entry
+	for _, c := range cs {
+		l := ListingOf(c)
+		es = append(es, entry{key: groupKey(d, c, by), line: entryLine(l.Title, relTarget(d, c), l.Description),
+			sortKey: strings.ToLower(l.Title) + "\x00" + c.Path})
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		ki, kj := es[i].key, es[j].key
+		if ki != kj {
+			// In folder grouping the folder's own concepts come first.
+			own := groupKey(d, &okf.Concept{Path: path.Join(d, "x.md")}, GroupByDirectory)
+			if by == GroupByDirectory && (ki == own) != (kj == own) {
+				return ki == own
+			}
+			return ki < kj
+		}
+		return es[i].sortKey < es[j].sortKey
+	})
+	return es
+}
+
+func renderIndex(d string, cs []*okf.Concept, opts IndexOptions) string {
+	var b strings.Builder
+	cur := "\x00"
+	for _, e := range entriesFor(d, cs, opts.GroupBy) {
+		if e.key != cur {
+			if cur != "\x00" {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "# %s\n\n", e.key)
+			cur = e.key
+		}
+		b.WriteString(e.line + "\n")
+	}
+	return b.String()
+}
+
+// mergeIndex updates an existing index in place, line by line.
+func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, opts IndexOptions) []byte {
+	lines := strings.SplitAfter(string(old), "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	d := x.Dir()
+	listed := map[string]bool{}
+	var folders []string // subfolders the index links to
+	remove := map[int]bool{}
+	replace := map[int]string{}
+	for _, s := range x.Sections {
+		for _, e := range s.Entries {
+			res := b.ResolveLink(x.Path, e.Target)
+			if res.Kind != okf.RefLocal || e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+				continue
+			}
+			i := e.Pos.Line - 1
+			base := path.Base(res.Target)
+			if !res.Exists {
+				if strings.HasSuffix(res.Target, ".md") && base != "index.md" && base != "log.md" {
+					remove[i] = true // the concept was deleted
+					for j := i + 1; j < len(lines) && isContinuation(lines[j]); j++ {
+						remove[j] = true
+					}
+				}
+				continue
+			}
+			if res.IsDir || base == "index.md" {
+				continue // a subfolder: see the links below
+			}
+			c := b.ConceptAt(res.Target)
+			if c == nil {
+				continue
+			}
+			listed[c.Path] = true
+			cur := ListingOf(c)
+			prev, known := opts.Previous[c.Path]
+			title, desc := e.Title, e.Description
+			if known && title == prev.Title {
+				title = cur.Title
+			}
+			if desc == "" || (known && desc == prev.Description) {
+				desc = cur.Description
+			}
+			if title != e.Title || desc != e.Description {
+				line := lines[i]
+				indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+				bullet := strings.TrimLeft(line, " \t")[:1]
+				nl := entryLine(title, e.Target, desc)
+				replace[i] = indent + bullet + nl[1:] + "\n"
+				for j := i + 1; j < len(lines) && isContinuation(lines[j]); j++ {
+					remove[j] = true
+				}
+			}
+		}
+	}
+	// A concept linked anywhere in the index (a table, prose) is listed already.
+	for _, l := range x.Body.Links {
+		res := b.ResolveLink(x.Path, l.Target)
+		if res.Kind != okf.RefLocal || !res.Exists {
+			continue
+		}
+		switch {
+		case res.IsDir:
+			if res.Target != d {
+				folders = append(folders, res.Target)
+			}
+		case path.Base(res.Target) == "index.md":
+			if sub := parentDir(res.Target); res.Target != "index.md" && sub != d {
+				folders = append(folders, sub)
+			}
+		default:
+			listed[res.Target] = true
+		}
+	}
+	var missing []*okf.Concept
+	for _, c := range scope {
+		if !listed[c.Path] && !under(c.Path, folders) {
+			missing = append(missing, c)
+		}
+	}
+	insert := map[int][]string{} // after line index
+	var appended []string
+	lastKey := "\x00"
+	for _, e := range entriesFor(d, missing, opts.GroupBy) {
+		placed := false
+		for _, s := range x.Sections {
+			if strings.TrimSpace(s.Heading) != e.key || s.Pos.Line < 1 {
+				continue
+			}
+			after := s.Pos.Line - 1
+			if n := len(s.Entries); n > 0 {
+				after = s.Entries[n-1].Pos.Line - 1
+				for after+1 < len(lines) && isContinuation(lines[after+1]) {
+					after++
+				}
+				insert[after] = append(insert[after], e.line+"\n")
+			} else {
+				insert[after] = append(insert[after], "\n"+e.line+"\n")
+			}
+			placed = true
+			break
+		}
+		if !placed {
+			if e.key != lastKey {
+				appended = append(appended, "", e.key)
+				lastKey = e.key
+			}
+			appended = append(appended, e.line)
+		}
+	}
+	var out strings.Builder
+	for i, l := range lines {
+		if !remove[i] {
+			if r, ok := replace[i]; ok {
+				out.WriteString(r)
+			} else {
+				out.WriteString(l)
+			}
+		}
+		ins := insert[i]
+		if len(ins) > 0 && !strings.HasSuffix(l, "\n") {
+			out.WriteString("\n")
+		}
+		// Entries added under a heading with no entries open with a blank line; join them.
+		for k, s := range ins {
+			if k > 0 {
+				s = strings.TrimPrefix(s, "\n")
+			}
+			out.WriteString(s)
+		}
+	}
+	text := out.String()
+	if len(appended) > 0 {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		var b strings.Builder
+		for i := 0; i < len(appended); i++ {
+			if appended[i] == "" { // a new section: "", heading, entries…
+				if text != "" || b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				fmt.Fprintf(&b, "# %s\n\n", appended[i+1])
+				i++
+				continue
+			}
+			b.WriteString(appended[i] + "\n")
+		}
+		text = strings.TrimRight(text, "\n")
+		if text != "" {
+			text += "\n"
+		}
+		text += b.String()
+	}
+	return []byte(text)
+}
+
+// under reports whether the slash path p is inside one of the folders ("" is the root).
+func under(p string, folders []string) bool {
+	for _, f := range folders {
+		if f == "" || strings.HasPrefix(p, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isContinuation reports whether a line continues the list item above it (indented, not blank,
+// not a new item).
+func isContinuation(l string) bool {
+	t := strings.TrimSpace(l)
+	return t != "" && (strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t")) && !listMarkRE.MatchString(strings.TrimLeft(l, " \t"))
+}
+
+// setOKFVersion makes the root index declare okf_version (§12), adding a frontmatter block when
+// there is none and changing nothing when the value is already right.
+func setOKFVersion(text []byte, version string) []byte {
+	sp := okf.SplitFrontmatter(text)
+	if sp.Status != okf.FrontmatterOK {
+		body := strings.TrimLeft(string(text), "\n")
+		return []byte(fmt.Sprintf("---\nokf_version: %q\n---\n\n%s", version, body))
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(sp.YAML, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return text // unreadable frontmatter is for lint to report, not for gen to guess at
+	}
+	top := doc.Content[0]
+	if v, _ := mapGet(top, "okf_version"); v != nil && v.Value == version {
+		return text
+	}
+	mapSet(top, "okf_version", str(version), nil)
+	var b strings.Builder
+	b.WriteString("---\n")
+	b.Write(encodeYAML(&doc))
+	b.WriteString("---\n")
+	b.Write(sp.Body)
+	return []byte(b.String())
+}

@@ -1,0 +1,216 @@
+package generate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+func concept(typ, title, desc string) *fstest.MapFile {
+	s := "---\ntype: " + typ + "\n"
+	if title != "" {
+		s += "title: " + title + "\n"
+	}
+	if desc != "" {
+		s += "description: " + desc + "\n"
+	}
+	return &fstest.MapFile{Data: []byte(s + "---\n\nBody.\n")}
+}
+
+func load(t *testing.T, m fstest.MapFS) *okf.Bundle {
+	t.Helper()
+	b, err := okf.Load(m, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func changed(t *testing.T, m fstest.MapFS, opts IndexOptions) map[string]string {
+	t.Helper()
+	cs, err := Indexes(load(t, m), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, c := range cs {
+		out[c.Path] = string(c.New)
+		m[c.Path] = &fstest.MapFile{Data: c.New}
+	}
+	return out
+}
+
+// TestIndexFresh: with no indexes, every folder with concepts gets one listing its subtree (§8),
+// grouped by folder (the folder's own concepts first) or by type; reserved files are never listed.
+func TestIndexFresh(t *testing.T) {
+	m := fstest.MapFS{
+		"a.md":             concept("Metric", "Alpha", "First letter."),
+		"log.md":           {Data: []byte("# Log\n\n## 2026-01-01\n\n* x\n")},
+		"tables/orders.md": concept("Table", "Orders", "One row per order."),
+		"tables/x/deep.md": concept("Table", "", "Deep one."),
+		"README.txt":       {Data: []byte("not markdown")},
+	}
+	got := changed(t, m, IndexOptions{})
+	want := map[string]string{
+		"index.md":          "# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# tables\n\n* [Orders](tables/orders.md) - One row per order.\n\n# tables/x\n\n* [deep](tables/x/deep.md) - Deep one.\n",
+		"tables/index.md":   "# tables\n\n* [Orders](orders.md) - One row per order.\n\n# x\n\n* [deep](x/deep.md) - Deep one.\n",
+		"tables/x/index.md": "# x\n\n* [deep](deep.md) - Deep one.\n",
+	}
+	if !mapsEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+		t.Errorf("second run changes %v", again)
+	}
+
+	byType := changed(t, fstest.MapFS{"a.md": m["a.md"], "tables/orders.md": m["tables/orders.md"]}, IndexOptions{GroupBy: GroupByType})
+	if w := "# Metric\n\n* [Alpha](a.md) - First letter.\n\n# Table\n\n* [Orders](tables/orders.md) - One row per order.\n"; byType["index.md"] != w {
+		t.Errorf("by type:\n%s\nwant\n%s", byType["index.md"], w)
+	}
+	if _, err := Indexes(load(t, m), IndexOptions{GroupBy: "colour"}); err == nil {
+		t.Error("bad group-by accepted")
+	}
+}
+
+// TestIndexMerge: a hand-written index keeps its frontmatter, headings, prose, titles and
+// descriptions; a deleted concept's entry goes; a new concept joins the section of its group
+// after its last entry (or a new section at the end); links that are not concept entries stay, and
+// a link to a subfolder stands for the concepts below it (progressive disclosure).
+func TestIndexMerge(t *testing.T) {
+	hand := "---\nokf_version: \"0.2\"\n---\n\n# Our knowledge\n\nRead this first.\n\n" +
+		"# tables\n\n* [The orders table](tables/orders.md) - Hand-written words.\n* [Gone](tables/gone.md) - Deleted since.\n" +
+		"  continued line of the gone entry\n* [Docs](https://example.com) - External.\n* [Archive](archive/) - Older things.\n\nMore prose.\n"
+	m := fstest.MapFS{
+		"index.md":           {Data: []byte(hand)},
+		"a.md":               concept("Metric", "Alpha", "First letter."),
+		"tables/orders.md":   concept("Table", "Orders", "One row per order."),
+		"tables/refunds.md":  concept("Table", "Refunds", "Money back."),
+		"tables/index.md":    {Data: []byte("# Tables\n\n* [Orders](orders.md)\n")},
+		"tables/empty/.keep": {Data: nil},
+		"archive/report.md":  concept("Report", "Report", "An old report."),
+	}
+	got := changed(t, m, IndexOptions{})
+	wantRoot := "---\nokf_version: \"0.2\"\n---\n\n# Our knowledge\n\nRead this first.\n\n" +
+		"# tables\n\n* [The orders table](tables/orders.md) - Hand-written words.\n" +
+		"* [Docs](https://example.com) - External.\n* [Archive](archive/) - Older things.\n* [Refunds](tables/refunds.md) - Money back.\n\nMore prose.\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n"
+	if got["index.md"] != wantRoot {
+		t.Errorf("root index:\n%s\nwant\n%s", got["index.md"], wantRoot)
+	}
+	// An entry without a description gets the concept's; "Tables" is not "tables", so a new section.
+	wantTables := "# Tables\n\n* [Orders](orders.md) - One row per order.\n\n# tables\n\n* [Refunds](refunds.md) - Money back.\n"
+	if got["tables/index.md"] != wantTables {
+		t.Errorf("tables index:\n%s\nwant\n%s", got["tables/index.md"], wantTables)
+	}
+	// The archive folder is linked from the root, so its concept is listed in its own index only.
+	if w := "# archive\n\n* [Report](report.md) - An old report.\n"; got["archive/index.md"] != w {
+		t.Errorf("archive index:\n%s\nwant\n%s", got["archive/index.md"], w)
+	}
+	if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+		t.Errorf("second merge changes %v", again)
+	}
+
+	// Previous listings (from gen) let generated titles and descriptions follow the concept.
+	m["tables/orders.md"] = concept("Table", "Orders v2", "Two rows per order.")
+	got = changed(t, m, IndexOptions{Previous: map[string]Listing{"tables/orders.md": {Title: "Orders", Description: "One row per order."}}})
+	if w := "* [Orders v2](orders.md) - Two rows per order.\n"; !strings.Contains(got["tables/index.md"], w) {
+		t.Errorf("generated entry did not follow:\n%s", got["tables/index.md"])
+	}
+	if root, ok := got["index.md"]; ok {
+		t.Errorf("the root index's hand-written entry must not change:\n%s", root)
+	}
+
+	// Rewrite mode starts from scratch, keeping only the root's okf_version frontmatter.
+	got = changed(t, m, IndexOptions{Rewrite: true})
+	if w := "---\nokf_version: \"0.2\"\n---\n\n# Concepts\n\n* [Alpha](a.md) - First letter.\n\n# archive\n\n* [Report](archive/report.md) - An old report.\n\n# tables\n\n* [Orders v2](tables/orders.md) - Two rows per order.\n* [Refunds](tables/refunds.md) - Money back.\n"; got["index.md"] != w {
+		t.Errorf("rewrite:\n%s\nwant\n%s", got["index.md"], w)
+	}
+}
+
+// TestIndexOKFVersion: gen's root index declares okf_version "0.2" (§12) and keeps the rest.
+func TestIndexOKFVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"# Hi\n":                                 "---\nokf_version: \"0.2\"\n---\n\n# Hi\n",
+		"---\nokf_version: \"0.1\"\n---\n# Hi\n": "---\nokf_version: \"0.2\"\n---\n# Hi\n",
+		"---\nokf_version: '0.2'\n---\n# Hi\n":   "---\nokf_version: '0.2'\n---\n# Hi\n",
+	} {
+		if got := string(setOKFVersion([]byte(in), "0.2")); got != want {
+			t.Errorf("setOKFVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAddLogEntries(t *testing.T) {
+	day := time.Date(2026, 5, 22, 15, 0, 0, 0, time.UTC)
+	items := []string{"**Creation**: a.", "**Update**: b."}
+	if got, want := string(AddLogEntries(nil, day, items)), "# Update Log\n\n## 2026-05-22\n\n* **Creation**: a.\n* **Update**: b.\n"; got != want {
+		t.Errorf("new log:\n%q\nwant\n%q", got, want)
+	}
+	old := "# Log\n\n## 2026-05-15\n\n* Older.\n"
+	if got, want := string(AddLogEntries([]byte(old), day, items[:1])), "# Log\n\n## 2026-05-22\n\n* **Creation**: a.\n\n## 2026-05-15\n\n* Older.\n"; got != want {
+		t.Errorf("new group on top:\n%q\nwant\n%q", got, want)
+	}
+	same := "# Log\n\n## 2026-05-22\n\n* First.\n\n## 2026-05-15\n\n* Older.\n"
+	if got, want := string(AddLogEntries([]byte(same), day, items[1:])), "# Log\n\n## 2026-05-22\n\n* First.\n* **Update**: b.\n\n## 2026-05-15\n\n* Older.\n"; got != want {
+		t.Errorf("same day:\n%q\nwant\n%q", got, want)
+	}
+	future := "# Log\n\n```\n## 2026-01-01\n```\n\n## 2026-06-01\n\n* Future.\n"
+	if got, want := string(AddLogEntries([]byte(future), day, items[:1])), future+"\n## 2026-05-22\n\n* **Creation**: a.\n"; got != want {
+		t.Errorf("after a newer group:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestIndexCorpus runs index regeneration over the real bundles of ../shared/corpus: it never adds
+// a conformance error, lists every concept in its directory's index, and a second run changes
+// nothing (merge mode is a fixpoint on other people's hand-written indexes too).
+func TestIndexCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			m, err := readTree(filepath.Join(root, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := load(t, m).Errors()
+			for _, by := range []string{GroupByDirectory, GroupByType} {
+				changed(t, m, IndexOptions{GroupBy: by})
+				b := load(t, m)
+				if b.Errors() > before {
+					t.Errorf("%s: %d errors after, %d before", by, b.Errors(), before)
+				}
+				// Linked from its folder's index: directly, or through a link to a subfolder.
+				listed := map[string]bool{}
+				for _, x := range b.Indexes {
+					for _, l := range x.Body.Links {
+						if r := b.ResolveLink(x.Path, l.Target); r.Exists {
+							listed[x.Dir()+"\x00"+strings.TrimSuffix(r.Target, "/index.md")] = true
+						}
+					}
+				}
+				for _, c := range b.Concepts {
+					ok := false
+					for p := c.Path; p != c.Dir() && p != ""; p = parentDir(p) {
+						ok = ok || listed[c.Dir()+"\x00"+p]
+					}
+					if !ok {
+						t.Errorf("%s: %s is not in its directory's index", by, c.Path)
+					}
+				}
+				if again := changed(t, m, IndexOptions{GroupBy: by}); len(again) != 0 {
+					t.Errorf("%s: second run changes %d indexes", by, len(again))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,280 @@
+package generate
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// StripMDX turns an MDX (or Markdown) post body into plain Markdown prose: `import`/`export`
+// statements, fenced code blocks, `$$…$$` math, HTML comments, MDX `{/* */}` comments and JSX or
+// HTML tags are removed, while the text children of JSX elements are kept. When mdx is true, MDX
+// `{expressions}` in the text are removed as well (in plain Markdown braces are text). Runs of blank
+// lines left behind collapse to one.
+func StripMDX(body string, mdx bool) string {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	var out []string
+	var fence string // the opening fence while inside a fenced block
+	inMath := false
+	depth := 0 // brace depth of an import/export statement spanning lines
+	inStmt := false
+	for _, line := range lines {
+		trim := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if closesFence(trim, fence) {
+				fence = ""
+			}
+			continue
+		case inMath:
+			if strings.HasSuffix(trim, "$$") {
+				inMath = false
+			}
+			continue
+		case inStmt:
+			depth += braceDelta(line)
+			if depth <= 0 {
+				inStmt = false
+			}
+			continue
+		}
+		if f := openingFence(line); f != "" {
+			fence = f
+			continue
+		}
+		if strings.HasPrefix(trim, "$$") {
+			if trim == "$$" || !strings.HasSuffix(trim[2:], "$$") {
+				inMath = true
+			}
+			continue
+		}
+		if mdx && isStatement(line) {
+			if d := braceDelta(line); d > 0 {
+				depth, inStmt = d, true
+			}
+			continue
+		}
+		out = append(out, line)
+	}
+	text := strings.Join(out, "\n")
+	text = stripComments(text)
+	text = stripTags(text, mdx)
+	// Collapse the blank lines removals leave behind, and trailing spaces.
+	lines = strings.Split(text, "\n")
+	out = out[:0]
+	blank := true
+	for _, line := range lines {
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		if strings.TrimSpace(line) == "" {
+			if !blank {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		out = append(out, line)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// openingFence returns the fence characters (``` or ~~~, three or more) that open a code block on
+// this line, or "" when the line does not open one. Up to three spaces of indentation are allowed
+// (CommonMark).
+func openingFence(line string) string {
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent > 3 {
+		return ""
+	}
+	s := line[indent:]
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(s) && s[n] == c {
+			n++
+		}
+		if n >= 3 {
+			if c == '`' && strings.ContainsRune(s[n:], '`') {
+				return "" // an inline code span, not a fence
+			}
+			return s[:n]
+		}
+	}
+	return ""
+}
+
+// closesFence reports whether a trimmed line closes the block opened by fence: the same character,
+// at least as many, and nothing else.
+func closesFence(trim, fence string) bool {
+	if len(trim) < len(fence) || trim[0] != fence[0] {
+		return false
+	}
+	return strings.Trim(trim, fence[:1]) == ""
+}
+
+var statementRE = regexp.MustCompile(`^(import|export)(\s|\{|\*|$)`)
+
+// isStatement reports whether a line starts an ESM `import` or `export` statement (MDX allows them
+// at the top level only, unindented).
+func isStatement(line string) bool { return statementRE.MatchString(line) }
+
+// braceDelta counts how many more {, ( and [ than closers a line has, ignoring quoted strings, so a
+// statement that opens a block on one line is followed to its end.
+func braceDelta(line string) int {
+	d := 0
+	var quote rune
+	for _, r := range line {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"' || r == '`':
+			quote = r
+		case r == '{' || r == '(' || r == '[':
+			d++
+		case r == '}' || r == ')' || r == ']':
+			d--
+		}
+	}
+	return d
+}
+
+// stripComments removes HTML comments and MDX comments ({/* … */}), which may span lines.
+func stripComments(s string) string {
+	for _, pair := range [][2]string{{"<!--", "-->"}, {"{/*", "*/}"}} {
+		var b strings.Builder
+		for {
+			i := strings.Index(s, pair[0])
+			if i < 0 {
+				break
+			}
+			b.WriteString(s[:i])
+			j := strings.Index(s[i+len(pair[0]):], pair[1])
+			if j < 0 {
+				s = "" // an unclosed comment hides the rest, as a browser would
+				break
+			}
+			s = s[i+len(pair[0])+j+len(pair[1]):]
+		}
+		b.WriteString(s)
+		s = b.String()
+	}
+	return s
+}
+
+// stripTags removes JSX and HTML tags (opening, closing, self-closing, fragments) and inline
+// `$$…$$` math, keeping the text between tags and leaving inline code spans untouched. Autolinks
+// (<https://…>) keep their address. With mdx, `{expressions}` are removed too.
+func stripTags(s string, mdx bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '`':
+			n := 0
+			for i+n < len(s) && s[i+n] == '`' {
+				n++
+			}
+			ticks := s[i : i+n]
+			if j := strings.Index(s[i+n:], ticks); j >= 0 && !strings.Contains(s[i+n:i+n+j], "\n\n") {
+				b.WriteString(s[i : i+n+j+n])
+				i += n + j + n
+				continue
+			}
+			b.WriteString(ticks)
+			i += n
+			continue
+		case c == '\\' && i+1 < len(s):
+			b.WriteString(s[i : i+2])
+			i += 2
+			continue
+		case c == '$' && strings.HasPrefix(s[i:], "$$"):
+			if j := strings.Index(s[i+2:], "$$"); j >= 0 {
+				i += 2 + j + 2
+				continue
+			}
+		case c == '<':
+			if end, keep, ok := tagAt(s[i:]); ok {
+				b.WriteString(keep)
+				i += end
+				continue
+			}
+		case c == '{' && mdx:
+			if end := matchBrace(s[i:]); end > 0 {
+				i += end
+				continue
+			}
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+var autolinkRE = regexp.MustCompile(`^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`)
+
+// tagAt reads a tag at the start of s. It returns the tag's length and the text to keep in its place
+// (the address of an autolink, nothing for a tag). ok is false when s does not start a tag ("a < b").
+func tagAt(s string) (end int, keep string, ok bool) {
+	if m := autolinkRE.FindStringSubmatch(s); m != nil {
+		return len(m[0]), m[1], true
+	}
+	i := 1
+	if i < len(s) && s[i] == '/' {
+		i++
+	}
+	if i < len(s) && s[i] == '>' { // a fragment <> or </>
+		return i + 1, "", true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	if !unicode.IsLetter(r) {
+		return 0, "", false
+	}
+	var quote byte
+	depth := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case c == '>' && depth <= 0:
+			return i + 1, "", true
+		}
+	}
+	return 0, "", false
+}
+
+// matchBrace returns the length of the balanced {…} expression at the start of s, or 0 when it
+// does not close.
+func matchBrace(s string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,221 @@
+package generate
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultDescriptionLength is how many characters a description may have before it is cut at a
+// word boundary with an ellipsis.
+const DefaultDescriptionLength = 200
+
+// OutlineItem is one heading of a post, for a concept's outline.
+type OutlineItem struct {
+	Level int
+	Text  string
+}
+
+var (
+	atxRE      = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	setextRE   = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	imageRE    = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	linkRE     = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	refLinkRE  = regexp.MustCompile(`\[([^\]^][^\]]*)\]\[[^\]]*\]`)
+	footRefRE  = regexp.MustCompile(`\[\^[^\]\s]+\]`)
+	footDefRE  = regexp.MustCompile(`^ {0,3}\[\^[^\]]+\]:`)
+	linkDefRE  = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s`)
+	strongRE   = regexp.MustCompile(`(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`)
+	emRE       = regexp.MustCompile(`(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`)
+	strikeRE   = regexp.MustCompile(`~~(\S(?:.*?\S)?)~~`)
+	listMarkRE = regexp.MustCompile(`^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`)
+	ruleRE     = regexp.MustCompile(`^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`)
+	spaceRE    = regexp.MustCompile(`\s+`)
+	escapeRE   = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`) // backslash escapes of ASCII punctuation
+	initialsRE = regexp.MustCompile(`^(\p{L}\.){2,}$`)               // e.g. z.B. U.S.
+)
+
+// privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
+const privateBase = 0xE100
+
+// Flatten turns one piece of inline Markdown into plain text: images are dropped, links keep their
+// text, footnote references and emphasis markers go, and whitespace collapses to single spaces.
+// Inline code keeps its backticks.
+func Flatten(s string) string {
+	// Hide backslash-escaped punctuation (\*) from the patterns below as private-use runes.
+	s = escapeRE.ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
+	s = imageRE.ReplaceAllString(s, "")
+	s = linkRE.ReplaceAllString(s, "$1")
+	s = refLinkRE.ReplaceAllString(s, "$1")
+	s = footRefRE.ReplaceAllString(s, "")
+	s = strongRE.ReplaceAllString(s, "$2")
+	s = strikeRE.ReplaceAllString(s, "$1")
+	s = emRE.ReplaceAllString(s, "$1$2")
+	s = strings.Map(func(r rune) rune {
+		if r >= privateBase && r < privateBase+128 {
+			return r - privateBase
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
+}
+
+// Outline returns the headings of stripped Markdown (StripMDX output), flattened to text.
+func Outline(md string) []OutlineItem {
+	var items []OutlineItem
+	lines := strings.Split(md, "\n")
+	for i, line := range lines {
+		if m := atxRE.FindStringSubmatch(line); m != nil {
+			if t := Flatten(m[2]); t != "" {
+				items = append(items, OutlineItem{Level: len(m[1]), Text: t})
+			}
+			continue
+		}
+		if i > 0 && strings.TrimSpace(lines[i-1]) != "" && !isBlockStart(lines[i-1]) {
+			if m := setextRE.FindStringSubmatch(line); m != nil && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
+				level := 1
+				if m[1][0] == '-' {
+					level = 2
+				}
+				if t := Flatten(lines[i-1]); t != "" {
+					items = append(items, OutlineItem{Level: level, Text: t})
+				}
+			}
+		}
+	}
+	return items
+}
+
+// isBlockStart reports whether a line starts something that is not a paragraph line.
+func isBlockStart(line string) bool {
+	t := strings.TrimSpace(line)
+	return atxRE.MatchString(line) || listMarkRE.MatchString(line) || ruleRE.MatchString(line) ||
+		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || footDefRE.MatchString(line) ||
+		linkDefRE.MatchString(line)
+}
+
+// Paragraphs returns the prose paragraphs of stripped Markdown, flattened to text: headings, lists,
+// tables, rules, footnote and link definitions are left out, and blockquote markers are removed.
+func Paragraphs(md string) []string {
+	var paras []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			if t := Flatten(strings.Join(cur, " ")); t != "" && hasLetter(t) {
+				paras = append(paras, t)
+			}
+			cur = nil
+		}
+	}
+	lines := strings.Split(md, "\n")
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			flush()
+			continue
+		}
+		if strings.HasPrefix(t, ">") {
+			t = strings.TrimSpace(strings.TrimLeft(t, "> "))
+			if t == "" {
+				flush()
+				continue
+			}
+			cur = append(cur, t)
+			continue
+		}
+		if isBlockStart(line) {
+			flush()
+			continue
+		}
+		if i+1 < len(lines) && setextRE.MatchString(lines[i+1]) {
+			cur = nil // the paragraph is a setext heading's text
+			continue
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	return paras
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviations end in a period without ending a sentence.
+var abbreviations = map[string]bool{
+	"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "mr.": true, "mrs.": true, "ms.": true,
+	"dr.": true, "st.": true, "no.": true, "fig.": true, "cf.": true, "approx.": true, "inc.": true,
+}
+
+// FirstSentence returns the first sentence of plain text: up to and including the first '.', '!' or
+// '?' that is followed by a space or the end (common abbreviations and single-letter initials do not
+// end a sentence), or the first '。', '！', '？'. Text without an end mark is returned whole.
+func FirstSentence(s string) string {
+	s = strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
+	for i, r := range s {
+		switch r {
+		case '。', '！', '？':
+			return s[:i+utf8.RuneLen(r)]
+		case '.', '!', '?':
+			end := i + 1
+			for end < len(s) && strings.ContainsRune(`.!?)"'’”`, rune(s[end])) {
+				end++
+			}
+			if end < len(s) && s[end] != ' ' {
+				continue // 3.5, example.com, "?!x"
+			}
+			if r == '.' && isAbbreviation(s[:i+1]) {
+				continue
+			}
+			return s[:end]
+		}
+	}
+	return s
+}
+
+func isAbbreviation(upto string) bool {
+	word := upto[strings.LastIndexByte(upto, ' ')+1:]
+	word = strings.TrimLeft(word, `("'`)
+	if abbreviations[strings.ToLower(word)] || initialsRE.MatchString(word) {
+		return true
+	}
+	// A single capital initial ("J. R. R. Tolkien").
+	r, size := utf8.DecodeRuneInString(word)
+	return size+1 == len(word) && unicode.IsUpper(r)
+}
+
+// Cut shortens plain text to at most max characters (runes). Text that fits is returned unchanged;
+// longer text is cut at the last word boundary that leaves room for an ellipsis, trailing
+// punctuation is dropped, and "…" is appended. Text without spaces (CJK) is cut at a character.
+func Cut(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	runes := []rune(s)
+	limit := max - 1 // room for the ellipsis
+	cut := limit
+	if runes[limit] != ' ' {
+		for cut > 0 && runes[cut] != ' ' {
+			cut--
+		}
+		if cut == 0 {
+			cut = limit
+		}
+	}
+	out := strings.TrimRightFunc(string(runes[:cut]), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:-–—", r)
+	})
+	return out + "…"
+}
+
+// Describe makes a concept description (§4.1: a single sentence): the first sentence of the
+// given text, cut to max characters.
+func Describe(s string, max int) string {
+	return Cut(FirstSentence(Flatten(s)), max)
+}

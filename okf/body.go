@@ -1,0 +1,325 @@
+package okf
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
+// Body is what later commands need from a Markdown body, with file positions. The goldmark AST is
+// walked once and dropped, so a loaded bundle holds these small slices and no syntax tree.
+type Body struct {
+	Links        []Link
+	Headings     []Heading
+	FootnoteRefs []FootnoteRef
+	FootnoteDefs []FootnoteDef
+	CodeBlocks   []CodeBlock
+	// Citations are the items of a legacy v0.1 `# Citations` list (§13.1).
+	Citations []Citation
+	// Comments are HTML comments (block or inline), where inline lint directives live.
+	Comments []Comment
+}
+
+// Link is a Markdown link or image in the body.
+type Link struct {
+	Target string
+	Text   string
+	Image  bool
+	Pos    Position
+}
+
+// Heading is an ATX or setext heading.
+type Heading struct {
+	Level int
+	Text  string
+	Pos   Position
+}
+
+// FootnoteRef is a `[^label]` reference in the text. Defined is false when no definition with that
+// label exists in the file.
+type FootnoteRef struct {
+	Label   string
+	Defined bool
+	Pos     Position
+}
+
+// FootnoteDef is a `[^label]: text` definition.
+type FootnoteDef struct {
+	Label string
+	Text  string
+	Pos   Position
+}
+
+// CodeBlock is a fenced or indented code block with the heading it sits under, so `# Computation`
+// fences (§10.3) can be found.
+type CodeBlock struct {
+	Fenced bool
+	// Info is the fence's info string ("sql"); empty for indented blocks.
+	Info    string
+	Content string
+	// Section is the text of the nearest heading above the block, and SectionLevel its level
+	// (0 when there is none).
+	Section      string
+	SectionLevel int
+	// Sections is the chain of enclosing headings, outermost first ("Computation" > "Notes").
+	Sections []string
+	Pos      Position
+}
+
+// Citation is one item of a legacy `# Citations` list.
+type Citation struct {
+	Text string
+	// Target is the item's first link target, or the item text when it is a bare URL.
+	Target string
+	Pos    Position
+}
+
+// Comment is an HTML comment, without its `<!--` and `-->`.
+type Comment struct {
+	Text string
+	Pos  Position
+}
+
+// markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
+// are not read as link reference definitions). Tables, strikethrough and task lists are left out:
+// they add no link, heading or code block, and a table's links are still found in its text.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.Footnote))
+
+// bodyParser walks one body; offsets from goldmark are relative to the body and are shifted by
+// offset into the file before they become positions.
+type bodyParser struct {
+	path   string
+	src    []byte // the body
+	offset int
+	lines  *lineIndex // of the whole file
+}
+
+func (p *bodyParser) pos(off int) Position {
+	l, c := p.lines.pos(off + p.offset)
+	return Position{Path: p.path, Line: l, Col: c}
+}
+
+// inlineText concatenates the text of an inline subtree.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.AutoLink:
+			b.Write(t.URL(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+func blockText(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.String()
+}
+
+// ParseBody extracts links, headings, footnotes, code blocks, citations and comments from a body
+// that starts at byte offset bodyOffset of the file whose full text is file.
+func ParseBody(path string, file []byte, bodyOffset int) *Body {
+	return parseBody(path, file, bodyOffset, newLineIndex(file))
+}
+
+func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
+	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
+	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	b := &Body{}
+	var sections []Heading // enclosing heading chain
+	var codeRanges [][2]int
+	inCitations := 0 // level of the Citations heading, 0 when outside
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := n.(type) {
+		case *ast.Heading:
+			h := Heading{Level: t.Level, Text: inlineText(t, p.src), Pos: p.pos(t.Pos())}
+			b.Headings = append(b.Headings, h)
+			for len(sections) > 0 && sections[len(sections)-1].Level >= t.Level {
+				sections = sections[:len(sections)-1]
+			}
+			sections = append(sections, h)
+			if inCitations > 0 && t.Level <= inCitations {
+				inCitations = 0
+			}
+			if strings.EqualFold(h.Text, "citations") {
+				inCitations = t.Level
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Link:
+			b.Links = append(b.Links, Link{Target: string(t.Destination), Text: inlineText(t, p.src), Pos: p.pos(t.Pos())})
+		case *ast.Image:
+			b.Links = append(b.Links, Link{Target: string(t.Destination), Text: inlineText(t, p.src), Image: true, Pos: p.pos(t.Pos())})
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			cb := CodeBlock{Content: blockText(n, p.src), Pos: p.pos(n.Pos())}
+			if f, ok := n.(*ast.FencedCodeBlock); ok {
+				cb.Fenced = true
+				if f.Info != nil {
+					cb.Info = strings.TrimSpace(string(f.Info.Segment.Value(p.src)))
+				}
+			}
+			if len(sections) > 0 {
+				last := sections[len(sections)-1]
+				cb.Section, cb.SectionLevel = last.Text, last.Level
+				for _, s := range sections {
+					cb.Sections = append(cb.Sections, s.Text)
+				}
+			}
+			start := n.Pos()
+			end := start + 1
+			if l := n.Lines(); l.Len() > 0 {
+				end = l.At(l.Len() - 1).Stop
+			}
+			codeRanges = append(codeRanges, [2]int{start, end})
+			b.CodeBlocks = append(b.CodeBlocks, cb)
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			p.comments(b, blockText(t, p.src), t.Pos())
+		case *ast.RawHTML:
+			var raw strings.Builder
+			for i := 0; i < t.Segments.Len(); i++ {
+				seg := t.Segments.At(i)
+				raw.Write(seg.Value(p.src))
+			}
+			start := t.Pos()
+			if t.Segments.Len() > 0 {
+				start = t.Segments.At(0).Start
+			}
+			p.comments(b, raw.String(), start)
+		case *ast.ListItem:
+			if inCitations > 0 && t.Parent() != nil && t.Parent().Parent() == doc {
+				c := Citation{Text: inlineText(t, p.src), Pos: p.pos(t.Pos())}
+				_ = ast.Walk(t, func(c2 ast.Node, entering bool) (ast.WalkStatus, error) {
+					if l, ok := c2.(*ast.Link); ok && entering && c.Target == "" {
+						c.Target = string(l.Destination)
+					}
+					if l, ok := c2.(*ast.AutoLink); ok && entering && c.Target == "" {
+						c.Target = string(l.URL(p.src))
+					}
+					return ast.WalkContinue, nil
+				})
+				if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
+					c.Target = c.Text
+				}
+				b.Citations = append(b.Citations, c)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	p.footnotes(b, codeRanges)
+	b.Links = clip(b.Links)
+	b.Headings = clip(b.Headings)
+	b.CodeBlocks = clip(b.CodeBlocks)
+	b.FootnoteRefs = clip(b.FootnoteRefs)
+	b.FootnoteDefs = clip(b.FootnoteDefs)
+	return b
+}
+
+// clip returns s in a slice of exactly its length: append's spare capacity, times every concept of
+// a large bundle, is memory held for nothing.
+func clip[T any](s []T) []T {
+	if len(s) == cap(s) {
+		return s
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
+}
+
+var commentRE = regexp.MustCompile(`(?s)<!--(.*?)-->`)
+
+// comments records the HTML comments in raw, which starts at body offset start.
+func (p *bodyParser) comments(b *Body, raw string, start int) {
+	for _, m := range commentRE.FindAllStringSubmatchIndex(raw, -1) {
+		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(raw[m[2]:m[3]]), Pos: p.pos(start + m[0])})
+	}
+}
+
+var (
+	footnoteDefRE = regexp.MustCompile(`^ {0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$`)
+	footnoteRefRE = regexp.MustCompile(`\[\^([^\]\s]+)\]`)
+	codeSpanRE    = regexp.MustCompile("`+[^`]*`+")
+)
+
+// footnotes finds footnote definitions and references line by line outside code blocks. goldmark
+// drops references whose label has no definition and does not keep a reference's label, and both
+// matter here: a label is the join key into `sources` (§5.1, D16). Only lines holding "[^" are
+// looked at closely, which keeps this cheap on long bodies.
+func (p *bodyParser) footnotes(b *Body, code [][2]int) {
+	if bytes.Index(p.src, []byte("[^")) < 0 {
+		return
+	}
+	inCode := func(off int) bool {
+		for _, r := range code {
+			if off >= r[0] && off < r[1] {
+				return true
+			}
+		}
+		return false
+	}
+	type ref struct {
+		label string
+		off   int
+	}
+	var refs []ref
+	defined := map[string]bool{}
+	fence := false
+	for off := 0; off < len(p.src); {
+		line, next := nextLine(p.src, off)
+		trim := bytes.TrimLeft(line, " \t")
+		// Fences are tracked here too: a fence's opening line is not inside its content range.
+		if bytes.HasPrefix(trim, []byte("```")) || bytes.HasPrefix(trim, []byte("~~~")) {
+			fence = !fence
+			off = next
+			continue
+		}
+		if fence || bytes.Index(line, []byte("[^")) < 0 || inCode(off) {
+			off = next
+			continue
+		}
+		s := string(line)
+		if m := footnoteDefRE.FindStringSubmatchIndex(s); m != nil {
+			label := s[m[2]:m[3]]
+			defined[strings.ToLower(label)] = true
+			b.FootnoteDefs = append(b.FootnoteDefs, FootnoteDef{Label: label, Text: strings.TrimSpace(s[m[4]:m[5]]), Pos: p.pos(off + m[0] + strings.Index(s[m[0]:], "["))})
+			s = strings.Repeat(" ", m[3]+1) + s[m[3]+1:] // keep scanning the definition's text
+		}
+		masked := s
+		if strings.IndexByte(s, '`') >= 0 {
+			masked = codeSpanRE.ReplaceAllStringFunc(s, func(c string) string { return strings.Repeat(" ", len(c)) })
+		}
+		for _, m := range footnoteRefRE.FindAllStringSubmatchIndex(masked, -1) {
+			if m[1] < len(masked) && masked[m[1]] == ':' && strings.TrimSpace(masked[:m[0]]) == "" {
+				continue
+			}
+			refs = append(refs, ref{label: masked[m[2]:m[3]], off: off + m[0]})
+		}
+		off = next
+	}
+	for _, r := range refs {
+		b.FootnoteRefs = append(b.FootnoteRefs, FootnoteRef{Label: r.label, Defined: defined[strings.ToLower(r.label)], Pos: p.pos(r.off)})
+	}
+}

@@ -1,0 +1,179 @@
+package okf
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+)
+
+// Position is a place in a bundle file: a slash path relative to the bundle root and a 1-based line
+// and column. Columns count characters (runes), not bytes, so an editor lands on the right spot in text
+// with multi-byte characters. A zero Line means "the whole file".
+type Position struct {
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"column,omitempty"`
+}
+
+// String renders the position as path:line:col, the form editors and CI annotations understand.
+func (p Position) String() string {
+	switch {
+	case p.Line == 0:
+		return p.Path
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.Path, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Col)
+}
+
+// Less orders positions by path, then line, then column.
+func (p Position) Less(q Position) bool {
+	if p.Path != q.Path {
+		return p.Path < q.Path
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
+
+// Severity ranks a diagnostic. Per decisions D1, only Error means non-conformance (§11); Warning is a
+// breach of a SHOULD/MUST inside an optional family, Info is hygiene beyond the spec.
+type Severity int
+
+// The severities, most severe first so that a lower value is worse.
+const (
+	Error Severity = iota
+	Warning
+	Info
+)
+
+var severityNames = [...]string{"error", "warning", "info"}
+
+// String returns the lowercase name used in every output format.
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// ParseSeverity reads "error", "warning" (or "warn") and "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// MarshalText makes a Severity serialize as its name in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Diagnostic is a finding about a bundle: data, never a Go error. End is the position just after the
+// offending text when known (zero otherwise).
+type Diagnostic struct {
+	Pos      Position `json:"position"`
+	End      Position `json:"end,omitzero"`
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+}
+
+// String renders the diagnostic in the text format: path:line:col: message [CODE].
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s [%s]", d.Pos, d.Message, d.Code)
+}
+
+// SortDiagnostics orders diagnostics by position, then code, then message, and removes exact
+// duplicates, so output is stable across runs and parallel loads.
+func SortDiagnostics(ds []Diagnostic) []Diagnostic {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Pos != b.Pos {
+			return a.Pos.Less(b.Pos)
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && d == ds[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// lineIndex converts byte offsets of one file into 1-based lines and rune columns.
+type lineIndex struct {
+	src    []byte
+	starts []int // byte offset of the start of each line
+	// The last answer, so that successive offsets on one long line are counted incrementally
+	// rather than from the line start each time (which is quadratic on a one-line file).
+	lastLine, lastOff, lastCol int
+}
+
+func newLineIndex(src []byte) *lineIndex {
+	starts := make([]int, 1, 64)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &lineIndex{src: src, starts: starts}
+}
+
+// pos returns the line and rune column of byte offset off.
+func (li *lineIndex) pos(off int) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(li.src) {
+		off = len(li.src)
+	}
+	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
+	if li.lastLine == i+1 && off >= li.lastOff {
+		col = li.lastCol + utf8.RuneCount(li.src[li.lastOff:off])
+	} else {
+		col = utf8.RuneCount(li.src[li.starts[i]:off]) + 1
+	}
+	li.lastLine, li.lastOff, li.lastCol = i+1, off, col
+	return i + 1, col
+}
+
+// lineText returns line n (1-based) without its line ending.
+func (li *lineIndex) lineText(n int) string {
+	if n < 1 || n > len(li.starts) {
+		return ""
+	}
+	start := li.starts[n-1]
+	end := len(li.src)
+	if n < len(li.starts) {
+		end = li.starts[n] - 1
+	}
+	if end > start && li.src[end-1] == '\r' {
+		end--
+	}
+	if end < start {
+		end = start
+	}
+	return string(li.src[start:end])
+}

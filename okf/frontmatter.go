@@ -1,0 +1,460 @@
+package okf
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Frontmatter is a concept's YAML block: every family of the spec read into typed values with
+// positions, plus the YAML text itself. The yaml.Node (with comments, key order and unknown keys) is
+// the source of truth and is re-read on demand by Node, so that a loaded bundle does not keep tens of
+// thousands of nodes alive; the typed values below are copies taken from it at load time.
+type Frontmatter struct {
+	// Present is false when the file has no frontmatter block or it could not be read.
+	Present bool
+	path    string
+	raw     []byte // the YAML text when parsed outside a bundle (ParseConcept); nil in a bundle
+	fsys    fs.FS  // where to re-read the file from, for a bundle's concepts
+	line    int    // file line of the first YAML line
+
+	// Keys lists the top-level keys in the order written, with each value's shape and position.
+	Keys []Key
+
+	Type, Title, Description, Resource Value
+	// Tags is the `tags` list (§4.1); Items holds its scalar entries.
+	Tags List
+	// Sources is the `sources` list (§5.1).
+	Sources Sources
+	// UsageWindow is the shared `usage_window` sibling of `sources`.
+	UsageWindow *Window
+	// Generated is `generated: {by, at}` (§5.2), nil when absent.
+	Generated *Stamp
+	// Verified is `verified` (§5.2): a bare mapping is read as a one-element list.
+	Verified Verified
+	// Status is `status` as written (§5.4); see StatusOf for its reading.
+	Status Value
+	// StaleAfter is `stale_after` (§5.5).
+	StaleAfter Timestamp
+	// The Attested Computation contract (§10.2).
+	Runtime     Value
+	Parameters  Parameters
+	Computation Value
+	Executor    *Executor
+	Attester    *Attester
+	// OKFVersion is `okf_version`, meaningful in the bundle-root index.md only (§12).
+	OKFVersion Value
+	// LegacyTimestamp is the v0.1 `timestamp` key, superseded by generated.at (§13.1).
+	LegacyTimestamp Timestamp
+}
+
+// Key is one top-level frontmatter key: its name, where the key is written, and its value.
+type Key struct {
+	Name  string   `json:"name"`
+	Pos   Position `json:"position"`
+	Value Value    `json:"value"`
+}
+
+// List is a YAML list with its scalar items.
+type List struct {
+	Value
+	Items []Value
+}
+
+// Stamp is an actor and an instant: `generated` or one `verified` entry.
+type Stamp struct {
+	Value // the mapping itself
+	By    Value
+	At    Timestamp
+}
+
+// VerifiedShape says how `verified` was written.
+type VerifiedShape int
+
+// The shapes of `verified` (§5.2, D12).
+const (
+	VerifiedAbsent  VerifiedShape = iota
+	VerifiedMapping               // a bare {by, at}: one entry
+	VerifiedList                  // a list of mappings
+	VerifiedInvalid               // anything else ("yes", a list with non-mapping items): unverified
+)
+
+// Verified is the `verified` family. Entries is empty for VerifiedAbsent and VerifiedInvalid.
+type Verified struct {
+	Value
+	Shape   VerifiedShape
+	Entries []Stamp
+}
+
+// Window is a `usage_window: {from, to}`.
+type Window struct {
+	Value
+	From, To Timestamp
+}
+
+// Source is one `sources` entry (§5.1).
+type Source struct {
+	Value                       // the entry itself (a mapping when well formed)
+	ID, Resource, Title, Author Value
+	UsageCount                  Value
+	LastModified                Timestamp
+	// UsageWindow overrides the shared window for this entry.
+	UsageWindow *Window
+}
+
+// Sources is the `sources` list.
+type Sources struct {
+	Value
+	Items []Source
+}
+
+// Parameter is one `parameters` entry of an Attested Computation (§10.2).
+type Parameter struct {
+	Value
+	Name, Type, Required Value
+}
+
+// Parameters is the `parameters` list.
+type Parameters struct {
+	Value
+	Items []Parameter
+}
+
+// Executor is `executor: {resource, receipt}` (§10.2).
+type Executor struct {
+	Value
+	Resource Value
+	// Receipt lists the fields a run must return.
+	Receipt List
+}
+
+// Attester is `attester: {resource}` (§10.2).
+type Attester struct {
+	Value
+	Resource Value
+}
+
+// KeyPos returns where the top-level key name is written, or the first line of the block when
+// it is not: the place to report a missing or misplaced key.
+func (f *Frontmatter) KeyPos(name string) Position {
+	if k, ok := f.Key(name); ok {
+		return k.Pos
+	}
+	return Position{Path: f.path, Line: 1, Col: 1}
+}
+
+// Key returns the top-level key named name, if written.
+func (f *Frontmatter) Key(name string) (Key, bool) {
+	for _, k := range f.Keys {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// Raw returns the YAML text between the delimiters. A bundle's concepts do not keep it in memory:
+// it is read again from the bundle's file system.
+func (f *Frontmatter) Raw() ([]byte, error) {
+	if !f.Present {
+		return nil, fmt.Errorf("%s: no frontmatter", f.path)
+	}
+	if f.raw != nil || f.fsys == nil {
+		return f.raw, nil
+	}
+	src, err := fs.ReadFile(f.fsys, f.path)
+	if err != nil {
+		return nil, err
+	}
+	sp := SplitFrontmatter(src)
+	if sp.Status != FrontmatterOK {
+		return nil, fmt.Errorf("%s: frontmatter changed since the bundle was loaded", f.path)
+	}
+	return sp.YAML, nil
+}
+
+// Line returns the file line on which the YAML text starts.
+func (f *Frontmatter) Line() int { return f.line }
+
+// Node re-reads the frontmatter into a yaml.Node (the document's top mapping) whose lines are file
+// lines. This is the source of truth for rewriting a file: key order, comments and unknown keys.
+func (f *Frontmatter) Node() (*yaml.Node, error) {
+	raw, err := f.Raw()
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeYAML(raw, f.line)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// yamlError is an unparseable frontmatter block, with the file line the YAML parser named.
+type yamlError struct {
+	Line int
+	Msg  string
+}
+
+func (e *yamlError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// yamlParserProblems are the messages of yaml.v3's parser stage (parserc.go). yaml.v3 reports a
+// parser error's line 0-based but a scanner error's 1-based (decode.go, parser.fail), so the
+// former need one added.
+var yamlParserProblems = []string{
+	"did not find expected <document start>",
+	"did not find expected node content",
+	"did not find expected key",
+	"did not find expected '-' indicator",
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// yamlErrorLine reads the line number out of a yaml.v3 error message, the one place that does.
+// It returns a 1-based line within the text that was parsed and the message without its prefix.
+// yaml.v3 omits the line when its mark is on the first line (for both stages), so none means 1.
+func yamlErrorLine(err error) (line int, msg string) {
+	s := err.Error()
+	m := yamlLineRE.FindStringSubmatch(s)
+	if m == nil {
+		return 1, s
+	}
+	msg = m[2]
+	if m[1] == "" {
+		return 1, msg
+	}
+	line, _ = strconv.Atoi(m[1])
+	for _, p := range yamlParserProblems {
+		if msg == p {
+			line++
+			break
+		}
+	}
+	return line, msg
+}
+
+// decodeYAML parses a frontmatter block, shifts every node to file lines, and checks what yaml.v3
+// lets through into a Node but D3 calls unparseable: duplicate keys and a top level that is not a
+// mapping. An empty block yields an empty mapping.
+func decodeYAML(raw []byte, firstLine int) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		line, msg := yamlErrorLine(err)
+		// An error found at the end of the text (an unclosed bracket or quote) is reported on
+		// the last line of the block, not on the closing delimiter after it.
+		if last := bytes.Count(bytes.TrimRight(raw, "\r\n"), []byte{'\n'}) + 1; line > last {
+			line = last
+		}
+		return nil, &yamlError{Line: line + firstLine - 1, Msg: msg}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: firstLine, Column: 1}, nil
+	}
+	shiftLines(&doc, firstLine-1)
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		if top.ShortTag() == "!!null" && len(bytes.TrimSpace(stripComments(raw))) == 0 {
+			return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: firstLine, Column: 1, HeadComment: top.HeadComment}, nil
+		}
+		return nil, &yamlError{Line: top.Line, Msg: fmt.Sprintf("frontmatter must be a mapping of keys to values, found %s", valueOf("", top).Describe())}
+	}
+	// Keep head comments written above the first key with the mapping (yaml.v3 puts them on doc).
+	if doc.HeadComment != "" && top.HeadComment == "" {
+		top.HeadComment = doc.HeadComment
+	}
+	if err := checkDuplicates(top); err != nil {
+		return nil, err
+	}
+	return top, nil
+}
+
+func stripComments(raw []byte) []byte {
+	var out []byte
+	for _, l := range bytes.Split(raw, []byte{'\n'}) {
+		t := bytes.TrimSpace(l)
+		if len(t) > 0 && t[0] != '#' {
+			out = append(out, t...)
+		}
+	}
+	return out
+}
+
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
+}
+
+// checkDuplicates reports the first key written twice in any mapping (D3: unparseable).
+func checkDuplicates(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if prev, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
+				return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+			}
+			seen[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		if err := checkDuplicates(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readFrontmatter extracts every family from the top mapping m.
+func readFrontmatter(path string, raw []byte, line int, m *yaml.Node) *Frontmatter {
+	f := &Frontmatter{Present: true, path: path, raw: raw, line: line}
+	f.Keys = make([]Key, 0, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: k.Line, Col: k.Column}, Value: valueOf(path, m.Content[i+1])})
+	}
+	f.Type = field(path, m, "type")
+	f.Title = field(path, m, "title")
+	f.Description = field(path, m, "description")
+	f.Resource = field(path, m, "resource")
+	f.Tags = listOf(path, m, "tags")
+	f.Sources = sourcesOf(path, m)
+	f.UsageWindow = windowOf(path, m)
+	if k, v := lookup(m, "generated"); k != nil {
+		s := stampOf(path, k, v)
+		f.Generated = &s
+	}
+	f.Verified = verifiedOf(path, m)
+	f.Status = field(path, m, "status")
+	f.StaleAfter = timestampOf(field(path, m, "stale_after"))
+	f.Runtime = field(path, m, "runtime")
+	f.Parameters = parametersOf(path, m)
+	f.Computation = field(path, m, "computation")
+	if k, v := lookup(m, "executor"); k != nil {
+		e := &Executor{Value: valueOf(path, v)}
+		e.Resource = field(path, v, "resource")
+		e.Receipt = listOf(path, v, "receipt")
+		f.Executor = e
+	}
+	if k, v := lookup(m, "attester"); k != nil {
+		f.Attester = &Attester{Value: valueOf(path, v), Resource: field(path, v, "resource")}
+	}
+	f.OKFVersion = field(path, m, "okf_version")
+	f.LegacyTimestamp = timestampOf(field(path, m, "timestamp"))
+	return f
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func listOf(path string, m *yaml.Node, key string) List {
+	k, v := lookup(m, key)
+	if k == nil {
+		return List{}
+	}
+	l := List{Value: valueOf(path, v)}
+	if v = deref(v); v.Kind == yaml.SequenceNode {
+		l.Items = make([]Value, len(v.Content))
+		for i, c := range v.Content {
+			l.Items[i] = valueOf(path, c)
+		}
+	}
+	return l
+}
+
+func stampOf(path string, k, v *yaml.Node) Stamp {
+	v = deref(v)
+	return Stamp{Value: valueOf(path, v), By: field(path, v, "by"), At: timestampOf(field(path, v, "at"))}
+}
+
+func verifiedOf(path string, m *yaml.Node) Verified {
+	k, v := lookup(m, "verified")
+	if k == nil {
+		return Verified{}
+	}
+	v = deref(v)
+	out := Verified{Value: valueOf(path, v), Shape: VerifiedInvalid}
+	switch v.Kind {
+	case yaml.MappingNode:
+		out.Shape = VerifiedMapping
+		out.Entries = []Stamp{stampOf(path, nil, v)}
+	case yaml.SequenceNode:
+		entries := make([]Stamp, 0, len(v.Content))
+		for _, c := range v.Content {
+			if c = deref(c); c.Kind != yaml.MappingNode {
+				return out
+			}
+			entries = append(entries, stampOf(path, nil, c))
+		}
+		out.Shape = VerifiedList
+		out.Entries = entries
+	}
+	return out
+}
+
+func windowOf(path string, m *yaml.Node) *Window {
+	k, v := lookup(m, "usage_window")
+	if k == nil {
+		return nil
+	}
+	v = deref(v)
+	return &Window{Value: valueOf(path, v), From: timestampOf(field(path, v, "from")), To: timestampOf(field(path, v, "to"))}
+}
+
+func sourcesOf(path string, m *yaml.Node) Sources {
+	k, v := lookup(m, "sources")
+	if k == nil {
+		return Sources{}
+	}
+	v = deref(v)
+	out := Sources{Value: valueOf(path, v)}
+	if v.Kind != yaml.SequenceNode {
+		return out
+	}
+	out.Items = make([]Source, len(v.Content))
+	for i, c := range v.Content {
+		c = deref(c)
+		s := Source{Value: valueOf(path, c)}
+		s.ID = field(path, c, "id")
+		s.Resource = field(path, c, "resource")
+		s.Title = field(path, c, "title")
+		s.Author = field(path, c, "author")
+		s.UsageCount = field(path, c, "usage_count")
+		s.LastModified = timestampOf(field(path, c, "last_modified"))
+		s.UsageWindow = windowOf(path, c)
+		out.Items[i] = s
+	}
+	return out
+}
+
+func parametersOf(path string, m *yaml.Node) Parameters {
+	k, v := lookup(m, "parameters")
+	if k == nil {
+		return Parameters{}
+	}
+	v = deref(v)
+	out := Parameters{Value: valueOf(path, v)}
+	if v.Kind != yaml.SequenceNode {
+		return out
+	}
+	out.Items = make([]Parameter, len(v.Content))
+	for i, c := range v.Content {
+		c = deref(c)
+		out.Items[i] = Parameter{Value: valueOf(path, c), Name: field(path, c, "name"), Type: field(path, c, "type"), Required: field(path, c, "required")}
+	}
+	return out
+}

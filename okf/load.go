@@ -1,0 +1,493 @@
+package okf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Bundle is a loaded OKF bundle (§3): its concepts sorted by ID, its reserved files, and the
+// diagnostics found while loading (conformance errors, §11, and files that could not be read).
+type Bundle struct {
+	// Root is the directory the bundle was loaded from ("" when loaded from an fs.FS).
+	Root string
+	// FS reads the bundle's files.
+	FS       fs.FS
+	Concepts []*Concept
+	// Indexes and Logs are the reserved files, sorted by path.
+	Indexes []*Index
+	Logs    []*Log
+	// Diagnostics are sorted and deduplicated.
+	Diagnostics []Diagnostic
+	// Ignored lists the paths left out by .okfignore or the ignore option, sorted.
+	Ignored []string
+
+	files map[string]bool // every walked file and folder (slash path → is a folder)
+	byID  map[string]*Concept
+}
+
+// Concept is one concept document (§4). Frontmatter is never nil: Frontmatter.Present is false when
+// the file has none or it could not be read.
+type Concept struct {
+	// ID is the path without `.md` (§2); Path is the slash path from the bundle root.
+	ID, Path    string
+	Frontmatter *Frontmatter
+	Body        *Body
+	// BOM is true when the file starts with a UTF-8 byte order mark.
+	BOM bool
+}
+
+// Dir returns the concept's folder ("" at the root).
+func (c *Concept) Dir() string { return dirOf(c.Path) }
+
+// Conformant reports whether the concept has readable frontmatter with a non-empty string type.
+func (c *Concept) Conformant() bool {
+	t := c.Frontmatter.Type
+	return c.Frontmatter.Present && t.IsString() && strings.TrimSpace(t.Raw) != ""
+}
+
+// LoadOptions tunes loading.
+type LoadOptions struct {
+	// Ignore adds gitignore-syntax patterns to those of `.okfignore` (D5).
+	Ignore []string
+	// Workers is how many files are parsed at once (0: one per CPU).
+	Workers int
+}
+
+// ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
+var ErrNotBundle = errors.New("not a readable bundle directory")
+
+// LoadDir loads the bundle rooted at dir. The error is non-nil only when dir itself cannot be read;
+// every problem with a file is a diagnostic, and loading goes on with the other files.
+func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	l := &loader{fsys: os.DirFS(dir), osRoot: real, opts: opts}
+	b, err := l.load()
+	if err != nil {
+		return nil, err
+	}
+	b.Root = dir
+	return b, nil
+}
+
+// Load loads a bundle from fsys (tests, embedded bundles, archives).
+func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
+	l := &loader{fsys: fsys, opts: opts}
+	return l.load()
+}
+
+type loader struct {
+	fsys   fs.FS
+	osRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
+	opts   LoadOptions
+}
+
+type fileKind int
+
+const (
+	conceptFile fileKind = iota
+	indexFile
+	logFile
+)
+
+type job struct {
+	path string
+	kind fileKind
+}
+
+type result struct {
+	concept *Concept
+	index   *Index
+	log     *Log
+	diags   []Diagnostic
+}
+
+func (l *loader) load() (*Bundle, error) {
+	if _, err := fs.ReadDir(l.fsys, "."); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	b := &Bundle{FS: l.fsys, files: map[string]bool{"": true}}
+	ig := &Ignore{}
+	if data, err := fs.ReadFile(l.fsys, ".okfignore"); err == nil {
+		ig = ParseIgnore(data)
+	}
+	for _, p := range l.opts.Ignore {
+		ig.Add(p)
+	}
+	var jobs []job
+	var diags []Diagnostic
+	err := fs.WalkDir(l.fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if p == "." {
+			return err
+		}
+		if err != nil {
+			diags = append(diags, Diagnostic{Pos: Position{Path: p}, Code: CodeUnreadable, Severity: Error, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))})
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		isDir := d.IsDir()
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, ok, msg := l.followLink(p)
+			if !ok {
+				if msg != "" {
+					diags = append(diags, Diagnostic{Pos: Position{Path: p}, Code: CodeSymlinkOutside, Severity: Warning, Message: msg})
+				}
+				return nil
+			}
+			isDir = target.IsDir()
+			if isDir {
+				b.files[p] = true
+				return nil // linked folders are not descended: they could loop
+			}
+		}
+		if ig.Match(p, isDir) {
+			b.Ignored = append(b.Ignored, p)
+			if isDir {
+				b.files[p] = true
+				return fs.SkipDir
+			}
+			b.files[p] = false
+			return nil
+		}
+		b.files[p] = isDir
+		if isDir || !strings.HasSuffix(name, ".md") {
+			return nil
+		}
+		switch name {
+		case "index.md":
+			jobs = append(jobs, job{p, indexFile})
+		case "log.md":
+			jobs = append(jobs, job{p, logFile})
+		default:
+			jobs = append(jobs, job{p, conceptFile})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	results := make([]result, len(jobs))
+	workers := l.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = l.loadFile(jobs[i])
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	b.byID = make(map[string]*Concept, len(jobs))
+	for _, r := range results {
+		diags = append(diags, r.diags...)
+		switch {
+		case r.concept != nil:
+			b.Concepts = append(b.Concepts, r.concept)
+			b.byID[r.concept.ID] = r.concept
+		case r.index != nil:
+			b.Indexes = append(b.Indexes, r.index)
+		case r.log != nil:
+			b.Logs = append(b.Logs, r.log)
+		}
+	}
+	sort.Slice(b.Concepts, func(i, j int) bool { return b.Concepts[i].ID < b.Concepts[j].ID })
+	sort.Slice(b.Indexes, func(i, j int) bool { return b.Indexes[i].Path < b.Indexes[j].Path })
+	sort.Slice(b.Logs, func(i, j int) bool { return b.Logs[i].Path < b.Logs[j].Path })
+	sort.Strings(b.Ignored)
+	b.Diagnostics = SortDiagnostics(diags)
+	return b, nil
+}
+
+// followLink decides whether a symbolic link may be read: only when it leads inside the root (D5).
+func (l *loader) followLink(p string) (fs.FileInfo, bool, string) {
+	if l.osRoot != "" {
+		real, err := filepath.EvalSymlinks(filepath.Join(l.osRoot, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, false, fmt.Sprintf("broken symbolic link: %v", unwrapPathError(err))
+		}
+		rel, err := filepath.Rel(l.osRoot, real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, false, fmt.Sprintf("symbolic link leads outside the bundle (to %q): not followed", real)
+		}
+	}
+	info, err := fs.Stat(l.fsys, p)
+	if err != nil {
+		return nil, false, fmt.Sprintf("broken symbolic link: %v", unwrapPathError(err))
+	}
+	return info, true, ""
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// loadFile reads and parses one file; it never fails, problems become diagnostics.
+func (l *loader) loadFile(j job) result {
+	src, err := fs.ReadFile(l.fsys, j.path)
+	if err != nil {
+		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path}, Code: CodeUnreadable, Severity: Error, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}})
+	}
+	return parseFile(j, src, l.fsys)
+}
+
+func (l *loader) empty(j job, diags []Diagnostic) result {
+	fm := &Frontmatter{path: j.path}
+	switch j.kind {
+	case indexFile:
+		return result{index: &Index{Path: j.path, Frontmatter: fm, Body: &Body{}}, diags: diags}
+	case logFile:
+		return result{log: &Log{Path: j.path, Frontmatter: fm}, diags: diags}
+	}
+	return result{concept: &Concept{ID: strings.TrimSuffix(j.path, ".md"), Path: j.path, Frontmatter: fm, Body: &Body{}}, diags: diags}
+}
+
+// ParseConcept parses one concept file's text as the loader does, for callers that hold a file
+// outside a bundle (editors, generators). path is the slash path used in positions.
+func ParseConcept(path string, src []byte) (*Concept, []Diagnostic) {
+	r := parseFile(job{path: path, kind: conceptFile}, src, nil)
+	return r.concept, r.diags
+}
+
+func parseFile(j job, src []byte, fsys fs.FS) result {
+	var l loader
+	if !utf8.Valid(src) {
+		li := newLineIndex(src)
+		bad := 0
+		for bad < len(src) {
+			r, size := utf8.DecodeRune(src[bad:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			bad += size
+		}
+		line, col := li.pos(bad)
+		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeNotUTF8, Severity: Error, Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x): save it as UTF-8", src[bad])}})
+	}
+	li := newLineIndex(src)
+	sp := SplitFrontmatter(src)
+	var diags []Diagnostic
+	fm := &Frontmatter{path: j.path}
+	bodyOffset := sp.BodyOffset
+	name := path.Base(j.path)
+	switch sp.Status {
+	case NoFrontmatter:
+		if j.kind == conceptFile {
+			msg := "no frontmatter: a concept must begin with a --- line, YAML with a type, and a closing --- line (§11)"
+			if strings.EqualFold(name, "README.md") {
+				msg += "; if this file is not a concept, list it in .okfignore"
+			}
+			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: CodeNoFrontmatter, Severity: Error, Message: msg})
+		}
+	case Unterminated:
+		msg := "frontmatter opened on line 1 is never closed: add a line that is exactly ---"
+		if hasDashLine(sp.YAML) {
+			msg += " (a line of four or more dashes does not close it)"
+		}
+		sev, code := Error, CodeUnterminated
+		if j.kind == logFile {
+			sev, code = Warning, CodeLogFrontmatter
+		}
+		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: code, Severity: sev, Message: msg})
+		bodyOffset = len(src) // nothing reliable to parse as a body
+	case FrontmatterOK:
+		node, err := decodeYAML(sp.YAML, sp.YAMLLine)
+		if err != nil {
+			line := 1
+			msg := err.Error()
+			var ye *yamlError
+			if errors.As(err, &ye) {
+				line, msg = ye.Line, ye.Msg
+			}
+			sev, code := Error, CodeInvalidYAML
+			if j.kind == logFile {
+				sev, code = Warning, CodeLogFrontmatter
+			}
+			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
+		} else {
+			fm = readFrontmatter(j.path, nil, sp.YAMLLine, node)
+			if fsys == nil {
+				// Outside a bundle there is nothing to re-read from: keep a copy (a sub-slice
+				// would keep the whole file alive).
+				fm.raw = bytes.Clone(sp.YAML)
+			}
+			fm.fsys = fsys
+		}
+	}
+	switch j.kind {
+	case indexFile:
+		x := parseIndex(j.path, src, bodyOffset, li)
+		x.Frontmatter = fm
+		diags = append(diags, indexDiagnostics(x, sp)...)
+		return result{index: x, diags: diags}
+	case logFile:
+		lg := parseLog(j.path, src, bodyOffset, li)
+		lg.Frontmatter = fm
+		for _, g := range lg.Groups {
+			if !g.Valid {
+				diags = append(diags, Diagnostic{Pos: g.Pos, Code: CodeLogHeading, Severity: Error, Message: fmt.Sprintf("log heading %q must begin with a YYYY-MM-DD date (§9)", g.Heading)})
+			}
+		}
+		return result{log: lg, diags: diags}
+	}
+	c := &Concept{ID: strings.TrimSuffix(j.path, ".md"), Path: j.path, Frontmatter: fm, BOM: sp.BOM}
+	c.Body = parseBody(j.path, src, bodyOffset, li)
+	if fm.Present {
+		t := fm.Type
+		switch {
+		case !t.Present():
+			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: CodeNoType, Severity: Error, Message: "frontmatter has no type: every concept needs one, for example type: Reference (§4.1)"})
+		case !t.IsString():
+			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: fmt.Sprintf("type must be a non-empty string, found %s", t.Describe())})
+		case strings.TrimSpace(t.Raw) == "":
+			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: "type must be a non-empty string, found an empty string"})
+		}
+	}
+	return result{concept: c, diags: diags}
+}
+
+func hasDashLine(yaml []byte) bool {
+	for _, l := range strings.Split(string(yaml), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if len(l) >= 4 && strings.Trim(l, "-") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// indexDiagnostics applies D7: no frontmatter below the root; at the root, only okf_version.
+func indexDiagnostics(x *Index, sp Split) []Diagnostic {
+	if sp.Status != FrontmatterOK || !x.Frontmatter.Present {
+		return nil
+	}
+	if x.Dir() != "" {
+		return []Diagnostic{{Pos: Position{Path: x.Path, Line: 1, Col: 1}, Code: CodeIndexFrontmatter, Severity: Error, Message: "index.md below the bundle root must not have frontmatter (§8); move these keys into a concept or drop them"}}
+	}
+	var extra []string
+	var first Position
+	for _, k := range x.Frontmatter.Keys {
+		if k.Name == "okf_version" {
+			continue
+		}
+		if len(extra) == 0 {
+			first = k.Pos
+		}
+		extra = append(extra, fmt.Sprintf("%q", k.Name))
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return []Diagnostic{{Pos: first, Code: CodeRootIndexKeys, Severity: Error, Message: fmt.Sprintf("root index.md frontmatter may carry only okf_version (§8, §12), found %s", strings.Join(extra, ", "))}}
+}
+
+// Stat reports whether p (a slash path from the root) is a file or folder of the bundle.
+func (b *Bundle) Stat(p string) (exists, isDir bool) {
+	isDir, exists = b.files[strings.TrimSuffix(p, "/")]
+	return exists, isDir
+}
+
+// Concept returns the concept with the given ID, or nil.
+func (b *Bundle) Concept(id string) *Concept { return b.byID[id] }
+
+// ConceptAt returns the concept whose file is at the slash path p, or nil.
+func (b *Bundle) ConceptAt(p string) *Concept {
+	if !strings.HasSuffix(p, ".md") {
+		return nil
+	}
+	return b.byID[strings.TrimSuffix(p, ".md")]
+}
+
+// RootIndex returns the bundle-root index.md, or nil.
+func (b *Bundle) RootIndex() *Index {
+	for _, x := range b.Indexes {
+		if x.Path == "index.md" {
+			return x
+		}
+	}
+	return nil
+}
+
+// OKFVersion returns the root index's okf_version value (absent when there is none, §12).
+func (b *Bundle) OKFVersion() Value {
+	if x := b.RootIndex(); x != nil {
+		return x.Frontmatter.OKFVersion
+	}
+	return Value{}
+}
+
+// Files returns every walked file and folder path, sorted.
+func (b *Bundle) Files() []string {
+	out := make([]string, 0, len(b.files))
+	for p := range b.files {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ResolvePath resolves a path-valued field written in the file at from (D14).
+func (b *Bundle) ResolvePath(from, value string) Resolution { return ResolvePath(b, from, value) }
+
+// ResolveLink resolves a link target written in the file at from (D15).
+func (b *Bundle) ResolveLink(from, target string) Resolution { return ResolveLink(b, from, target) }
+
+// ReadFile reads a bundle file by slash path, refusing paths that leave the root.
+func (b *Bundle) ReadFile(p string) ([]byte, error) {
+	clean, escapes := joinInside("", p)
+	if escapes || !fs.ValidPath(clean) {
+		return nil, fmt.Errorf("%q is outside the bundle", p)
+	}
+	return fs.ReadFile(b.FS, clean)
+}
+
+// Errors counts the diagnostics of Error severity.
+func (b *Bundle) Errors() int {
+	n := 0
+	for _, d := range b.Diagnostics {
+		if d.Severity == Error {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,136 @@
+package okf
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// RefKind says what a path-valued field or a link target names.
+type RefKind int
+
+// The kinds of reference (§6, D14, D15).
+const (
+	// RefEmpty: nothing written.
+	RefEmpty RefKind = iota
+	// RefExternal: an absolute URL (any scheme: https:, mailto:, …). Never checked.
+	RefExternal
+	// RefFragment: a link to a place in the same document ("#x"). Never checked.
+	RefFragment
+	// RefLocal: a path inside (or trying to leave) the bundle.
+	RefLocal
+)
+
+// Resolution is where a path or link leads inside the bundle.
+type Resolution struct {
+	Kind RefKind
+	// Target is the cleaned slash path from the bundle root ("" is the root itself).
+	Target string
+	// Exists is true when Target is a file or folder of the bundle; IsDir when a folder.
+	Exists, IsDir bool
+	// RootOnly is true when a bare relative path did not resolve from the concept's directory but
+	// did from the bundle root: it works, but "/path" says so explicitly (D14, info).
+	RootOnly bool
+	// Escapes is true when the path tries to leave the bundle root: it is never opened (D14).
+	Escapes bool
+}
+
+// FileSet answers whether a slash path (from the bundle root) exists, and whether it is a folder.
+type FileSet interface {
+	Stat(p string) (exists, isDir bool)
+}
+
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+
+// IsURL reports whether s is an absolute URL (has a scheme). A one-letter scheme is taken for a
+// Windows drive and is not a URL.
+func IsURL(s string) bool {
+	m := schemeRE.FindString(s)
+	return len(m) > 2
+}
+
+// joinInside joins rel onto dir (both slash paths from the root) and reports whether the result
+// would climb above the root. path.Clean alone would hide "/../x" as "/x".
+func joinInside(dir, rel string) (string, bool) {
+	var stack []string
+	if !strings.HasPrefix(rel, "/") && dir != "" && dir != "." {
+		stack = strings.Split(dir, "/")
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(stack) == 0 {
+				return "", true
+			}
+			stack = stack[:len(stack)-1]
+		default:
+			stack = append(stack, seg)
+		}
+	}
+	return strings.Join(stack, "/"), false
+}
+
+// ResolvePath resolves a path-valued field (§6.2, D14) written in the file at from (a slash path from
+// the root). An absolute URL is external; "/x" is from the bundle root; a bare relative path is
+// tried from the concept's own directory first, then from the root (RootOnly). A path that tries to
+// leave the root sets Escapes and never Exists.
+func ResolvePath(files FileSet, from, value string) Resolution {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return Resolution{Kind: RefEmpty}
+	}
+	if IsURL(v) {
+		return Resolution{Kind: RefExternal, Target: v}
+	}
+	dir := path.Dir(from)
+	r := Resolution{Kind: RefLocal}
+	target, escapes := joinInside(dir, v)
+	if escapes {
+		r.Escapes = true
+		return r
+	}
+	r.Target = target
+	r.Exists, r.IsDir = files.Stat(target)
+	if r.Exists || strings.HasPrefix(v, "/") {
+		return r
+	}
+	if rootTarget, esc := joinInside("", v); !esc {
+		if ok, isDir := files.Stat(rootTarget); ok {
+			return Resolution{Kind: RefLocal, Target: rootTarget, Exists: true, IsDir: isDir, RootOnly: true}
+		}
+	}
+	return r
+}
+
+// ResolveLink resolves a Markdown link target (§6.1, D15) written in the file at from. Fragments and
+// queries are stripped and percent-escapes decoded before resolving; "/x" is from the root and any
+// other local target from the file's own directory, as Markdown renderers read it.
+func ResolveLink(files FileSet, from, target string) Resolution {
+	t := strings.TrimSpace(target)
+	if t == "" {
+		return Resolution{Kind: RefEmpty}
+	}
+	if IsURL(t) || strings.HasPrefix(t, "//") {
+		return Resolution{Kind: RefExternal, Target: t}
+	}
+	if i := strings.IndexAny(t, "#?"); i >= 0 {
+		t = t[:i]
+	}
+	if t == "" {
+		return Resolution{Kind: RefFragment}
+	}
+	if u, err := url.PathUnescape(t); err == nil {
+		t = u
+	}
+	r := Resolution{Kind: RefLocal}
+	resolved, escapes := joinInside(path.Dir(from), t)
+	if escapes {
+		r.Escapes = true
+		return r
+	}
+	r.Target = resolved
+	r.Exists, r.IsDir = files.Stat(resolved)
+	return r
+}

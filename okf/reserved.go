@@ -1,0 +1,186 @@
+package okf
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Index is a parsed `index.md` (§8): sections of entries linking to concepts and subdirectories.
+type Index struct {
+	Path        string
+	Frontmatter *Frontmatter
+	Sections    []IndexSection
+	// Body holds the links and headings found anywhere in the file.
+	Body *Body
+}
+
+// Dir returns the slash path of the folder the index lists ("" for the root).
+func (x *Index) Dir() string { return dirOf(x.Path) }
+
+// IndexSection is one heading of an index and the entries under it. Entries before any heading
+// are in a section with an empty Heading.
+type IndexSection struct {
+	Heading string
+	Level   int
+	Pos     Position
+	Entries []IndexEntry
+}
+
+// IndexEntry is a list item that starts with a link: `* [Title](target) - description`.
+type IndexEntry struct {
+	Title       string
+	Target      string
+	Description string
+	Pos         Position
+}
+
+// Log is a parsed `log.md` (§9): date groups, newest first.
+type Log struct {
+	Path        string
+	Frontmatter *Frontmatter
+	Groups      []LogGroup
+	// Stray are the positions of entries or prose outside any date group (D8: warning).
+	Stray []Position
+}
+
+// LogGroup is a `##` heading and the entries under it.
+type LogGroup struct {
+	Heading string
+	Pos     Position
+	// Valid is true when the heading begins with a real YYYY-MM-DD date (D8).
+	Valid bool
+	Date  time.Time
+	// Extra is what follows the date in the heading ("" when the heading is just the date).
+	Extra   string
+	Entries []LogEntry
+}
+
+// LogEntry is one list item or paragraph in a date group.
+type LogEntry struct {
+	Text string
+	Pos  Position
+}
+
+var logDateRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(.*)$`)
+
+// ParseLogDate reads the date a log heading begins with (§9: ISO 8601 YYYY-MM-DD). extra is the rest
+// of the heading with separators trimmed.
+func ParseLogDate(heading string) (date time.Time, extra string, ok bool) {
+	m := logDateRE.FindStringSubmatch(strings.TrimSpace(heading))
+	if m == nil {
+		return time.Time{}, "", false
+	}
+	d, err := time.Parse("2006-01-02", m[1])
+	if err != nil {
+		return time.Time{}, "", false
+	}
+	rest := m[2]
+	if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == 'T') {
+		// "2026-06-130" or a datetime is not a date followed by text.
+		return time.Time{}, "", false
+	}
+	return d, strings.TrimSpace(strings.TrimLeft(rest, " \t,;:-–—|")), true
+}
+
+func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index {
+	x := &Index{Path: path}
+	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
+	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	cur := IndexSection{}
+	flush := func() {
+		if cur.Heading != "" || len(cur.Entries) > 0 {
+			x.Sections = append(x.Sections, cur)
+		}
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch t := n.(type) {
+		case *ast.Heading:
+			flush()
+			cur = IndexSection{Heading: inlineText(t, p.src), Level: t.Level, Pos: p.pos(t.Pos())}
+		case *ast.List:
+			for item := t.FirstChild(); item != nil; item = item.NextSibling() {
+				if e, ok := p.indexEntry(item); ok {
+					cur.Entries = append(cur.Entries, e)
+				}
+			}
+		}
+	}
+	flush()
+	x.Body = parseBody(path, file, bodyOffset, li)
+	return x
+}
+
+// indexEntry reads a list item whose text starts with a link.
+func (p *bodyParser) indexEntry(item ast.Node) (IndexEntry, bool) {
+	block := item.FirstChild()
+	if block == nil {
+		return IndexEntry{}, false
+	}
+	first := block.FirstChild()
+	link, ok := first.(*ast.Link)
+	if !ok {
+		return IndexEntry{}, false
+	}
+	e := IndexEntry{Title: inlineText(link, p.src), Target: string(link.Destination), Pos: p.pos(item.Pos())}
+	var rest strings.Builder
+	for c := link.NextSibling(); c != nil; c = c.NextSibling() {
+		rest.WriteString(inlineText(c, p.src))
+		if t, ok := c.(*ast.Text); ok && (t.SoftLineBreak() || t.HardLineBreak()) {
+			rest.WriteByte(' ')
+		}
+	}
+	e.Description = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(rest.String()), "-–—:"))
+	return e, true
+}
+
+func parseLog(path string, file []byte, bodyOffset int, li *lineIndex) *Log {
+	lg := &Log{Path: path}
+	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
+	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	var cur *LogGroup
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			if h.Level == 1 && cur == nil {
+				continue // the log's title
+			}
+			if h.Level == 2 {
+				g := LogGroup{Heading: inlineText(h, p.src), Pos: p.pos(h.Pos())}
+				g.Date, g.Extra, g.Valid = ParseLogDate(g.Heading)
+				lg.Groups = append(lg.Groups, g)
+				cur = &lg.Groups[len(lg.Groups)-1]
+				continue
+			}
+			if h.Level < 2 {
+				cur = nil
+				lg.Stray = append(lg.Stray, p.pos(h.Pos()))
+				continue
+			}
+		}
+		if _, ok := n.(*ast.HTMLBlock); ok {
+			continue // comments and directives are not entries
+		}
+		if cur == nil {
+			lg.Stray = append(lg.Stray, p.pos(n.Pos()))
+			continue
+		}
+		if l, ok := n.(*ast.List); ok {
+			for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+				cur.Entries = append(cur.Entries, LogEntry{Text: inlineText(item, p.src), Pos: p.pos(item.Pos())})
+			}
+			continue
+		}
+		cur.Entries = append(cur.Entries, LogEntry{Text: inlineText(n, p.src), Pos: p.pos(n.Pos())})
+	}
+	return lg
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
