@@ -26,7 +26,7 @@ func checkComputationCount(p *Pass) {
 		path := fm.Computation.Present()
 		switch {
 		case path && len(blocks) > 0:
-			p.Reportf(blocks[0].Pos, "computation is given twice: computation: %q and %s under # Computation; keep one (§10.3)", fm.Computation.Raw, plural(len(blocks), "a code block", "code blocks"))
+			p.Reportf(blocks[0].Pos, "computation is given twice: computation: %q and %s under # Computation; keep one (§10.3)", fm.Computation.Raw, blockCount(len(blocks)))
 		case !path && len(blocks) == 0:
 			p.Reportf(fileStart(c), "attested computation has no computation: add one code block under # Computation, or set computation to a file path (§10.3)")
 		case len(blocks) > 1:
@@ -35,10 +35,10 @@ func checkComputationCount(p *Pass) {
 	})
 }
 
-// plural renders "a code block" or "3 code blocks".
-func plural(n int, one, many string) string {
+// blockCount renders "a code block" or "3 code blocks".
+func blockCount(n int) string {
 	if n == 1 {
-		return one
+		return "a code block"
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return fmt.Sprintf("%d code blocks", n)
 }
