@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -22,8 +23,11 @@ func checkLegacyCitations(p *Pass) {
 			if !strings.EqualFold(strings.TrimSpace(h.Text), "citations") {
 				continue
 			}
-			n := len(c.Body.Citations)
-			p.Reportf(h.Pos, "legacy v0.1 %q list (%d items) is superseded by sources (§13.1): move each item into sources as { id, resource, title } and cite it in the text with a footnote [^id]", strings.Repeat("#", h.Level)+" "+h.Text, n)
+			items := fmt.Sprintf("%d items", len(c.Body.Citations))
+			if len(c.Body.Citations) == 1 {
+				items = "1 item"
+			}
+			p.Reportf(h.Pos, "legacy v0.1 %q list (%s) is superseded by sources (§13.1): move each item into sources as { id, resource, title } and cite it in the text with a footnote [^id]", strings.Repeat("#", h.Level)+" "+h.Text, items)
 		}
 	}
 }
