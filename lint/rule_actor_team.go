@@ -20,10 +20,12 @@ var ActorTeam = &Rule{Code: "OKF305", Name: "team-actor", Severity: okf.Info, De
 	Check: checkActorTeam}
 
 func checkActorTeam(p *Pass) {
+	var buf []actorField
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		for _, f := range actorFields(fm, false) {
+		buf = actorFields(buf, fm, false)
+		for _, f := range buf {
 			if f.v.Kind == okf.Scalar && okf.ClassifyActor(f.v.Raw) == okf.ActorTeam {
-				p.Reportf(at(f.v, fileStart(c)), "%s %q is not one of the §7 actor forms: counted as non-human (D12); if a person signed off, write human:<id>", f.name, strings.TrimSpace(f.v.Raw))
+				p.Reportf(at(f.v, fileStart(c)), "%s %q is not one of the §7 actor forms: counted as non-human (D12); if a person signed off, write human:<id>", f.name(), strings.TrimSpace(f.v.Raw))
 			}
 		}
 	})

@@ -19,32 +19,45 @@ var ActorUnconventional = &Rule{Code: "OKF304", Name: "actor-unconventional", Se
 		"Good:\n\n    verified: { by: human:jdoe, at: 2026-06-25T09:00:00Z }",
 	Check: checkActorUnconventional}
 
-// actorField is one actor-valued field with its dotted name.
+// actorField is one actor-valued field. Its dotted name is built only for a finding.
 type actorField struct {
-	name string
-	v    okf.Value
+	field string // "generated.by", "verified.by", "author"
+	index int    // the verified or sources index, -1 for a single value
+	v     okf.Value
 }
 
-// actorFields lists the actor-valued fields of a frontmatter (§7, §5.1): generated.by, verified[].by
-// and, when author is true, sources[].author.
-func actorFields(fm *okf.Frontmatter, author bool) []actorField {
-	var out []actorField
+// name renders the field's dotted name for messages ("verified[1].by", "sources[0].author").
+func (a actorField) name() string {
+	switch {
+	case a.index < 0:
+		return a.field
+	case a.field == "author":
+		return fmt.Sprintf("sources[%d].author", a.index)
+	}
+	return fmt.Sprintf("verified[%d].by", a.index)
+}
+
+// actorFields appends to buf the actor-valued fields of a frontmatter (§7, §5.1): generated.by,
+// verified[].by and, when author is true, sources[].author.
+func actorFields(buf []actorField, fm *okf.Frontmatter, author bool) []actorField {
+	out := buf[:0]
 	if fm.Generated != nil && fm.Generated.By.Present() {
-		out = append(out, actorField{"generated.by", fm.Generated.By})
+		out = append(out, actorField{"generated.by", -1, fm.Generated.By})
 	}
 	for i, e := range fm.Verified.Entries {
-		name := fmt.Sprintf("verified[%d].by", i)
-		if fm.Verified.Shape == okf.VerifiedMapping {
-			name = "verified.by"
+		if !e.By.Present() {
+			continue
 		}
-		if e.By.Present() {
-			out = append(out, actorField{name, e.By})
+		if fm.Verified.Shape == okf.VerifiedMapping {
+			out = append(out, actorField{"verified.by", -1, e.By})
+		} else {
+			out = append(out, actorField{"verified.by", i, e.By})
 		}
 	}
 	if author {
 		for i, s := range fm.Sources.Items {
 			if s.Author.Present() {
-				out = append(out, actorField{fmt.Sprintf("sources[%d].author", i), s.Author})
+				out = append(out, actorField{"author", i, s.Author})
 			}
 		}
 	}
@@ -52,8 +65,10 @@ func actorFields(fm *okf.Frontmatter, author bool) []actorField {
 }
 
 func checkActorUnconventional(p *Pass) {
+	var buf []actorField
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		for _, f := range actorFields(fm, true) {
+		buf = actorFields(buf, fm, true)
+		for _, f := range buf {
 			v := f.v
 			if v.Kind != okf.Scalar || strings.TrimSpace(v.Raw) == "" {
 				continue // a blank or non-scalar by is generated-by-missing's or verified-entry-incomplete's
@@ -61,7 +76,7 @@ func checkActorUnconventional(p *Pass) {
 			if okf.ClassifyActor(v.Raw) != okf.ActorUnknown {
 				continue
 			}
-			p.Reportf(at(v, fileStart(c)), "%s %q follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)", f.name, v.Raw)
+			p.Reportf(at(v, fileStart(c)), "%s %q follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)", f.name(), v.Raw)
 		}
 	})
 }

@@ -22,19 +22,20 @@ var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Sever
 func checkConceptNotIndexed(p *Pass) {
 	b := p.Bundle
 	byDir := make(map[string]*okf.Index, len(b.Indexes))
-	listed := make(map[string]bool)
+	type key struct{ index, target string }
+	listed := make(map[key]bool)
 	for _, x := range b.Indexes {
 		byDir[x.Dir()] = x
 		// Body.Links holds every link of the file, list entries included.
 		for _, l := range x.Body.Links {
 			if r, local := resolveLocal(b, x.Path, l.Target); local && r.Exists {
-				listed[x.Path+"\x00"+r.Target] = true
+				listed[key{x.Path, r.Target}] = true
 			}
 		}
 	}
 	for _, c := range b.Concepts {
 		x := byDir[c.Dir()]
-		if x == nil || listed[x.Path+"\x00"+c.Path] {
+		if x == nil || listed[key{x.Path, c.Path}] {
 			continue
 		}
 		title := c.Frontmatter.Title.Text()

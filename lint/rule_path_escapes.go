@@ -15,10 +15,12 @@ var PathEscapes = &Rule{Code: "OKF603", Name: "path-escapes", Severity: okf.Warn
 
 func checkPathEscapes(p *Pass) {
 	b := p.Bundle
+	var buf []pathField
 	for _, c := range b.Concepts {
-		for _, f := range pathFields(c.Frontmatter) {
+		buf = pathFields(buf, c.Frontmatter)
+		for _, f := range buf {
 			if b.ResolvePath(c.Path, f.v.Raw).Escapes {
-				p.Reportf(at(f.v, fileStart(c)), "%s %q leaves the bundle root: it is never opened; keep the file inside the bundle and point at it from there (D14)", f.name, f.v.Raw)
+				p.Reportf(at(f.v, fileStart(c)), "%s %q leaves the bundle root: it is never opened; keep the file inside the bundle and point at it from there (D14)", f.name(), f.v.Raw)
 			}
 		}
 		for _, l := range c.Body.Links {

@@ -39,11 +39,13 @@ func rootOnlyLink(b *okf.Bundle, target string) string {
 
 func checkRootRelativePath(p *Pass) {
 	b := p.Bundle
+	var buf []pathField
 	for _, c := range b.Concepts {
-		for _, f := range pathFields(c.Frontmatter) {
+		buf = pathFields(buf, c.Frontmatter)
+		for _, f := range buf {
 			r := b.ResolvePath(c.Path, f.v.Raw)
 			if r.RootOnly {
-				p.Reportf(at(f.v, fileStart(c)), "%s %q does not exist next to this concept and resolves only from the bundle root: write %q (D14)", f.name, f.v.Raw, "/"+r.Target)
+				p.Reportf(at(f.v, fileStart(c)), "%s %q does not exist next to this concept and resolves only from the bundle root: write %q (D14)", f.name(), f.v.Raw, "/"+r.Target)
 			}
 		}
 	}

@@ -104,31 +104,40 @@ func fmtQuoted(describe, raw string) string {
 	return fmt.Sprintf("%s %q", describe, raw)
 }
 
-// pathField is one path-valued field (§6.2, D14) with its dotted name.
+// pathField is one path-valued field (§6.2, D14). Its dotted name is built only for a finding.
 type pathField struct {
-	name string
-	v    okf.Value
+	field string // "resource", "computation", "executor.resource", …
+	index int    // the sources index for sources[].resource, else -1
+	v     okf.Value
 }
 
-// pathFields lists the path-valued fields of a frontmatter that hold text (§6.2): resource,
-// sources[].resource, computation, executor.resource and attester.resource.
-func pathFields(fm *okf.Frontmatter) []pathField {
-	var out []pathField
-	add := func(name string, v okf.Value) {
+// name renders the field's dotted name for messages.
+func (f pathField) name() string {
+	if f.index < 0 {
+		return f.field
+	}
+	return fmt.Sprintf("sources[%d].resource", f.index)
+}
+
+// pathFields appends to buf the path-valued fields of a frontmatter that hold text (§6.2):
+// resource, sources[].resource, computation, executor.resource and attester.resource.
+func pathFields(buf []pathField, fm *okf.Frontmatter) []pathField {
+	out := buf[:0]
+	add := func(name string, index int, v okf.Value) {
 		if v.Kind == okf.Scalar && strings.TrimSpace(v.Raw) != "" {
-			out = append(out, pathField{name, v})
+			out = append(out, pathField{name, index, v})
 		}
 	}
-	add("resource", fm.Resource)
+	add("resource", -1, fm.Resource)
 	for i, s := range fm.Sources.Items {
-		add(fmt.Sprintf("sources[%d].resource", i), s.Resource)
+		add("sources[].resource", i, s.Resource)
 	}
-	add("computation", fm.Computation)
+	add("computation", -1, fm.Computation)
 	if fm.Executor != nil {
-		add("executor.resource", fm.Executor.Resource)
+		add("executor.resource", -1, fm.Executor.Resource)
 	}
 	if fm.Attester != nil {
-		add("attester.resource", fm.Attester.Resource)
+		add("attester.resource", -1, fm.Attester.Resource)
 	}
 	return out
 }
