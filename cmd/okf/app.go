@@ -77,9 +77,11 @@ func newApp(e *env) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
+			attestCommand(e),
 
 			lintCommand(e),
 			genCommand(e), indexCommand(e),
+			trustCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {

@@ -25,7 +25,8 @@ func TestScript(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("OKF_UPDATE_SCRIPTS") != "",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": exitsCmd,
+			"exits":       exitsCmd,
+			"sqlite-exec": sqliteExecCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("OKF_NOW", "")

@@ -1,0 +1,362 @@
+package attest
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+//go:embed adapter.py
+var adapterPy []byte
+
+// DefaultTimeout bounds an external attester's run when Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// DefaultOutputCap is how much of an external attester's stdout and stderr is kept (each).
+const DefaultOutputCap = 1 << 20
+
+// stderrTailBytes is how much of stderr a result shows.
+const stderrTailBytes = 2000
+
+// Options say how attesters run. The zero value is the safe default.
+type Options struct {
+	// Timeout kills the attester's whole process group when reached (DefaultTimeout when zero).
+	Timeout time.Duration
+	// OutputCap caps stdout and stderr, each (DefaultOutputCap when zero).
+	OutputCap int
+	// Env names the variables passed through from Getenv besides PATH and LANG.
+	Env []string
+	// Getenv reads the caller's environment (os.Getenv when nil).
+	Getenv func(string) string
+	// AllowOutside lets an attester whose path leaves the bundle run.
+	AllowOutside bool
+}
+
+func (o Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return o.Getenv(k)
+}
+
+// Attest runs a computation's attester over a request (D18). It never returns a pass unless the
+// attester ran cleanly and said ok: a missing attester is unavailable, and a crash, a timeout or a
+// malformed verdict is an error carrying the reason and the attester's stderr tail.
+func Attest(b *okf.Bundle, comp *Computation, req *Request, opts Options) *Result {
+	a := comp.Attester
+	res := &Result{Concept: comp.ID, Attester: a.Resource, Kind: a.Kind, Details: json.RawMessage("{}")}
+	if missing := missingFields(req.Receipt, comp.Receipt); len(missing) > 0 {
+		return res.set(Fail, "the receipt lacks field(s) that executor.receipt requires: %s", strings.Join(missing, ", "))
+	}
+	switch a.State {
+	case "ok":
+	case "undeclared", "missing":
+		return res.set(Unavailable, "%s", a.Problem)
+	default:
+		return res.set(Error, "%s", a.Problem)
+	}
+	switch a.Kind {
+	case "builtin":
+		fn := builtins[strings.TrimPrefix(a.Resource, "builtin:")]
+		v := fn(req)
+		return fromVerdict(res, v)
+	case "executable", "python":
+		return runExternal(b, a, req, opts, res)
+	}
+	return res.set(Error, "attester %q is of no kind okf can run", a.Resource)
+}
+
+// missingFields lists the declared receipt fields absent from the receipt object, sorted.
+func missingFields(receipt json.RawMessage, fields []string) []string {
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(receipt, &rec); err != nil {
+		return []string{"(the receipt is not a JSON object)"}
+	}
+	var out []string
+	for _, f := range fields {
+		if _, ok := rec[f]; !ok {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fromVerdict(res *Result, v *Verdict) *Result {
+	res.Outcome = Fail
+	if v.OK {
+		res.Outcome = Pass
+	}
+	res.Reason = v.Reason
+	res.Details = v.Details
+	if len(res.Details) == 0 {
+		res.Details = json.RawMessage("{}")
+	}
+	return res
+}
+
+// runExternal runs an executable or a Python attester in the sandbox: a temporary copy of the
+// bundle as working directory, a clean environment, a timeout over the whole process group, and
+// capped output.
+func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Result) *Result {
+	reqJSON, err := json.Marshal(req)
+	if err != nil {
+		return res.set(Error, "cannot encode the request: %v", err)
+	}
+	tmp, err := os.MkdirTemp("", "okf-attest-")
+	if err != nil {
+		return res.set(Error, "cannot make a sandbox folder: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	home := filepath.Join(tmp, "home")
+	work := filepath.Join(tmp, "bundle")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return res.set(Error, "cannot make a sandbox folder: %v", err)
+	}
+	if err := copyBundle(b, work); err != nil {
+		return res.set(Error, "cannot copy the bundle into the sandbox: %v", err)
+	}
+	file := a.File
+	if a.Target != "" && !a.Outside {
+		file = filepath.Join(work, filepath.FromSlash(a.Target))
+	}
+	var argv []string
+	switch a.Kind {
+	case "python":
+		py, err := pythonPath(opts)
+		if err != nil {
+			return res.set(Error, "cannot run Python attester %q: %v", a.Resource, err)
+		}
+		adapter := filepath.Join(tmp, "okf_adapter.py")
+		if err := os.WriteFile(adapter, adapterPy, 0o600); err != nil {
+			return res.set(Error, "cannot write the Python adapter: %v", err)
+		}
+		argv = []string{py, "-I", adapter, file}
+	default:
+		argv = []string{file}
+	}
+	env := []string{"HOME=" + home, "TMPDIR=" + tmp}
+	for _, k := range append([]string{"PATH", "LANG"}, opts.Env...) {
+		if v := opts.getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	out := sandboxRun(argv, work, env, reqJSON, opts)
+	res.StderrTail = tail(out.stderr.Bytes(), stderrTailBytes)
+	if out.stdout.capped {
+		res.Capped = append(res.Capped, "stdout")
+	}
+	if out.stderr.capped {
+		res.Capped = append(res.Capped, "stderr")
+	}
+	switch {
+	case out.timedOut:
+		return res.set(Error, "the attester timed out after %s; its process group was killed", out.timeout)
+	case out.startErr != nil:
+		return res.set(Error, "cannot start the attester: %v", out.startErr)
+	case out.exitCode != 0:
+		code := out.exitCode
+		res.ExitCode = &code
+		return res.set(Error, "the attester exited with status %d (a verdict is only read from a clean exit)", code)
+	case out.stdout.capped:
+		return res.set(Error, "the attester wrote more than the %d-byte output cap on stdout; the verdict cannot be read", out.stdout.limit)
+	}
+	zero := 0
+	res.ExitCode = &zero
+	v, err := parseVerdict(out.stdout.Bytes())
+	if err != nil {
+		return res.set(Error, "malformed verdict: %v", err)
+	}
+	fromVerdict(res, v)
+	if res.Outcome == Pass {
+		res.StderrTail = ""
+	}
+	return res
+}
+
+// copyBundle copies the bundle's walked files into dir, keeping their modes, so an attester can read
+// the bundle but never change it. Links the loader refused (D5) are not in its file list.
+func copyBundle(b *okf.Bundle, dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for _, p := range b.Files() {
+		src := filepath.Join(b.Root, filepath.FromSlash(p))
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		st, err := os.Stat(src)
+		if err != nil {
+			continue
+		}
+		if st.IsDir() {
+			if err := os.MkdirAll(dst, 0o700); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return err
+		}
+		if err := copyFile(src, dst, st.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+var (
+	pythonOnce sync.Once
+	pythonExe  string
+	pythonErr  error
+)
+
+// pythonPath finds the real python3 interpreter once. Version-manager shims (pyenv) need the
+// caller's HOME, which the sandbox replaces, so the interpreter is asked for its own path first.
+func pythonPath(opts Options) (string, error) {
+	pythonOnce.Do(func() {
+		exe, err := exec.LookPath("python3")
+		if err != nil {
+			pythonErr = errors.New("python3 is not on PATH")
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, exe, "-c", "import sys; print(sys.executable)").Output()
+		if err != nil {
+			pythonErr = fmt.Errorf("python3 does not start: %v", err)
+			return
+		}
+		pythonExe = strings.TrimSpace(string(out))
+		if pythonExe == "" {
+			pythonExe = exe
+		}
+	})
+	return pythonExe, pythonErr
+}
+
+// PythonAvailable reports whether Python attesters can run here.
+func PythonAvailable() bool {
+	_, err := pythonPath(Options{})
+	return err == nil
+}
+
+// capBuffer keeps the first limit bytes written and drops the rest, noting that it did, so a
+// runaway attester can neither exhaust memory nor block on a full pipe.
+type capBuffer struct {
+	buf    bytes.Buffer
+	limit  int
+	capped bool
+}
+
+func (c *capBuffer) Write(p []byte) (int, error) {
+	room := c.limit - c.buf.Len()
+	if room < len(p) {
+		c.capped = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	c.buf.Write(p)
+	return len(p), nil
+}
+
+func (c *capBuffer) Bytes() []byte { return c.buf.Bytes() }
+
+type runOutput struct {
+	stdout, stderr *capBuffer
+	exitCode       int
+	timedOut       bool
+	timeout        time.Duration
+	startErr       error
+}
+
+// sandboxRun runs argv in dir with env and stdin under the timeout and output caps.
+func sandboxRun(argv []string, dir string, env []string, stdin []byte, opts Options) runOutput {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	limit := opts.OutputCap
+	if limit <= 0 {
+		limit = DefaultOutputCap
+	}
+	out := runOutput{stdout: &capBuffer{limit: limit}, stderr: &capBuffer{limit: limit}, timeout: timeout}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdout = out.stdout
+	cmd.Stderr = out.stderr
+	cmd.WaitDelay = 2 * time.Second
+	isolate(cmd)
+	err := cmd.Start()
+	if err != nil {
+		out.startErr = err
+		return out
+	}
+	err = cmd.Wait()
+	killGroup(cmd)
+	if ctx.Err() == context.DeadlineExceeded {
+		out.timedOut = true
+		return out
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		out.exitCode = ee.ExitCode()
+		if out.exitCode < 0 {
+			out.exitCode = 128 + 9 // killed by a signal
+		}
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The attester exited but left a child holding its output open: the child was killed.
+	default:
+		out.startErr = err
+	}
+	return out
+}
+
+// tail returns the last n bytes of b, starting at a line boundary when one is near.
+func tail(b []byte, n int) string {
+	b = bytes.TrimRight(b, "\n")
+	if len(b) <= n {
+		return string(b)
+	}
+	t := b[len(b)-n:]
+	if i := bytes.IndexByte(t, '\n'); i >= 0 && i < len(t)-1 {
+		t = t[i+1:]
+	}
+	return "…" + string(t)
+}

@@ -1,0 +1,260 @@
+package attest
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+
+	// Drivers for the two runtimes okf executes: pure Go, so no C toolchain or client is needed.
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite"
+)
+
+// Runnable lists the runtimes `okf attest run` executes.
+var Runnable = []string{"postgres", "sqlite"}
+
+// ComputationText returns the computation to run (§10.3): the single block under `# Computation`
+// or the file named by `computation`. Both, neither, several blocks or a missing file are errors.
+func (c *Computation) ComputationText() (string, error) {
+	hasFile := c.Concept.Frontmatter.Computation.Present()
+	switch {
+	case hasFile && len(c.inline) > 0:
+		return "", fmt.Errorf("%s has both a `computation` path and a code block under # Computation; keep exactly one (§10.3)", c.Concept.Path)
+	case hasFile:
+		v := c.Concept.Frontmatter.Computation.Text()
+		switch {
+		case c.file.Escapes:
+			return "", fmt.Errorf("%s: computation %q leaves the bundle and is never opened (D14)", c.Concept.Path, v)
+		case c.file.Kind != okf.RefLocal:
+			return "", fmt.Errorf("%s: computation %q is not a path inside the bundle", c.Concept.Path, v)
+		case !c.file.Exists || c.file.IsDir:
+			return "", fmt.Errorf("%s: computation file %q does not exist in the bundle", c.Concept.Path, v)
+		}
+		return c.Source.Text, nil
+	case len(c.inline) == 0:
+		return "", fmt.Errorf("%s has no computation: add a code block under # Computation or a `computation` path (§10.3)", c.Concept.Path)
+	case len(c.inline) > 1:
+		return "", fmt.Errorf("%s has %d code blocks under # Computation; the computation must be a single block (§10.3)", c.Concept.Path, len(c.inline))
+	}
+	return c.Source.Text, nil
+}
+
+// Receipt is what `okf attest run` returns for a run (§10.2 executor.receipt): the evidence the
+// attester inspects. ExecutedSQL keeps the placeholders as written; values travel separately.
+type Receipt struct {
+	RunID       string         `json:"run_id"`
+	Concept     string         `json:"concept"`
+	Runtime     string         `json:"runtime"`
+	ExecutedSQL string         `json:"executed_sql"`
+	DriverSQL   string         `json:"driver_sql,omitempty"`
+	Parameters  map[string]any `json:"parameters"`
+	ExecutedAt  string         `json:"executed_at"`
+	Columns     []string       `json:"columns"`
+	// Result is the first row's cell values in select order (null when there is no row).
+	Result   []any   `json:"result"`
+	RowCount int     `json:"row_count"`
+	Error    *string `json:"error,omitempty"`
+}
+
+// RunOptions say where a computation runs.
+type RunOptions struct {
+	// DB is the SQLite database file (runtime sqlite). It is opened read-only.
+	DB string
+	// DSN is the PostgreSQL connection string (runtime postgres). The query runs in a read-only
+	// transaction.
+	DSN string
+	// Now stamps the receipt (D11: injected so output is reproducible).
+	Now time.Time
+}
+
+// Prepare binds the parameters of a run and returns them typed, or the reason no query may run:
+// an unsupported runtime, a computation that cannot be loaded, a missing, undeclared or ill-typed
+// parameter, or a placeholder that no parameter declares.
+func Prepare(comp *Computation, supplied map[string]string) (text string, values map[string]any, err error) {
+	rt := strings.ToLower(comp.Runtime)
+	if rt != "sqlite" && rt != "postgres" && rt != "postgresql" {
+		if comp.Runtime == "" {
+			return "", nil, fmt.Errorf("%s declares no runtime; okf runs: %s", comp.Concept.Path, strings.Join(Runnable, ", "))
+		}
+		return "", nil, fmt.Errorf("%s has runtime %q; okf runs: %s", comp.Concept.Path, comp.Runtime, strings.Join(Runnable, ", "))
+	}
+	text, err = comp.ComputationText()
+	if err != nil {
+		return "", nil, err
+	}
+	values, err = Bind(comp.Params, supplied, true)
+	var problems []string
+	var be *BindError
+	if errors.As(err, &be) {
+		problems = be.Problems
+	} else if err != nil {
+		return "", nil, err
+	}
+	declared := map[string]bool{}
+	for _, p := range comp.Params {
+		declared[p.Name] = true
+	}
+	seen := map[string]bool{}
+	for _, ph := range Placeholders(text, comp.Runtime) {
+		if !declared[ph.Name] && !seen[ph.Name] {
+			seen[ph.Name] = true
+			problems = append(problems, fmt.Sprintf("the computation uses @%s, which no parameter declares", ph.Name))
+		}
+	}
+	if len(problems) > 0 {
+		return "", nil, &BindError{Problems: problems}
+	}
+	return text, values, nil
+}
+
+// Execute runs a prepared computation and returns its receipt. A query that fails is not a Go
+// error: the receipt carries it in Error (as the BigQuery skill does), so the attester sees it.
+// The error return is for a run that could not start (no database, bad DSN).
+func Execute(ctx context.Context, comp *Computation, text string, values map[string]any, opts RunOptions) (*Receipt, error) {
+	rec := &Receipt{
+		Concept:     comp.ID,
+		Runtime:     comp.Runtime,
+		ExecutedSQL: text,
+		Parameters:  values,
+		ExecutedAt:  opts.Now.UTC().Format(time.RFC3339Nano),
+		Columns:     []string{},
+	}
+	if rec.Parameters == nil {
+		rec.Parameters = map[string]any{}
+	}
+	var db *sql.DB
+	var query string
+	var args []any
+	switch strings.ToLower(comp.Runtime) {
+	case "sqlite":
+		if opts.DB == "" {
+			return nil, errors.New("runtime sqlite needs --db PATH (an existing SQLite database file)")
+		}
+		if st, err := os.Stat(opts.DB); err != nil || st.IsDir() {
+			return nil, fmt.Errorf("cannot open SQLite database %q: not an existing file", opts.DB)
+		}
+		var err error
+		db, err = sql.Open("sqlite", "file:"+opts.DB+"?mode=ro&_pragma=query_only(1)")
+		if err != nil {
+			return nil, fmt.Errorf("cannot open SQLite database %q: %v", opts.DB, err)
+		}
+		query = text
+		seen := map[string]bool{}
+		for _, ph := range Placeholders(text, comp.Runtime) {
+			if !seen[ph.Name] {
+				seen[ph.Name] = true
+				args = append(args, sql.Named(ph.Name, values[ph.Name]))
+			}
+		}
+	default: // postgres
+		if opts.DSN == "" {
+			return nil, errors.New("runtime postgres needs --dsn (a PostgreSQL connection string)")
+		}
+		var err error
+		db, err = sql.Open("pgx", opts.DSN)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open PostgreSQL connection: %v", err)
+		}
+		var order []string
+		query, order = positional(text, comp.Runtime)
+		rec.DriverSQL = query
+		for _, n := range order {
+			args = append(args, values[n])
+		}
+	}
+	defer db.Close()
+	if err := db.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("cannot connect to the %s database: %v", comp.Runtime, err)
+	}
+	rec.RunID = runID(rec)
+	if err := query1(ctx, db, comp.Runtime, query, args, rec); err != nil {
+		msg := err.Error()
+		rec.Error = &msg
+		rec.Result = nil
+		rec.Columns = []string{}
+		rec.RowCount = 0
+	}
+	return rec, nil
+}
+
+// query1 runs the query (read-only) and fills the receipt's columns, first row and row count.
+func query1(ctx context.Context, db *sql.DB, runtime, query string, args []any, rec *Receipt) error {
+	var opts *sql.TxOptions
+	if strings.ToLower(runtime) != "sqlite" {
+		opts = &sql.TxOptions{ReadOnly: true}
+	}
+	tx, err := db.BeginTx(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	rec.Columns = cols
+	for rows.Next() {
+		rec.RowCount++
+		if rec.RowCount > 1 {
+			continue
+		}
+		cells := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range cells {
+			ptrs[i] = &cells[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, c := range cells {
+			cells[i] = jsonCell(c)
+		}
+		rec.Result = cells
+	}
+	return rows.Err()
+}
+
+// jsonCell turns a driver value into one that encodes to JSON faithfully.
+func jsonCell(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case fmt.Stringer:
+		return x.String()
+	}
+	return v
+}
+
+// runID names a run by what it ran and when (the injected clock), so the same run described twice
+// gets the same id and output stays reproducible (D11).
+func runID(r *Receipt) string {
+	names := make([]string, 0, len(r.Parameters))
+	for k := range r.Parameters {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", r.Runtime, r.Concept, r.ExecutedSQL, r.ExecutedAt)
+	for _, k := range names {
+		v, _ := json.Marshal(r.Parameters[k])
+		fmt.Fprintf(h, "%s=%s\x00", k, v)
+	}
+	return "okf-" + strings.ToLower(r.Runtime) + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+}

@@ -1,0 +1,582 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/okf"
+	"github.com/urfave/cli/v2"
+)
+
+// multiValue is a repeatable flag that keeps every value whole (urfave/cli's slice flags split on
+// commas, which would break `--param tags=a,b`).
+type multiValue struct{ vals []string }
+
+func (m *multiValue) Set(s string) error { m.vals = append(m.vals, s); return nil }
+func (m *multiValue) String() string {
+	if m == nil {
+		return ""
+	}
+	return strings.Join(m.vals, " ")
+}
+
+// attestCommand is `okf attest`: list, check, verify and run Attested Computations (§10, D17, D18).
+func attestCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "attest",
+		Usage: "list, check, verify and run Attested Computations (§10)",
+		Description: "Attested Computations carry a sanctioned computation, the receipt a run returns and an\n" +
+			"attester that checks a receipt. 'list' and 'check' read contracts; 'verify' runs the attester\n" +
+			"over a receipt; 'run' executes a sqlite or postgres computation, then attests its receipt.\n" +
+			"Only a pass counts: verify and run exit 0 on pass, 1 on fail, error or unavailable.",
+		Subcommands: []*cli.Command{
+			attestListCommand(e),
+			attestCheckCommand(e),
+			attestVerifyCommand(e),
+			attestRunCommand(e),
+		},
+	}
+}
+
+func formatFlag() cli.Flag {
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"}
+}
+
+func allowOutsideFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "allow-outside", Usage: "let an attester whose path leaves the bundle (by .. or a symbolic link) run"}
+}
+
+// sandboxFlags are the flags of the commands that run attesters.
+func sandboxFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.DurationFlag{Name: "timeout", Value: attest.DefaultTimeout, Usage: "kill an external attester's process group after this `DURATION`"},
+		&cli.GenericFlag{Name: "env", Value: &multiValue{}, Usage: "pass the variable `NAME` through to external attesters (repeatable)"},
+		allowOutsideFlag(),
+	}
+}
+
+func bundleFlag() cli.Flag {
+	return &cli.StringFlag{Name: "bundle", Aliases: []string{"b"}, Value: ".", Usage: "the bundle root `DIR`"}
+}
+
+func paramFlag() cli.Flag {
+	return &cli.GenericFlag{Name: "param", Value: &multiValue{}, Usage: "a parameter value as `name=value` (repeatable)"}
+}
+
+func claimedFlag() cli.Flag {
+	return &cli.StringFlag{Name: "claimed", Usage: "the `VALUE` about to be displayed; fidelity compares it with the receipt's first result cell"}
+}
+
+// interspersed parses flags that may come before or after the positional arguments (urfave/cli v2
+// stops at the first positional one), so `okf attest verify CONCEPT --receipt r.json` works.
+func interspersed(c *cli.Context, flags []cli.Flag) (*cli.Context, []string, error) {
+	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range flags {
+		if err := f.Apply(set); err != nil {
+			return nil, nil, err
+		}
+	}
+	rest := c.Args().Slice()
+	var pos []string
+	for {
+		if err := set.Parse(rest); err != nil {
+			return nil, nil, err
+		}
+		if n := len(rest) - len(set.Args()); n > 0 && rest[n-1] == "--" {
+			pos = append(pos, set.Args()...) // after "--" everything is positional
+			break
+		}
+		rest = set.Args()
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		rest = rest[1:]
+	}
+	return cli.NewContext(c.App, set, c), pos, nil
+}
+
+// wantsHelp reports whether -h or --help is among args given to a command that parses its own flags.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-h" || a == "--help" || a == "-help" {
+			return true
+		}
+	}
+	return false
+}
+
+// subcommand builds an attest subcommand that parses its own flags (see interspersed).
+func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action func(c *cli.Context, args []string) error) *cli.Command {
+	cmd := &cli.Command{
+		Name:            name,
+		Usage:           usage,
+		ArgsUsage:       argsUsage,
+		Description:     desc,
+		Flags:           flags,
+		SkipFlagParsing: true,
+	}
+	cmd.Action = func(c *cli.Context) error {
+		if wantsHelp(c.Args().Slice()) {
+			return cli.ShowSubcommandHelp(c)
+		}
+		c2, args, err := interspersed(c, flags)
+		if err != nil {
+			return usageErr("attest %s: %v", name, err)
+		}
+		switch f := c2.String("format"); f {
+		case "", "text", "json":
+		default:
+			return usageErr("attest %s: --format %q: expected text or json", name, f)
+		}
+		return action(c2, args)
+	}
+	return cmd
+}
+
+// loadBundle loads the bundle at dir; an unreadable root is fatal (exit 3).
+func loadBundle(dir string) (*okf.Bundle, error) {
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		return nil, fatalErr("%v", err)
+	}
+	return b, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func attestListCommand(e *env) *cli.Command {
+	flags := []cli.Flag{formatFlag(), allowOutsideFlag()}
+	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[BUNDLE]",
+		"For each Attested Computation: runtime, parameters, where the computation is (inline block or\n"+
+			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.",
+		flags, func(c *cli.Context, args []string) error {
+			if len(args) > 1 {
+				return usageErr("attest list: expected at most one bundle path, got %d arguments", len(args))
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			b, err := loadBundle(dir)
+			if err != nil {
+				return err
+			}
+			comps := attest.Computations(b, c.Bool("allow-outside"))
+			if c.String("format") == "json" {
+				return writeJSON(e.stdout, map[string]any{"computations": nonNil(comps)})
+			}
+			for i, comp := range comps {
+				if i > 0 {
+					fmt.Fprintln(e.stdout)
+				}
+				printComputation(e.stdout, comp)
+			}
+			fmt.Fprintf(e.stdout, "%d attested computation%s\n", len(comps), plural(len(comps)))
+			return nil
+		})
+}
+
+func nonNil(c []*attest.Computation) []*attest.Computation {
+	if c == nil {
+		return []*attest.Computation{}
+	}
+	return c
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func printComputation(w io.Writer, comp *attest.Computation) {
+	title := ""
+	if comp.Title != "" {
+		title = "  (" + comp.Title + ")"
+	}
+	fmt.Fprintf(w, "%s%s\n", comp.ID, title)
+	rt := comp.Runtime
+	if rt == "" {
+		rt = "(none)"
+	}
+	fmt.Fprintf(w, "  runtime:      %s\n", rt)
+	var ps []string
+	for _, p := range comp.Params {
+		req := "optional"
+		if p.Required {
+			req = "required"
+		}
+		ps = append(ps, strings.TrimSpace(fmt.Sprintf("%s %s %s", p.Name, p.Type, req)))
+	}
+	fmt.Fprintf(w, "  parameters:   %s\n", orNone(strings.Join(ps, "; ")))
+	switch comp.Source.Kind {
+	case "inline":
+		fmt.Fprintf(w, "  computation:  inline block at %s\n", comp.Source.Pos)
+	case "file":
+		fmt.Fprintf(w, "  computation:  file %s\n", orNone(comp.Source.Path))
+	default:
+		fmt.Fprintf(w, "  computation:  (none or ambiguous; see okf attest check)\n")
+	}
+	fmt.Fprintf(w, "  receipt:      %s\n", orNone(strings.Join(comp.Receipt, ", ")))
+	a := comp.Attester
+	switch {
+	case a.State == "ok":
+		fmt.Fprintf(w, "  attester:     %s (%s)\n", a.Resource, a.Kind)
+	case a.Resource == "":
+		fmt.Fprintf(w, "  attester:     (none)\n")
+	default:
+		fmt.Fprintf(w, "  attester:     %s (%s: %s)\n", a.Resource, a.State, a.Problem)
+	}
+	fmt.Fprintf(w, "  linked from:  %s\n", orNone(strings.Join(comp.LinkedFrom, ", ")))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func attestCheckCommand(e *env) *cli.Command {
+	flags := []cli.Flag{
+		formatFlag(),
+		&cli.StringFlag{Name: "fail-on", Value: "warning", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info"},
+		allowOutsideFlag(),
+	}
+	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
+		"Static checks (D17): runtime present, exactly one computation, parameters with name, type and\n"+
+			"required, placeholders declared and declarations used, executor.receipt listed, and an attester\n"+
+			"that can run (builtin:NAME, an executable or a .py file inside the bundle). All findings are\n"+
+			"warnings or info (D1). Exit 1 when a finding reaches --fail-on (default warning).",
+		flags, func(c *cli.Context, args []string) error {
+			if len(args) > 1 {
+				return usageErr("attest check: expected at most one bundle path, got %d arguments", len(args))
+			}
+			failOn, err := okf.ParseSeverity(c.String("fail-on"))
+			if err != nil {
+				return usageErr("attest check: --fail-on %q: expected error, warning or info", c.String("fail-on"))
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			b, err := loadBundle(dir)
+			if err != nil {
+				return err
+			}
+			comps := attest.Computations(b, c.Bool("allow-outside"))
+			ds := attest.Check(b, comps)
+			if ds == nil {
+				ds = []okf.Diagnostic{}
+			}
+			counts := map[okf.Severity]int{}
+			failing := false
+			for _, d := range ds {
+				counts[d.Severity]++
+				if d.Severity <= failOn {
+					failing = true
+				}
+			}
+			if c.String("format") == "json" {
+				if err := writeJSON(e.stdout, map[string]any{"computations": len(comps), "findings": ds}); err != nil {
+					return err
+				}
+			} else {
+				for _, d := range ds {
+					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", d.Pos, d.Severity, d.Message, d.Code)
+				}
+				fmt.Fprintf(e.stdout, "%d attested computation%s checked: %d warning%s, %d info\n",
+					len(comps), plural(len(comps)), counts[okf.Warning], plural(counts[okf.Warning]), counts[okf.Info])
+			}
+			if failing {
+				return findings
+			}
+			return nil
+		})
+}
+
+// findComputation loads the bundle and finds the named computation; a wrong name is bad usage.
+func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *attest.Computation, error) {
+	if len(args) != 1 {
+		return nil, nil, usageErr("attest %s: expected one CONCEPT (an Attested Computation's ID or path), got %d arguments", cmd, len(args))
+	}
+	b, err := loadBundle(c.String("bundle"))
+	if err != nil {
+		return nil, nil, err
+	}
+	comp := attest.Find(b, args[0], c.Bool("allow-outside"))
+	if comp == nil {
+		var ids []string
+		for _, x := range attest.Computations(b, false) {
+			ids = append(ids, x.ID)
+		}
+		return nil, nil, usageErr("attest %s: %q is not an Attested Computation in bundle %q; there are: %s", cmd, args[0], c.String("bundle"), orNone(strings.Join(ids, ", ")))
+	}
+	return b, comp, nil
+}
+
+func sandboxOptions(c *cli.Context, e *env) (attest.Options, error) {
+	opts := attest.Options{
+		Timeout:      c.Duration("timeout"),
+		Getenv:       e.getenv,
+		AllowOutside: c.Bool("allow-outside"),
+	}
+	if opts.Timeout <= 0 {
+		return opts, usageErr("--timeout %s: expected a positive duration such as 30s", opts.Timeout)
+	}
+	if m, ok := c.Generic("env").(*multiValue); ok {
+		for _, n := range m.vals {
+			if n == "" || strings.ContainsAny(n, "= ") {
+				return opts, usageErr("--env %q: expected a variable NAME", n)
+			}
+			opts.Env = append(opts.Env, n)
+		}
+	}
+	return opts, nil
+}
+
+func paramArgs(c *cli.Context) (map[string]string, error) {
+	var vals []string
+	if m, ok := c.Generic("param").(*multiValue); ok {
+		vals = m.vals
+	}
+	p, err := attest.ParseParamArgs(vals)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return p, nil
+}
+
+func attestVerifyCommand(e *env) *cli.Command {
+	flags := append([]cli.Flag{
+		bundleFlag(),
+		&cli.StringFlag{Name: "receipt", Usage: "the receipt `FILE` (JSON) a run returned"},
+		claimedFlag(),
+		paramFlag(),
+		formatFlag(),
+	}, sandboxFlags()...)
+	return subcommand("verify", "run a computation's attester over a receipt and print the verdict", "CONCEPT --receipt FILE.json",
+		"Checks the receipt carries every field executor.receipt lists, then runs the attester (D18) and\n"+
+			"prints the result: pass, fail, error or unavailable. Exit 0 only on pass.",
+		flags, func(c *cli.Context, args []string) error {
+			b, comp, err := findComputation(c, args, "verify")
+			if err != nil {
+				return err
+			}
+			opts, err := sandboxOptions(c, e)
+			if err != nil {
+				return err
+			}
+			if c.String("receipt") == "" {
+				return usageErr("attest verify: --receipt FILE is required")
+			}
+			data, err := os.ReadFile(c.String("receipt"))
+			if err != nil {
+				return fatalErr("cannot read receipt: %v", err)
+			}
+			var probe map[string]json.RawMessage
+			if err := json.Unmarshal(data, &probe); err != nil {
+				return usageErr("receipt %q is not a JSON object: %v", c.String("receipt"), err)
+			}
+			supplied, err := paramArgs(c)
+			if err != nil {
+				return err
+			}
+			values, err := attest.Bind(comp.Params, supplied, false)
+			if err != nil {
+				return usageErr("attest verify %s: %v", comp.ID, err)
+			}
+			text, textErr := comp.ComputationText()
+			var claimed json.RawMessage
+			if c.IsSet("claimed") {
+				claimed = attest.ClaimedJSON(c.String("claimed"))
+			}
+			req := attest.NewRequest(comp, text, values, data, claimed)
+			var res *attest.Result
+			if textErr != nil && comp.Attester.State == "ok" {
+				res = &attest.Result{Concept: comp.ID, Attester: comp.Attester.Resource, Kind: comp.Attester.Kind,
+					Outcome: attest.Error, Reason: ptr("cannot load the sanctioned computation: " + textErr.Error()), Details: json.RawMessage("{}")}
+			} else {
+				res = attest.Attest(b, comp, req, opts)
+			}
+			if c.String("format") == "json" {
+				if err := writeJSON(e.stdout, res); err != nil {
+					return err
+				}
+			} else {
+				printResult(e.stdout, res)
+			}
+			if !res.Passed() {
+				return findings
+			}
+			return nil
+		})
+}
+
+func ptr(s string) *string { return &s }
+
+func printResult(w io.Writer, r *attest.Result) {
+	fmt.Fprintf(w, "%s: %s\n", r.Concept, r.Outcome)
+	kind := r.Kind
+	if kind == "" {
+		kind = "not runnable"
+	}
+	fmt.Fprintf(w, "  attester: %s (%s)\n", orNone(r.Attester), kind)
+	reason := "(none)"
+	if r.Reason != nil {
+		reason = *r.Reason
+	}
+	fmt.Fprintf(w, "  reason:   %s\n", reason)
+	fmt.Fprintf(w, "  details:  %s\n", r.Details)
+	if len(r.Capped) > 0 {
+		fmt.Fprintf(w, "  capped:   %s (output cap %d bytes)\n", strings.Join(r.Capped, ", "), attest.DefaultOutputCap)
+	}
+	if r.StderrTail != "" {
+		fmt.Fprintf(w, "  stderr:\n")
+		for _, l := range strings.Split(r.StderrTail, "\n") {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+}
+
+func attestRunCommand(e *env) *cli.Command {
+	flags := append([]cli.Flag{
+		bundleFlag(),
+		paramFlag(),
+		&cli.StringFlag{Name: "db", Usage: "the SQLite database `PATH` (runtime sqlite; opened read-only)"},
+		&cli.StringFlag{Name: "dsn", Usage: "the PostgreSQL connection string `DSN` (runtime postgres; runs in a read-only transaction)"},
+		&cli.StringFlag{Name: "receipt-out", Usage: "also write the receipt to `FILE`"},
+		claimedFlag(),
+		&cli.StringFlag{Name: "now", Usage: "the clock `TIME` stamped on the receipt (RFC 3339, or a date; also OKF_NOW)"},
+		formatFlag(),
+	}, sandboxFlags()...)
+	return subcommand("run", "execute a sqlite or postgres computation, then attest its receipt", "CONCEPT --param name=value… (--db PATH | --dsn DSN)",
+		"Binds the declared parameters as named parameters (never into the text), checking each value\n"+
+			"against its declared type and required; runs the computation read-only; builds a receipt\n"+
+			"(run_id, executed_sql with placeholders as written, result, error when the run failed); then\n"+
+			"runs the attester over it. The claimed value defaults to the first result cell.\n"+
+			"Exit 0 only when the run succeeded and the attestation passed.",
+		flags, func(c *cli.Context, args []string) error {
+			b, comp, err := findComputation(c, args, "run")
+			if err != nil {
+				return err
+			}
+			opts, err := sandboxOptions(c, e)
+			if err != nil {
+				return err
+			}
+			now, err := okf.ResolveNow(c.String("now"), e.getenv)
+			if err != nil {
+				return usageErr("--now: %v", err)
+			}
+			supplied, err := paramArgs(c)
+			if err != nil {
+				return err
+			}
+			text, values, err := attest.Prepare(comp, supplied)
+			if err != nil {
+				return usageErr("attest run %s: %v; no query was executed", comp.ID, err)
+			}
+			if strings.EqualFold(comp.Runtime, "sqlite") && c.String("db") == "" {
+				return usageErr("attest run %s: runtime sqlite needs --db PATH (an existing SQLite database file)", comp.ID)
+			}
+			if !strings.EqualFold(comp.Runtime, "sqlite") && c.String("dsn") == "" {
+				return usageErr("attest run %s: runtime %s needs --dsn (a PostgreSQL connection string)", comp.ID, comp.Runtime)
+			}
+			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
+				DB: c.String("db"), DSN: c.String("dsn"), Now: now,
+			})
+			if err != nil {
+				return fatalErr("attest run %s: %v", comp.ID, err)
+			}
+			recJSON, err := json.Marshal(rec)
+			if err != nil {
+				return fatalErr("cannot encode the receipt: %v", err)
+			}
+			if out := c.String("receipt-out"); out != "" {
+				if err := writeFileAtomic(out, indentJSON(recJSON)); err != nil {
+					return fatalErr("cannot write receipt: %v", err)
+				}
+			}
+			var claimed json.RawMessage
+			switch {
+			case c.IsSet("claimed"):
+				claimed = attest.ClaimedJSON(c.String("claimed"))
+			case rec.Error == nil && len(rec.Result) > 0:
+				claimed, _ = json.Marshal(rec.Result[0])
+			}
+			res := attest.Attest(b, comp, attest.NewRequest(comp, text, values, recJSON, claimed), opts)
+			if c.String("format") == "json" {
+				if err := writeJSON(e.stdout, map[string]any{"receipt": rec, "attestation": res}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(e.stdout, "receipt:\n%s", indentJSON(recJSON))
+				if rec.Error != nil {
+					fmt.Fprintf(e.stdout, "run failed: %s\n", *rec.Error)
+				}
+				printResult(e.stdout, res)
+			}
+			if rec.Error != nil || !res.Passed() {
+				return findings
+			}
+			return nil
+		})
+}
+
+// indentJSON indents JSON text without re-encoding it, so numbers keep the form they were written in.
+func indentJSON(b []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return append(b, '\n')
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes()
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".okf-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

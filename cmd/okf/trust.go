@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/trust"
+	"github.com/urfave/cli/v2"
+)
+
+func trustCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "trust",
+		Usage:     "report trust tiers, staleness and provenance for reviewers",
+		ArgsUsage: "[BUNDLE]",
+		Description: "Lists every concept with its status (D13), trust tier and last verification (§5.3, D12),\n" +
+			"who generated it, staleness (§5.5, D11), sources, and concepts it derives from that are\n" +
+			"unverified, stale or deprecated (§5.1 lineage). Adds totals, a review queue and, with --base,\n" +
+			"what moved since a git revision. BUNDLE defaults to the current folder.\n\n" +
+			"Exit codes: 0 done, 1 a --fail-on condition met (the concepts are listed on stderr),\n" +
+			"2 bad usage, 3 the bundle or the output cannot be read or written.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(trust.Formats, ", ")},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
+			&cli.StringFlag{Name: "now", Usage: "judge staleness at `TIME` (RFC 3339, or a date meaning 00:00 UTC); default $OKF_NOW, else the clock"},
+			&cli.StringFlag{Name: "expiring-within", Value: "30d", Usage: "\"expiring soon\" `WINDOW` after now: whole days (30d) or a duration (36h); 0 turns it off"},
+			&cli.StringSliceFlag{Name: "tier", Usage: "list only concepts of `TIER` (human-reviewed, machine-confirmed, unverified); repeatable"},
+			&cli.StringSliceFlag{Name: "status", Usage: "list only concepts of `STATUS` (stable, draft, deprecated); repeatable"},
+			&cli.StringSliceFlag{Name: "type", Usage: "list only concepts whose type is `TYPE`; repeatable"},
+			&cli.BoolFlag{Name: "stale", Usage: "list only stale concepts"},
+			&cli.StringSliceFlag{Name: "path", Usage: "list only concepts whose path matches `GLOB` (.okfignore syntax: *, **, dir/); repeatable"},
+			&cli.StringFlag{Name: "base", Usage: "compare with the bundle at git revision `REF` (read through git, no checkout)"},
+			&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a listed concept is `COND`: " + strings.Join(trust.FailOn, ", ") + "; repeatable"},
+		},
+		Action: func(c *cli.Context) error { return runTrust(e, c) },
+	}
+}
+
+func runTrust(e *env, c *cli.Context) error {
+	if c.NArg() > 1 {
+		return usageErr("trust takes one bundle folder, got %d arguments", c.NArg())
+	}
+	dir := "."
+	if c.NArg() == 1 {
+		dir = c.Args().First()
+	}
+	format := c.String("format")
+	if !slices.Contains(trust.Formats, format) {
+		return usageErr("invalid --format %q: want one of %s", format, strings.Join(trust.Formats, ", "))
+	}
+	now, err := okf.ResolveNow(c.String("now"), e.getenv)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	window, err := trust.ParseWindow(c.String("expiring-within"))
+	if err != nil {
+		return usageErr("--expiring-within: %v", err)
+	}
+	opts := trust.Options{Now: now, ExpiringWithin: window, Types: c.StringSlice("type"), StaleOnly: c.Bool("stale"), Paths: c.StringSlice("path")}
+	for _, s := range c.StringSlice("tier") {
+		t, ok := okf.ParseTier(strings.TrimSpace(s))
+		if !ok {
+			return usageErr("invalid --tier %q: want human-reviewed, machine-confirmed or unverified", s)
+		}
+		opts.Tiers = append(opts.Tiers, t)
+	}
+	for _, s := range c.StringSlice("status") {
+		st, ok := okf.ParseStatus(strings.TrimSpace(s))
+		if !ok {
+			return usageErr("invalid --status %q: want stable, draft or deprecated", s)
+		}
+		opts.Statuses = append(opts.Statuses, st)
+	}
+	failOn, err := trust.ParseFailOn(c.StringSlice("fail-on"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		return fatalErr("cannot read bundle %q: %v", dir, err)
+	}
+	report := trust.Build(b, opts)
+	if ref := c.String("base"); ref != "" {
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{})
+		if errors.Is(err, trust.ErrRevision) {
+			return usageErr("--base: %v", err)
+		}
+		if err != nil {
+			return fatalErr("--base: %v", err)
+		}
+		report.Compare(trust.Build(old, opts), ref)
+	}
+
+	out := c.String("output")
+	colour := out == "" && format == "text" && trustIsTerminal(e.stdout) && e.getenv("NO_COLOR") == ""
+	var buf bytes.Buffer
+	if err := trust.Write(&buf, report, format, trust.WriteOptions{Color: colour}); err != nil {
+		return fatalErr("%v", err)
+	}
+	if out == "" {
+		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+			return fatalErr("writing the report: %v", err)
+		}
+	} else if err := trustWriteFile(out, buf.Bytes()); err != nil {
+		return fatalErr("cannot write %q: %v", out, err)
+	}
+
+	if fails := report.Failing(failOn); len(fails) > 0 {
+		for _, f := range fails {
+			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, f.ID, f.Detail)
+		}
+		return findings
+	}
+	return nil
+}
+
+// trustIsTerminal reports whether w is a character device (a terminal), the only place colour belongs.
+func trustIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// trustWriteFile writes through a temporary file in the same folder and renames it into place, so
+// a reader never sees half a report.
+func trustWriteFile(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
