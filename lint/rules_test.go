@@ -188,3 +188,42 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestAllRulesOnEveryFixture runs the whole registry over every fixture bundle and the repository's
+// test bundles: no rule may panic on another rule's odd input, every finding carries a registered
+// code, and only conformance rules report errors (D1).
+func TestAllRulesOnEveryFixture(t *testing.T) {
+	var dirs []string
+	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range m {
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 100 {
+		t.Fatalf("found only %d fixture bundles", len(dirs))
+	}
+	conformance := map[string]bool{}
+	for _, r := range conformanceRules() {
+		conformance[r.Code] = true
+	}
+	for _, dir := range dirs {
+		b, err := okf.LoadDir(dir, okf.LoadOptions{})
+		if err != nil {
+			t.Fatalf("load %s: %v", dir, err)
+		}
+		for _, d := range Run(b, Options{Now: fixtureNow}) {
+			if ByCode(d.Code) == nil {
+				t.Errorf("%s: finding with an unregistered code: %s", dir, d)
+			}
+			if d.Severity == okf.Error && !conformance[d.Code] {
+				t.Errorf("%s: a non-conformance rule reported an error (D1): %s", dir, d)
+			}
+		}
+	}
+}
