@@ -12,7 +12,7 @@ import (
 var FieldNotString = &Rule{Code: "OKF105", Name: "field-not-string", Severity: okf.Warning, Spec: "§4.1",
 	Title: "title, description or resource is not a non-empty string",
 	Doc: "`title`, `description` and `resource` are text (§4.1). YAML reads an unquoted `2024` as a number, " +
-		"`yes` as a boolean and an empty value as null; quote such values or remove the key.\n\n" +
+		"`true` as a boolean and an empty value as null; quote such values or remove the key.\n\n" +
 		"Bad:\n\n    title: 2024\n    description:\n\n" +
 		"Good:\n\n    title: \"2024\"\n    description: Orders placed in 2024.",
 	Check: checkFieldNotString}
