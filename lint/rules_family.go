@@ -1,6 +1,67 @@
 package lint
 
 // familyRules are the checks of the optional families (§4.1–§10) and conventions, one file each.
+// Codes are grouped by family and never reused: OKF1xx recommended fields and okf_version,
+// OKF2xx timestamps, OKF3xx trust, OKF4xx lifecycle, OKF5xx provenance, OKF6xx links and paths,
+// OKF7xx attested computations, OKF8xx reserved files. Legacy v0.1 rules sit in the family that
+// superseded them (OKF308 timestamp, OKF508 # Citations).
 func familyRules() []*Rule {
-	return []*Rule{}
+	return []*Rule{
+		TitleMissing,
+		DescriptionMissing,
+		DescriptionNotOneSentence,
+		TagsNotStringList,
+		FieldNotString,
+		OKFVersionUnknown,
+		OKFVersionMisspelled,
+
+		TimestampDateOnly,
+		TimestampNoOffset,
+		TimestampEmpty,
+		TimestampInvalid,
+
+		GeneratedByMissing,
+		VerifiedInvalid,
+		VerifiedEntryIncomplete,
+		ActorUnconventional,
+		ActorTeam,
+		ChangedSinceVerified,
+		HumanAuthoredUnreviewed,
+		LegacyTimestamp,
+
+		StatusUnknown,
+		Stale,
+		ExpiringSoon,
+		LinkToDeprecated,
+
+		SourcesNotList,
+		SourceResourceMissing,
+		SourceIDDuplicate,
+		FootnoteUnknownSource,
+		SourceNeverCited,
+		UsageCountWithoutWindow,
+		UsageCountNotInteger,
+		LegacyCitations,
+
+		LinkBroken,
+		RootRelativePath,
+		PathEscapes,
+		SelfLink,
+
+		ComputationRuntimeMissing,
+		ComputationCount,
+		ParameterIncomplete,
+		PlaceholderUndeclared,
+		ParameterUnused,
+		ReceiptNotList,
+		AttesterUnresolved,
+		ComputationFileMissing,
+
+		IndexEntryBroken,
+		ConceptNotIndexed,
+		LogOrder,
+		LogDuplicateDate,
+		LogHeadingExtraText,
+		LogStrayEntry,
+	}
 }

@@ -1,0 +1,66 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// DescriptionNotOneSentence reports descriptions that are not the single sentence §4.1 asks for:
+// several sentences, several lines, or so long that index entries and previews become paragraphs.
+// Recommended-field hygiene (D1: info).
+var DescriptionNotOneSentence = &Rule{Code: "OKF103", Name: "description-not-one-sentence", Severity: okf.Info, Spec: "§4.1",
+	Title: "description is not one short sentence",
+	Doc: "`description` is \"a single sentence summarizing the concept\" (§4.1); index.md entries repeat it (§8). " +
+		"More than one sentence, a line break, or more than 200 characters is reported. Move the detail into the body.\n\n" +
+		"Bad:\n\n    description: Recognized revenue for a period. Backed by an Attested Computation.\n\n" +
+		"Good:\n\n    description: Recognized revenue for a period, backed by an Attested Computation.",
+	Check: checkDescriptionNotOneSentence}
+
+// maxDescription is the length (in characters) past which a description stops being a one-line
+// summary in an index entry.
+const maxDescription = 200
+
+// sentenceBreakRE finds the end of a sentence followed by the start of another: a full stop,
+// question or exclamation mark, optional closing quote or bracket, space, then a capital or digit.
+var sentenceBreakRE = regexp.MustCompile(`([\p{L}\p{N})\]"'’”]*)[.!?]["'’”)\]]?\s+[\p{Lu}\p{N}]`)
+
+// abbreviations end with a full stop without ending a sentence.
+var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true, "incl": true, "no": true, "fig": true}
+
+func checkDescriptionNotOneSentence(p *Pass) {
+	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+		d := fm.Description
+		if !d.IsString() {
+			return // a missing or non-string description is another rule's finding
+		}
+		text := strings.TrimSpace(d.Raw)
+		pos := at(d, fileStart(c))
+		switch {
+		case text == "":
+			return
+		case strings.Contains(text, "\n"):
+			p.Reportf(pos, "description spans %d lines: write one sentence on one line and move the rest into the body (§4.1)", strings.Count(text, "\n")+1)
+		case sentences(text) > 1:
+			p.Reportf(pos, "description has %d sentences, expected one: keep the summary and move the rest into the body (§4.1)", sentences(text))
+		case utf8.RuneCountInString(text) > maxDescription:
+			p.Reportf(pos, "description is %d characters long, expected at most %d: keep a one-sentence summary and move the rest into the body (§4.1)", utf8.RuneCountInString(text), maxDescription)
+		}
+	})
+}
+
+// sentences counts the sentences of s, not splitting after common abbreviations ("e.g.") and
+// initials ("U.S.").
+func sentences(s string) int {
+	n := 1
+	for _, m := range sentenceBreakRE.FindAllStringSubmatch(s, -1) {
+		word := strings.ToLower(strings.Trim(m[1], `)]"'’”`))
+		if abbreviations[word] || utf8.RuneCountInString(word) == 1 || strings.Contains(word, ".") {
+			continue
+		}
+		n++
+	}
+	return n
+}

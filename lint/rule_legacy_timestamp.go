@@ -1,0 +1,33 @@
+package lint
+
+import "github.com/okf-tools/okf/okf"
+
+// LegacyTimestamp reports the v0.1 `timestamp` key, superseded by `generated.at` (§13.1). D10 reads
+// it as `generated.at` when `generated` is absent and ignores it otherwise; the message spells out
+// the migration.
+var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10",
+	Title: "legacy v0.1 timestamp",
+	Doc: "v0.2 records a concept's last content change as `generated: { by, at }` (§5.2); the v0.1 `timestamp` is " +
+		"superseded (§13.1). okf falls back to it when `generated` is absent (D10). Move the value into " +
+		"`generated.at` and name who wrote the content in `generated.by`.\n\n" +
+		"Bad:\n\n    timestamp: '2026-01-15T08:15:00+00:00'\n\n" +
+		"Good:\n\n    generated: { by: reference_agent/gemini-2.5-pro, at: 2026-01-15T08:15:00+00:00 }",
+	Check: checkLegacyTimestamp}
+
+func checkLegacyTimestamp(p *Pass) {
+	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+		ts := fm.LegacyTimestamp
+		if ts.Form == okf.TimeAbsent {
+			return
+		}
+		pos := fm.KeyPos("timestamp")
+		switch {
+		case fm.Generated != nil:
+			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)")
+		case ts.Usable():
+			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1): read as generated.at = %s%s; replace it with generated: { by: <actor>, at: %s }", rfc3339(ts), approxNote(ts), rfc3339(ts))
+		default:
+			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1) and cannot be read as a date: replace it with generated: { by: <actor>, at: <ISO 8601 datetime with offset> }")
+		}
+	})
+}

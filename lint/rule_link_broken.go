@@ -1,0 +1,32 @@
+package lint
+
+import "github.com/okf-tools/okf/okf"
+
+// LinkBroken reports a local link whose target does not exist in the bundle. Consumers MUST tolerate
+// broken links (§6.1), which may be knowledge not yet written, so it is never more than info (D15).
+var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, Spec: "§6.1", Decision: "D15",
+	Title: "link to a file that does not exist",
+	Doc: "A link whose target does not exist is not malformed (§6.1): it may be knowledge not yet written. okf checks " +
+		"local targets only, after stripping `#fragment` and `?query`; links to existing folders, index.md files and " +
+		"non-.md files are valid (D15). A link is resolved from its file's directory, as Markdown renderers do; when " +
+		"the target exists from the bundle root instead, the message says to write the `/path` form.\n\n" +
+		"Bad:\n\n    Joined with [customers](/tables/customer.md).\n\n" +
+		"Good:\n\n    Joined with [customers](/tables/customers.md).",
+	Check: checkLinkBroken}
+
+func checkLinkBroken(p *Pass) {
+	b := p.Bundle
+	for _, c := range b.Concepts {
+		for _, l := range c.Body.Links {
+			r, local := resolveLocal(b, c.Path, l.Target)
+			if !local || r.Exists || r.Escapes {
+				continue
+			}
+			if fix := rootOnlyLink(b, l.Target); fix != "" {
+				p.Reportf(l.Pos, "link target %q does not exist next to this file but does from the bundle root: write %q (§6.1, D15)", l.Target, fix)
+				continue
+			}
+			p.Reportf(l.Pos, "link target %q does not exist in the bundle (looked for %q): fix it, or leave it if the concept is yet to be written (§6.1)", l.Target, "/"+r.Target)
+		}
+	}
+}

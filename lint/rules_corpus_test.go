@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// corpusDir is the shared corpus of real bundles (../shared/corpus from the repository root).
+var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+
+// corpusNow is a fixed clock for corpus runs (D11).
+var corpusNow = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+
+func lintCorpus(t *testing.T, name string, now time.Time) []okf.Diagnostic {
+	t.Helper()
+	dir := filepath.Join(corpusDir, name)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus bundle %s absent: %v", name, err)
+	}
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run(b, Options{Now: now})
+}
+
+func countCode(ds []okf.Diagnostic, code string, sev okf.Severity) (n int, wrongSeverity []okf.Diagnostic) {
+	for _, d := range ds {
+		if d.Code != code {
+			continue
+		}
+		n++
+		if d.Severity != sev {
+			wrongSeverity = append(wrongSeverity, d)
+		}
+	}
+	return n, wrongSeverity
+}
+
+// TestCorpusVerdicts runs every rule over the real bundles of the shared corpus: the error counts
+// match the corpus README (§11 verdicts), and no rule outside the §11 conformance set reports an
+// error (D1).
+func TestCorpusVerdicts(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	wantErrors := map[string]int{
+		"acme_retail": 0, "antigravity": 0, "cricket": 2, "crypto_bitcoin": 0, "ga4": 0, "ifmis": 51,
+		"js-ecosystem-refs": 0, "ml_experiment_trail": 0, "stackoverflow": 0, "tempguru_event_staffing": 0,
+	}
+	conformance := map[string]bool{}
+	for _, r := range conformanceRules() {
+		conformance[r.Code] = true
+	}
+	for name, want := range wantErrors {
+		t.Run(name, func(t *testing.T) {
+			ds := lintCorpus(t, name, corpusNow)
+			errs := 0
+			for _, d := range ds {
+				if d.Severity != okf.Error {
+					continue
+				}
+				errs++
+				if !conformance[d.Code] {
+					t.Errorf("non-conformance rule reported an error (D1): %s", d)
+				}
+			}
+			if errs != want {
+				t.Errorf("%d errors, the corpus README says %d", errs, want)
+			}
+		})
+	}
+}
+
+// TestCorpusFindings pins the findings the corpus README names.
+func TestCorpusFindings(t *testing.T) {
+	for _, tc := range []struct {
+		bundle string
+		now    time.Time
+		code   string
+		sev    okf.Severity
+		want   int
+		why    string
+	}{
+		{"stackoverflow", corpusNow, FootnoteUnknownSource.Code, okf.Warning, 11, "11 footnotes whose labels match no sources[].id (D16)"},
+		{"tempguru_event_staffing", corpusNow, LogHeadingExtraText.Code, okf.Warning, 1, "log heading with text after its date (D8)"},
+		{"tempguru_event_staffing", corpusNow, LogHeadingDate.Code, okf.Error, 0, "that heading starts with a valid date: not an error"},
+		{"antigravity", corpusNow, LinkBroken.Code, okf.Info, 18, "18 broken links, tolerated (§6.1, D15)"},
+		{"acme_retail", time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC), Stale.Code, okf.Warning, 7, "7 concepts stale at 2027-01-15"},
+		{"acme_retail", corpusNow, AttesterUnresolved.Code, okf.Warning, 2, "attesters/sql_equality.py was left out of the copy"},
+		{"acme_retail", corpusNow, ActorUnconventional.Code, okf.Warning, 0, "team: as a sources author follows §5.1's own example"},
+		{"ml_experiment_trail", corpusNow, LegacyCitations.Code, okf.Info, 3, "v0.1 style # Citations"},
+	} {
+		t.Run(tc.bundle+"/"+tc.code, func(t *testing.T) {
+			ds := lintCorpus(t, tc.bundle, tc.now)
+			n, wrong := countCode(ds, tc.code, tc.sev)
+			if n != tc.want {
+				t.Errorf("%d findings of %s, want %d: %s", n, tc.code, tc.want, tc.why)
+			}
+			for _, d := range wrong {
+				t.Errorf("want severity %s: %s", tc.sev, d)
+			}
+		})
+	}
+}

@@ -1,0 +1,229 @@
+package lint
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// fixtureNow is the clock of every rule fixture (D11), so stale and expiring findings are fixed.
+var fixtureNow = time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+
+// fixtureless are rules whose bad case cannot be a committed folder, with the test that covers them.
+var fixtureless = map[string]string{
+	okf.CodeUnreadable: "git keeps no read permissions and root reads anything: TestFileUnreadable uses a failing fs.FS",
+}
+
+// fixtureRules are the rules with fixture folders: conformance and family rules. Engine rules
+// (configuration, suppression) are tested with the engine.
+func fixtureRules() []*Rule {
+	return append(conformanceRules(), familyRules()...)
+}
+
+// runOne loads the bundle at dir and runs only rule r with the fixture clock, returning the findings
+// as text lines (path:line:col: message [CODE]) with the fixture folder's absolute path replaced
+// by $FIXTURE.
+func runOne(t *testing.T, r *Rule, dir string) []string {
+	t.Helper()
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		t.Fatalf("load %s: %v", dir, err)
+	}
+	abs := filepath.ToSlash(filepath.Dir(dir))
+	var out []string
+	for _, d := range Run(b, Options{Now: fixtureNow, Rules: []*Rule{r}}) {
+		if d.Code != r.Code {
+			t.Errorf("rule %s reported code %s: %s", r.Code, d.Code, d)
+		}
+		if d.Severity != r.Severity {
+			t.Errorf("rule %s reported severity %s, its default is %s: %s", r.Code, d.Severity, r.Severity, d)
+		}
+		out = append(out, strings.ReplaceAll(d.String(), abs, "$FIXTURE"))
+	}
+	return out
+}
+
+// TestRuleFixtures runs each rule alone over its fixtures (actionlint style):
+// testdata/rules/CODE/bad is a small bundle whose findings must equal bad.out line for line, and
+// testdata/rules/CODE/good must give no finding of that code.
+func TestRuleFixtures(t *testing.T) {
+	for _, r := range fixtureRules() {
+		if _, ok := fixtureless[r.Code]; ok {
+			continue
+		}
+		t.Run(r.Code+"-"+r.Name, func(t *testing.T) {
+			dir := filepath.Join("testdata", "rules", r.Code)
+			want, err := os.ReadFile(filepath.Join(dir, "bad.out"))
+			if err != nil {
+				t.Fatalf("missing expected findings: %v", err)
+			}
+			wantLines := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
+			got := runOne(t, r, filepath.Join(dir, "bad"))
+			if len(got) == 0 {
+				t.Fatalf("bad fixture gave no finding of %s", r.Code)
+			}
+			if strings.Join(got, "\n") != strings.Join(wantLines, "\n") {
+				t.Errorf("bad findings differ\n--- got\n%s\n--- want\n%s", strings.Join(got, "\n"), strings.Join(wantLines, "\n"))
+			}
+			if got := runOne(t, r, filepath.Join(dir, "good")); len(got) > 0 {
+				t.Errorf("good fixture gave findings:\n%s", strings.Join(got, "\n"))
+			}
+		})
+	}
+}
+
+// brokenFS is a bundle of two concepts whose b.md cannot be read (an I/O error).
+type brokenFS struct{}
+
+func (brokenFS) files() fstest.MapFS {
+	return fstest.MapFS{"a.md": {Data: []byte("---\ntype: Note\n---\n")}, "b.md": {Data: []byte("---\ntype: Note\n---\n")}}
+}
+
+func (f brokenFS) Open(name string) (fs.File, error) { return f.files().Open(name) }
+
+func (f brokenFS) ReadFile(name string) ([]byte, error) {
+	if name == "b.md" {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("input/output error")}
+	}
+	return f.files().ReadFile(name)
+}
+
+// TestFileUnreadable covers OKF010, which no committed fixture can produce.
+func TestFileUnreadable(t *testing.T) {
+	fsys := brokenFS{}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := Run(b, Options{Now: fixtureNow, Rules: []*Rule{FileUnreadable}})
+	if len(ds) != 1 || ds[0].Code != okf.CodeUnreadable || ds[0].Pos.Path != "b.md" || ds[0].Severity != okf.Error {
+		t.Fatalf("want one OKF010 error on b.md, got %v", ds)
+	}
+}
+
+var (
+	codeRE = regexp.MustCompile(`^OKF\d{3}$`)
+	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// TestRegistry checks the rule values themselves: codes unique and well formed, names unique
+// kebab-case, every rule documented with a bad and a good example, fixtures present, and severities
+// consistent with D1 (only the §11 conformance rules are errors).
+func TestRegistry(t *testing.T) {
+	codes := map[string]bool{}
+	names := map[string]bool{}
+	conformance := map[*Rule]bool{}
+	for _, r := range conformanceRules() {
+		conformance[r] = true
+	}
+	for _, r := range All() {
+		if !codeRE.MatchString(r.Code) {
+			t.Errorf("%s: code must be OKF and three digits", r.Code)
+		}
+		if codes[r.Code] {
+			t.Errorf("%s: code used twice", r.Code)
+		}
+		codes[r.Code] = true
+		if !nameRE.MatchString(r.Name) {
+			t.Errorf("%s: name %q is not kebab-case", r.Code, r.Name)
+		}
+		if names[r.Name] {
+			t.Errorf("%s: name %q used twice", r.Code, r.Name)
+		}
+		names[r.Name] = true
+		if r.Title == "" || strings.HasSuffix(r.Title, ".") || strings.ToLower(r.Title[:1]) != r.Title[:1] {
+			t.Errorf("%s: title %q must be a short lowercase summary without a trailing period", r.Code, r.Title)
+		}
+		if !strings.Contains(r.Doc, "Bad") || !strings.Contains(r.Doc, "Good") {
+			t.Errorf("%s: doc must show a bad and a good example", r.Code)
+		}
+		if r.Check == nil {
+			t.Errorf("%s: no check", r.Code)
+		}
+		if r.Severity == okf.Error && !conformance[r] {
+			t.Errorf("%s: only the §11 conformance rules may be errors (D1)", r.Code)
+		}
+		if conformance[r] && r.Severity == okf.Error && r.Spec == "" {
+			t.Errorf("%s: an error must cite the spec section it enforces", r.Code)
+		}
+	}
+	for _, r := range familyRules() {
+		if r.Spec == "" && r.Decision == "" && r.Severity != okf.Info {
+			t.Errorf("%s: a project convention (no spec section) must be info (D1)", r.Code)
+		}
+	}
+	for _, r := range fixtureRules() {
+		if why, ok := fixtureless[r.Code]; ok {
+			if why == "" {
+				t.Errorf("%s: fixtureless without a reason", r.Code)
+			}
+			continue
+		}
+		for _, p := range []string{"bad", "good", "bad.out"} {
+			if _, err := os.Stat(filepath.Join("testdata", "rules", r.Code, p)); err != nil {
+				t.Errorf("%s: missing fixture %s", r.Code, p)
+			}
+		}
+	}
+	// No fixture folder without a rule: a removed rule's code is retired, not left behind.
+	entries, err := os.ReadDir(filepath.Join("testdata", "rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !codes[e.Name()] {
+			t.Errorf("testdata/rules/%s: no rule has this code", e.Name())
+		}
+	}
+}
+
+// TestAllRulesOnEveryFixture runs the whole registry over every fixture bundle and the repository's
+// test bundles: no rule may panic on another rule's odd input, every finding carries a registered
+// code, and only conformance rules report errors (D1).
+func TestAllRulesOnEveryFixture(t *testing.T) {
+	var dirs []string
+	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range m {
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 100 {
+		t.Fatalf("found only %d fixture bundles", len(dirs))
+	}
+	conformance := map[string]bool{}
+	for _, r := range conformanceRules() {
+		conformance[r.Code] = true
+	}
+	for _, dir := range dirs {
+		b, err := okf.LoadDir(dir, okf.LoadOptions{})
+		if err != nil {
+			t.Fatalf("load %s: %v", dir, err)
+		}
+		for _, d := range Run(b, Options{Now: fixtureNow}) {
+			if ByCode(d.Code) == nil {
+				t.Errorf("%s: finding with an unregistered code: %s", dir, d)
+			}
+			if d.Severity == okf.Error && !conformance[d.Code] {
+				t.Errorf("%s: a non-conformance rule reported an error (D1): %s", dir, d)
+			}
+		}
+	}
+}

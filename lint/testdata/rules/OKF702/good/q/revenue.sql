@@ -1,0 +1,1 @@
+SELECT SUM(amount) FROM finance.revenue WHERE fiscal_year = @year

@@ -1,0 +1,1 @@
+select * from {{ ref('orders') }} where d >= '{{ var("start") }}' and y = {{ var('year') }}

@@ -1,0 +1,2 @@
+def attest(receipt):
+    return {'ok': True}
