@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/okf-tools/okf/okf"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -132,6 +133,26 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 		r.Rules = rules
 		var buf bytes.Buffer
 		if err := (SARIFPrinter{}).Print(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Errorf("%s: SARIF output does not validate: %v", name, err)
+		}
+	}
+	// Real findings too: every rule over the corpus bundles, when ../shared/corpus is there.
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	for _, name := range []string{"acme_retail", "cricket", "stackoverflow"} {
+		b, err := okf.LoadDir(filepath.Join(corpus, name), okf.LoadOptions{})
+		if err != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		rep := &Report{Diagnostics: Run(b, Options{Now: time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)}), DisplayPath: func(p string) string { return name + "/" + p }}
+		if err := (SARIFPrinter{}).Print(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(&buf)
