@@ -91,7 +91,20 @@ func (brokenFS) files() fstest.MapFS {
 	return fstest.MapFS{"a.md": {Data: []byte("---\ntype: Note\n---\n")}, "b.md": {Data: []byte("---\ntype: Note\n---\n")}}
 }
 
-func (f brokenFS) Open(name string) (fs.File, error) { return f.files().Open(name) }
+func (f brokenFS) Open(name string) (fs.File, error) {
+	file, err := f.files().Open(name)
+	if err != nil || name != "b.md" {
+		return file, err
+	}
+	return brokenFile{file}, nil
+}
+
+// brokenFile opens but fails to read, as a file on a failing disk does.
+type brokenFile struct{ fs.File }
+
+func (brokenFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: "b.md", Err: errors.New("input/output error")}
+}
 
 func (f brokenFS) ReadFile(name string) ([]byte, error) {
 	if name == "b.md" {

@@ -295,16 +295,20 @@ func shiftLines(n *yaml.Node, by int) {
 	}
 }
 
-// checkDuplicates reports the first key written twice in any mapping (D3: unparseable).
+// checkDuplicates reports the first key written twice in any mapping (D3: unparseable). Mappings
+// are small, so keys are compared pairwise rather than through a map allocated per mapping.
 func checkDuplicates(n *yaml.Node) error {
 	if n.Kind == yaml.MappingNode {
-		seen := make(map[string]*yaml.Node, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
+		for i := 2; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			if prev, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
-				return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+			if k.Kind != yaml.ScalarNode {
+				continue
 			}
-			seen[k.Value] = k
+			for j := 0; j < i; j += 2 {
+				if prev := n.Content[j]; prev.Kind == yaml.ScalarNode && prev.Value == k.Value {
+					return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+				}
+			}
 		}
 	}
 	for _, c := range n.Content {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -202,8 +203,9 @@ func (l *loader) load() (*Bundle, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused for every file this worker reads
 			for i := range next {
-				results[i] = l.loadFile(jobs[i])
+				results[i], buf = l.loadFile(jobs[i], buf)
 			}
 		}()
 	}
@@ -260,13 +262,41 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// loadFile reads and parses one file; it never fails, problems become diagnostics.
-func (l *loader) loadFile(j job) result {
-	src, err := fs.ReadFile(l.fsys, j.path)
+// loadFile reads and parses one file; it never fails, problems become diagnostics. The file is
+// read into buf, which the worker reuses for the next file: parsing copies every string it keeps,
+// so nothing loaded may point into buf (this saves a file-sized allocation per concept).
+func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
+	src, err := readFileInto(l.fsys, j.path, buf)
 	if err != nil {
-		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path}, Code: CodeUnreadable, Severity: Error, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}})
+		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path}, Code: CodeUnreadable, Severity: Error, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}}), buf
 	}
-	return parseFile(j, src, l.fsys)
+	return parseFile(j, src, l.fsys), src
+}
+
+// readFileInto reads the named file into buf's storage, growing it when needed.
+func readFileInto(fsys fs.FS, name string, buf []byte) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	if info, err := f.Stat(); err == nil && info.Size()+1 > int64(cap(buf)) {
+		buf = make([]byte, 0, info.Size()+512)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func (l *loader) empty(j job, diags []Diagnostic) result {
