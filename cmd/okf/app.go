@@ -77,12 +77,12 @@ func newApp(e *env) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		// Commands, one constructor per file.
 		Commands: []*cli.Command{
-			attestCommand(e),
-
 			lintCommand(e),
-			genCommand(e), indexCommand(e),
-			schemaCommand(e),
 			trustCommand(e),
+			attestCommand(e),
+			genCommand(e),
+			indexCommand(e),
+			schemaCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
