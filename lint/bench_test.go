@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,15 +30,15 @@ func BenchmarkLint10k(b *testing.B) {
 		runtime.GC()
 		stop := make(chan struct{})
 		done := make(chan uint64)
-		go func() { done <- samplePeak(stop) }()
-		c0 := cpuTime()
+		go func() { done <- synth.SamplePeak(stop) }()
+		c0 := synth.CPUTime()
 		bundle, err := okf.LoadDir(dir, okf.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		c1 := cpuTime()
+		c1 := synth.CPUTime()
 		findings = len(Run(bundle, Options{Now: now}))
-		c2 := cpuTime()
+		c2 := synth.CPUTime()
 		close(stop)
 		if p := <-done; p > peak {
 			peak = p
@@ -73,41 +72,12 @@ func BenchmarkRules(b *testing.B) {
 			}
 			now := time.Date(2026, 7, 15, 0, 0, 0, 0, time.UTC)
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := synth.CPUTime()
 			for i := 0; i < b.N; i++ {
 				Run(bundle, Options{Now: now})
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "concepts/s")
-			b.ReportMetric((cpuTime()-c0).Seconds()*1e6/float64(b.N*n), "cpu-µs/concept")
+			b.ReportMetric((synth.CPUTime()-c0).Seconds()*1e6/float64(b.N*n), "cpu-µs/concept")
 		})
-	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// samplePeak polls the live heap every 5 ms (ReadMemStats stops the world, so not more often) until
-// stop is closed and returns the largest value seen.
-func samplePeak(stop chan struct{}) uint64 {
-	var peak uint64
-	var ms runtime.MemStats
-	t := time.NewTicker(5 * time.Millisecond)
-	defer t.Stop()
-	for {
-		runtime.ReadMemStats(&ms)
-		if ms.HeapAlloc > peak {
-			peak = ms.HeapAlloc
-		}
-		select {
-		case <-stop:
-			return peak
-		case <-t.C:
-		}
 	}
 }

@@ -2,9 +2,7 @@ package okf
 
 import (
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/okf-tools/okf/internal/synth"
 )
@@ -21,7 +19,7 @@ func BenchmarkLoad10k(b *testing.B) {
 	}
 	b.SetBytes(size)
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := synth.CPUTime()
 	var retained, peak uint64
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
@@ -29,7 +27,7 @@ func BenchmarkLoad10k(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		stop := make(chan struct{})
 		done := make(chan uint64)
-		go func() { done <- samplePeak(stop) }()
+		go func() { done <- synth.SamplePeak(stop) }()
 		bundle, err := LoadDir(dir, LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
@@ -52,36 +50,9 @@ func BenchmarkLoad10k(b *testing.B) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "concepts/s")
 	// CPU time per load does not depend on what else the machine runs: on two free cores the
 	// wall time is at best half of it.
-	b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric((synth.CPUTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(retained)/(1<<20), "retained-MiB")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// samplePeak polls the heap every few milliseconds (ReadMemStats stops the world, so not more
-// often) until stop is closed and returns the largest HeapAlloc seen.
-func samplePeak(stop chan struct{}) uint64 {
-	var peak uint64
-	var m runtime.MemStats
-	for {
-		runtime.ReadMemStats(&m)
-		if m.HeapAlloc > peak {
-			peak = m.HeapAlloc
-		}
-		select {
-		case <-stop:
-			return peak
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }
 
 // BenchmarkParseConcept parses one synthetic ~6 KB concept: frontmatter with every family and a
