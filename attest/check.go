@@ -107,7 +107,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 			}
 			seen[n] = true
 		}
-		if t := c.Params[i].Type; t != "" && IsSQLRuntime(c.Runtime) {
+		if t := c.Params[i].Type; t != "" && okf.IsSQLRuntime(c.Runtime) {
 			if _, ok := typeAliases[t]; !ok {
 				at(p.Type.Pos, CodeParamType, okf.Info, "parameter %q has type %q, which okf cannot check values against (known: %s)", label, t, strings.Join(TypeNames, ", "))
 			}
@@ -115,17 +115,13 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	}
 	// Placeholders against declarations (D17): @name for SQL runtimes, var('name') for dbt.
 	if c.Source.Text != "" {
-		var phs []Placeholder
+		syntax := okf.PlaceholderSyntax(c.Runtime)
+		phs := okf.Placeholders(c.Source.Text, c.Runtime)
 		form := "@%s"
-		switch {
-		case strings.EqualFold(c.Runtime, "dbt"):
-			phs, form = DBTVars(c.Source.Text), "var('%s')"
-		case IsSQLRuntime(c.Runtime):
-			phs = Placeholders(c.Source.Text, c.Runtime)
-		default:
-			phs = nil
+		if syntax == "dbt" {
+			form = "var('%s')"
 		}
-		if phs != nil || IsSQLRuntime(c.Runtime) || strings.EqualFold(c.Runtime, "dbt") {
+		if syntax != "" {
 			used := map[string]bool{}
 			srcPos := c.Source.Pos
 			if c.Source.Kind == "file" {

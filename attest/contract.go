@@ -170,11 +170,7 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 			}
 		}
 	}
-	for _, cb := range c.Body.CodeBlocks {
-		if underComputation(cb) {
-			comp.inline = append(comp.inline, cb)
-		}
-	}
+	comp.inline = okf.ComputationBlocks(c)
 	if fm.Computation.Present() {
 		comp.file = b.ResolvePath(c.Path, fm.Computation.Text())
 	}
@@ -194,16 +190,6 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 	}
 	comp.Attester = resolveAttester(b, c, allowOutside)
 	return comp
-}
-
-// underComputation reports whether a code block sits under a `# Computation` heading (§10.3).
-func underComputation(cb okf.CodeBlock) bool {
-	for _, s := range cb.Sections {
-		if strings.EqualFold(strings.TrimSpace(s), "Computation") {
-			return true
-		}
-	}
-	return false
 }
 
 // resolveAttester finds what `attester.resource` names (D14, D18). A path that leaves the bundle,

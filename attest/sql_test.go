@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 func TestCanonicalSQLEqual(t *testing.T) {
@@ -55,15 +57,15 @@ func TestCanonicalSQLDifferent(t *testing.T) {
 func TestPlaceholders(t *testing.T) {
 	src := "SELECT '@notme', \"@nor_me\" -- @comment\n, @@session_var FROM t /* @x */ WHERE a = @a AND b = @b_2 AND c = @a AND e@>f"
 	var got []string
-	for _, p := range Placeholders(src, "postgres") {
+	for _, p := range okf.Placeholders(src, "postgres") {
 		got = append(got, p.Name)
 	}
 	want := []string{"a", "b_2", "a"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Placeholders = %v, want %v", got, want)
 	}
-	if n := len(DBTVars("where y = {{ var('year') }} and s = {{ var(\"segment\") }}")); n != 2 {
-		t.Errorf("DBTVars found %d vars, want 2", n)
+	if n := len(okf.Placeholders("where y = {{ var('year') }} and s = {{ var(\"segment\") }}", "dbt")); n != 2 {
+		t.Errorf("dbt placeholders: found %d vars, want 2", n)
 	}
 }
 

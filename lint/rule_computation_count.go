@@ -22,7 +22,7 @@ func checkComputationCount(p *Pass) {
 		if !isAttestedComputation(fm) {
 			return
 		}
-		blocks := computationBlocks(c)
+		blocks := okf.ComputationBlocks(c)
 		path := fm.Computation.Present()
 		switch {
 		case path && len(blocks) > 0:

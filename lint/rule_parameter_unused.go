@@ -22,7 +22,7 @@ func checkParameterUnused(p *Pass) {
 		if !isAttestedComputation(fm) {
 			return
 		}
-		syntax := bindingSyntax(fm.Runtime)
+		syntax := okf.PlaceholderSyntax(fm.Runtime.Text())
 		if syntax == "" {
 			return
 		}
@@ -31,7 +31,7 @@ func checkParameterUnused(p *Pass) {
 			return
 		}
 		used := map[string]bool{}
-		for _, ph := range placeholders(ct.text, syntax) {
+		for _, ph := range placeholders(ct.text, fm.Runtime) {
 			used[ph.name] = true
 		}
 		for i, it := range fm.Parameters.Items {

@@ -35,7 +35,7 @@ func checkPlaceholderUndeclared(p *Pass) {
 		if !isAttestedComputation(fm) {
 			return
 		}
-		syntax := bindingSyntax(fm.Runtime)
+		syntax := okf.PlaceholderSyntax(fm.Runtime.Text())
 		if syntax == "" {
 			return
 		}
@@ -45,7 +45,7 @@ func checkPlaceholderUndeclared(p *Pass) {
 		}
 		declared := declaredParameters(fm)
 		reported := map[string]bool{}
-		for _, ph := range placeholders(ct.text, syntax) {
+		for _, ph := range placeholders(ct.text, fm.Runtime) {
 			if declared[ph.name] || reported[ph.name] {
 				continue
 			}
