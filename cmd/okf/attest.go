@@ -288,6 +288,13 @@ func attestCheckCommand(e *env) *cli.Command {
 			if ds == nil {
 				ds = []okf.Diagnostic{}
 			}
+			// Paths from the working directory, as okf lint prints them, so editors and CI can open them.
+			for i := range ds {
+				ds[i].Pos.Path = displayPath(dir, ds[i].Pos.Path)
+				if ds[i].End.Path != "" {
+					ds[i].End.Path = displayPath(dir, ds[i].End.Path)
+				}
+			}
 			counts := map[okf.Severity]int{}
 			failing := false
 			for _, d := range ds {

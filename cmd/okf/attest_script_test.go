@@ -43,8 +43,10 @@ func TestAttestCheckAcmeRetail(t *testing.T) {
 	}
 	var out, errOut strings.Builder
 	code := run([]string{"okf", "attest", "check", dir}, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
-	want := `computations/gross-margin-period.md:14:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
-computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
+	// Paths are shown from the working directory, as okf lint shows them.
+	p := filepath.ToSlash(dir) + "/"
+	want := p + `computations/gross-margin-period.md:14:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
+` + p + `computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
 2 attested computations checked: 2 warnings, 0 info
 `
 	if code != exitFindings || out.String() != want || errOut.String() != "" {
