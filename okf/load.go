@@ -60,7 +60,7 @@ func (c *Concept) Conformant() bool {
 type LoadOptions struct {
 	// Ignore adds gitignore-syntax patterns to those of `.okfignore` (D5).
 	Ignore []string
-	// Workers is how many files are parsed at once (0: one per CPU).
+	// Workers is how many files are read and parsed at once (0: two per CPU).
 	Workers int
 }
 
@@ -195,7 +195,9 @@ func (l *loader) load() (*Bundle, error) {
 	results := make([]result, len(jobs))
 	workers := l.opts.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		// Twice the CPUs: a worker waiting on a read leaves its CPU to another (measured on the
+		// 2-core machine: 1.00 s with 2 workers, 0.88 s with 4, no better with 8).
+		workers = 2 * runtime.GOMAXPROCS(0)
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
