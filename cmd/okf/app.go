@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -94,7 +96,8 @@ func newApp(e *env) *cli.App {
 // run is main without os.Exit: it returns the exit code, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
-	err := newApp(e).Run(args)
+	app := newApp(e)
+	err := app.Run(flagsFirst(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -119,4 +122,62 @@ func versionCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// flagsFirst moves a command's flags (with their values) ahead of its other arguments, so that
+// "okf lint bundle --format json" works like "okf lint --format json bundle": urfave/cli v2 stops
+// reading flags at the first argument that is not one. Commands with subcommands or their own flag
+// parsing (attest) are left alone, and so is everything after "--".
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.Name == args[1] || slices.Contains(c.Aliases, args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		v := true
+		switch ff := f.(type) {
+		case *cli.BoolFlag:
+			v = false
+		case *cli.GenericFlag:
+			if b, ok := ff.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				v = false
+			}
+		}
+		for _, n := range f.Names() {
+			takesValue[n] = v
+		}
+	}
+	flags := []string{}
+	var rest []string
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if takesValue[name] && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, rest...)
 }
