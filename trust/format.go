@@ -179,7 +179,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 		return s
 	}
 	t := r.Totals
-	fmt.Fprintf(w, "okf trust: %d concepts at %s (expiring within %s)\n", t.Concepts, when(r.Now, false), r.ExpiringWithin)
+	fmt.Fprintf(w, "okf trust: %s at %s (expiring within %s)\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin)
 	fmt.Fprintf(w, "\nTotals\n")
 	fmt.Fprintf(w, "  tier       human-reviewed %d, machine-confirmed %d, unverified %d\n", t.HumanReviewed, t.MachineConfirmed, t.Unverified)
 	fmt.Fprintf(w, "  status     stable %d, draft %d, deprecated %d\n", t.Stable, t.Draft, t.Deprecated)
@@ -318,4 +318,12 @@ func writeJSON(w io.Writer, r *Report) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
+}
+
+// concepts counts concepts in words: "1 concept", "7 concepts".
+func concepts(n int) string {
+	if n == 1 {
+		return "1 concept"
+	}
+	return fmt.Sprintf("%d concepts", n)
 }

@@ -34,8 +34,8 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	w = ew
 	t := r.Totals
 	fmt.Fprintf(w, "## okf trust report\n\n")
-	fmt.Fprintf(w, "%d concepts at `%s` (expiring within %s): **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
-		"%d stale, %d expiring soon.\n\n", t.Concepts, when(r.Now, false), r.ExpiringWithin,
+	fmt.Fprintf(w, "%s at `%s` (expiring within %s): **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
+		"%d stale, %d expiring soon.\n\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin,
 		t.HumanReviewed, t.MachineConfirmed, t.Unverified, t.Stale, t.Expiring)
 
 	fmt.Fprintf(w, "| | concepts | human-reviewed | machine-confirmed | unverified | draft | deprecated | stale | expiring | changed since verified | flagged lineage |\n")
