@@ -152,7 +152,13 @@ func (l *loader) load() (*Bundle, error) {
 			return nil
 		}
 		isDir := d.IsDir()
-		if d.Type()&fs.ModeSymlink != 0 {
+		isLink := d.Type()&fs.ModeSymlink != 0
+		if isLink && (ig.Match(p, false) || ig.Match(p, true)) {
+			// An ignored link is left alone, wherever it leads.
+			b.Ignored = append(b.Ignored, p)
+			return nil
+		}
+		if isLink {
 			target, ok, msg := l.followLink(p)
 			if !ok {
 				if msg != "" {

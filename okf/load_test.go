@@ -435,6 +435,10 @@ func TestSymlinkOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An ignored link is not reported, wherever it leads.
+	if ib, err := LoadDir(root, LoadOptions{Ignore: []string{"leak.md"}}); err != nil || len(ib.Diagnostics) != 0 || len(ib.Ignored) != 1 {
+		t.Errorf("ignored link: %v %v %v", err, ib.Diagnostics, ib.Ignored)
+	}
 	if len(b.Diagnostics) != 1 || b.Diagnostics[0].Code != CodeSymlinkOutside || b.Diagnostics[0].Pos.Path != "leak.md" || b.Diagnostics[0].Severity != Warning {
 		t.Fatalf("diagnostics %v", b.Diagnostics)
 	}
