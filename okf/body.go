@@ -3,6 +3,7 @@ package okf
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -197,18 +198,17 @@ func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 			b.CodeBlocks = append(b.CodeBlocks, cb)
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
-			p.comments(b, blockText(t, p.src), t.Pos())
+			segs := t.Lines()
+			if t.HasClosure() {
+				// A multi-line comment's closing line is kept apart from the block's lines.
+				all := text.NewSegments()
+				all.AppendAll(segs.Sliced(0, segs.Len()))
+				all.Append(t.ClosureLine)
+				segs = all
+			}
+			p.comments(b, segs)
 		case *ast.RawHTML:
-			var raw strings.Builder
-			for i := 0; i < t.Segments.Len(); i++ {
-				seg := t.Segments.At(i)
-				raw.Write(seg.Value(p.src))
-			}
-			start := t.Pos()
-			if t.Segments.Len() > 0 {
-				start = t.Segments.At(0).Start
-			}
-			p.comments(b, raw.String(), start)
+			p.comments(b, t.Segments)
 		case *ast.ListItem:
 			if inCitations > 0 && t.Parent() != nil && t.Parent().Parent() == doc {
 				c := Citation{Text: inlineText(t, p.src), Pos: p.pos(t.Pos())}
@@ -251,10 +251,25 @@ func clip[T any](s []T) []T {
 
 var commentRE = regexp.MustCompile(`(?s)<!--(.*?)-->`)
 
-// comments records the HTML comments in raw, which starts at body offset start.
-func (p *bodyParser) comments(b *Body, raw string, start int) {
-	for _, m := range commentRE.FindAllStringSubmatchIndex(raw, -1) {
-		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(raw[m[2]:m[3]]), Pos: p.pos(start + m[0])})
+// comments records the HTML comments in the text of segs. A comment's position is taken from the
+// segment it starts in, so it is right even where the segments are not contiguous in the file
+// (a block inside a list or quote has its indentation cut).
+func (p *bodyParser) comments(b *Body, segs *text.Segments) {
+	var raw strings.Builder
+	starts := make([]int, segs.Len()) // offset in raw where each segment begins
+	for i := 0; i < segs.Len(); i++ {
+		starts[i] = raw.Len()
+		seg := segs.At(i)
+		raw.Write(seg.Value(p.src))
+	}
+	s := raw.String()
+	if !strings.Contains(s, "<!--") {
+		return
+	}
+	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
+		i := sort.SearchInts(starts, m[0]+1) - 1
+		off := segs.At(i).Start + m[0] - starts[i]
+		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: p.pos(off)})
 	}
 }
 
