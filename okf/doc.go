@@ -1,0 +1,15 @@
+// Package okf is the model and parser of Open Knowledge Format (OKF) v0.2 bundles: folders of
+// Markdown concepts with YAML frontmatter, index.md listings and log.md histories.
+//
+// LoadDir (or Load, for any fs.FS) reads a bundle in parallel into a Bundle: concepts sorted by ID,
+// each with its frontmatter families as typed values that carry their path:line:col, the body's
+// links, headings, footnotes and code blocks (never the Markdown syntax tree), the reserved files,
+// and the §11 conformance diagnostics found on the way. Loading never stops at a bad file.
+//
+// The spec's meaning that every command shares lives here once, as pure functions taking the clock
+// as an argument: ParseTimestamp (decision D10), TierOf and ChangedSinceVerified (D12), StatusOf
+// (D13), FreshnessOf and ResolveNow (D11), ResolvePath (D14), ResolveLink (D15), ClassifyActor (§7),
+// and the Attested Computation helpers ComputationBlocks and Placeholders (D17).
+//
+// This package imports no other package of the module.
+package okf
