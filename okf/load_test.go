@@ -46,7 +46,7 @@ func TestLoadValidBundleStructure(t *testing.T) {
 	for _, c := range b.Concepts {
 		ids = append(ids, c.ID)
 	}
-	want := "computations/revenue metrics/churn metrics/margin-legacy metrics/revenue playbooks/revenue-alert playbooks/run-on-sqlite tables/orders"
+	want := "computations/orders-count computations/revenue metrics/churn metrics/margin-legacy metrics/revenue playbooks/revenue-alert playbooks/run-on-sqlite tables/orders"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("concepts %q, want %q (sorted by ID, reserved files and .py excluded)", got, want)
 	}
@@ -243,6 +243,55 @@ func TestAccessorsAttestedComputation(t *testing.T) {
 	}
 	if cb.Content != "SELECT SUM(amount) AS revenue\nFROM orders\nWHERE fiscal_year = @year\n" {
 		t.Errorf("content %q", cb.Content)
+	}
+}
+
+// TestAccessorsComputationFile covers the `computation` path form (§10.3) and a builtin attester.
+func TestAccessorsComputationFile(t *testing.T) {
+	b := loadValid(t)
+	c := concept(t, b, "computations/orders-count")
+	fm := c.Frontmatter
+	p := "computations/orders-count.md"
+	if fm.Computation.Text() != "/computations/sql/orders-by-year.sql" || fm.Computation.Pos != pos(p, 8, 14) {
+		t.Errorf("computation %+v", fm.Computation)
+	}
+	r := b.ResolvePath(c.Path, fm.Computation.Text())
+	if !r.Exists || r.Target != "computations/sql/orders-by-year.sql" {
+		t.Errorf("computation path resolves to %+v", r)
+	}
+	data, err := b.ReadFile(r.Target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phs := Placeholders(string(data), fm.Runtime.Text())
+	if len(phs) != 1 || phs[0].Name != "year" {
+		t.Errorf("placeholders %+v (the one in the comment line must not count)", phs)
+	}
+	if len(ComputationBlocks(c)) != 0 {
+		t.Errorf("no inline computation expected")
+	}
+	if fm.Attester.Resource.Text() != "builtin:sql-equality" || b.ResolvePath(c.Path, fm.Attester.Resource.Text()).Kind != RefExternal {
+		t.Errorf("builtin attester %+v", fm.Attester)
+	}
+	if fm.Verified.Shape != VerifiedAbsent {
+		t.Errorf("verified %+v", fm.Verified)
+	}
+}
+
+// TestAccessorLegacyTimestamp covers the v0.1 `timestamp` (§13.1), which the v0.2 valid bundle
+// does not use.
+func TestAccessorLegacyTimestamp(t *testing.T) {
+	c, _ := ParseConcept("old.md", []byte("---\ntype: Metric\ntimestamp: '2026-05-28T22:53:05+00:00'\n---\n# Citations\n\n- https://wiki.example/a\n- [Policy](https://wiki.example/b)\n"))
+	fm := c.Frontmatter
+	if fm.LegacyTimestamp.Form != Full || !fm.LegacyTimestamp.Time.Equal(mustTime("2026-05-28T22:53:05Z")) || fm.LegacyTimestamp.Pos != pos("old.md", 3, 12) {
+		t.Errorf("timestamp %+v", fm.LegacyTimestamp)
+	}
+	if at, legacy := GeneratedAt(fm); !legacy || !at.Time.Equal(fm.LegacyTimestamp.Time) {
+		t.Errorf("GeneratedAt %+v %v", at, legacy)
+	}
+	cit := c.Body.Citations
+	if len(cit) != 2 || cit[0].Target != "https://wiki.example/a" || cit[1].Target != "https://wiki.example/b" || cit[1].Text != "Policy" || cit[0].Pos != pos("old.md", 7, 1) {
+		t.Errorf("citations %+v", cit)
 	}
 }
 
