@@ -89,3 +89,25 @@ func (ct computationText) where(ph placeholder) string {
 	}
 	return " (in /" + ct.file + " line " + strconv.Itoa(ph.line) + ")"
 }
+
+// boundComputation is the computation of an Attested Computation whose runtime okf can read
+// placeholders for, with that runtime's placeholder syntax; ok is false otherwise. The placeholder
+// rules (OKF704, OKF705) both start from it.
+func boundComputation(b *okf.Bundle, c *okf.Concept, fm *okf.Frontmatter) (ct computationText, syntax string, ok bool) {
+	if !isAttestedComputation(fm) {
+		return ct, "", false
+	}
+	if syntax = okf.PlaceholderSyntax(fm.Runtime.Text()); syntax == "" {
+		return ct, "", false
+	}
+	ct, ok = computationOf(b, c)
+	return ct, syntax, ok
+}
+
+// writtenAs shows a parameter as the runtime writes it: @name, or var('name') for dbt (D17).
+func writtenAs(syntax, name string) string {
+	if syntax == "dbt" {
+		return "var('" + name + "')"
+	}
+	return "@" + name
+}

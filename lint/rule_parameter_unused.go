@@ -19,14 +19,7 @@ var ParameterUnused = &Rule{Code: "OKF705", Name: "parameter-unused", Severity: 
 
 func checkParameterUnused(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		if !isAttestedComputation(fm) {
-			return
-		}
-		syntax := okf.PlaceholderSyntax(fm.Runtime.Text())
-		if syntax == "" {
-			return
-		}
-		ct, ok := computationOf(p.Bundle, c)
+		ct, syntax, ok := boundComputation(p.Bundle, c, fm)
 		if !ok {
 			return
 		}
@@ -39,10 +32,7 @@ func checkParameterUnused(p *Pass) {
 			if name == "" || used[name] {
 				continue
 			}
-			written := "@" + name
-			if syntax == "dbt" {
-				written = "var('" + name + "')"
-			}
+			written := writtenAs(syntax, name)
 			where := "the # Computation block"
 			if ct.file != "" {
 				where = "/" + ct.file

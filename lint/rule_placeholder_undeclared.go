@@ -32,14 +32,7 @@ func declaredParameters(fm *okf.Frontmatter) map[string]bool {
 
 func checkPlaceholderUndeclared(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		if !isAttestedComputation(fm) {
-			return
-		}
-		syntax := okf.PlaceholderSyntax(fm.Runtime.Text())
-		if syntax == "" {
-			return
-		}
-		ct, ok := computationOf(p.Bundle, c)
+		ct, syntax, ok := boundComputation(p.Bundle, c, fm)
 		if !ok {
 			return
 		}
@@ -50,10 +43,7 @@ func checkPlaceholderUndeclared(p *Pass) {
 				continue
 			}
 			reported[ph.name] = true
-			written := "@" + ph.name
-			if syntax == "dbt" {
-				written = "var('" + ph.name + "')"
-			}
+			written := writtenAs(syntax, ph.name)
 			p.Reportf(ct.pos(c, ph), "placeholder %s%s is not declared in parameters: add - { name: %s, type: <type>, required: <true|false> } (§10.3)", written, ct.where(ph), ph.name)
 		}
 	})
