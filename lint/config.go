@@ -29,7 +29,7 @@ type Config struct {
 	Overrides []Override
 	// Ignore lists gitignore-syntax patterns, passed to the loader with .okfignore's (D5).
 	Ignore []string
-	// ExpiringWithin is the "expiring soon" window (D11); zero when not set.
+	// ExpiringWithin is the "expiring soon" window (D11); zero when not set, NoExpiringWindow for 0.
 	ExpiringWithin time.Duration
 	// Schemas maps a concept `type` to a schema file of the bundle (a slash path from the root).
 	Schemas map[string]SchemaRef
@@ -95,12 +95,12 @@ func ParseConfig(name string, src []byte) *Config {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within must be a duration such as 30d or 720h, found %s", shape(v))
 				continue
 			}
-			d, err := ParseWindow(v.Value)
+			d, err := okf.ParseWindow(v.Value)
 			if err != nil {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within: %v", err)
 				continue
 			}
-			c.ExpiringWithin = d
+			c.ExpiringWithin = WindowSetting(d)
 		case "schemas":
 			c.parseSchemas(v)
 		default:
@@ -283,26 +283,6 @@ func (c *Config) SchemaTypes() []string {
 	}
 	sort.Strings(ts)
 	return ts
-}
-
-var daysRe = regexp.MustCompile(`^(\d+)d$`)
-
-// ParseWindow reads a duration for --expiring-within and expiring_within: a Go duration ("720h",
-// "90m") or a number of days ("30d").
-func ParseWindow(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if m := daysRe.FindStringSubmatch(s); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n > 100000 {
-			return 0, fmt.Errorf("duration %q is too long", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("invalid duration %q (want a number of days such as 30d, or a Go duration such as 720h)", s)
-	}
-	return d, nil
 }
 
 func shape(n *yaml.Node) string {

@@ -353,19 +353,6 @@ func TestRunIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestParseWindow(t *testing.T) {
-	for in, want := range map[string]time.Duration{"30d": 30 * 24 * time.Hour, "720h": 720 * time.Hour, "90m": 90 * time.Minute, " 1d ": 24 * time.Hour} {
-		if got, err := ParseWindow(in); err != nil || got != want {
-			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "soon", "-5h", "3w", "d"} {
-		if _, err := ParseWindow(in); err == nil {
-			t.Errorf("ParseWindow(%q) accepted", in)
-		}
-	}
-}
-
 func TestRegistryHasEngineRules(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range All() {
@@ -413,6 +400,9 @@ func TestExpiringWindowPrecedence(t *testing.T) {
 		{0, nil, okf.DefaultExpiringWindow},
 		{0, cfg, 7 * 24 * time.Hour},
 		{time.Hour, cfg, time.Hour},
+		// A written 0 turns the window off, from the flag or from the configuration.
+		{WindowSetting(0), cfg, 0},
+		{0, ParseConfig(".okf.yaml", []byte("expiring_within: 0\n")), 0},
 	} {
 		Run(b, Options{Rules: []*Rule{probe}, ExpiringWithin: c.flag, Config: c.cfg})
 		if seen != c.want {

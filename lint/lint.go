@@ -9,10 +9,22 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
+// NoExpiringWindow is the window of a user who wrote 0: nothing is "expiring soon". Zero itself
+// means "not set" in Options and Config.
+const NoExpiringWindow time.Duration = -1
+
+// WindowSetting turns a window the user wrote into the value Options and Config hold.
+func WindowSetting(d time.Duration) time.Duration {
+	if d == 0 {
+		return NoExpiringWindow
+	}
+	return d
+}
+
 // Options configures a run.
 type Options struct {
 	// Now is the clock (D11); ExpiringWithin the "expiring soon" window (0: the configuration's
-	// expiring_within, else okf.DefaultExpiringWindow).
+	// expiring_within, else okf.DefaultExpiringWindow; NoExpiringWindow turns it off).
 	Now            time.Time
 	ExpiringWithin time.Duration
 	// Rules to run (nil: All()).
@@ -46,8 +58,11 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	if window == 0 && cfg != nil {
 		window = cfg.ExpiringWithin
 	}
-	if window == 0 {
+	switch {
+	case window == 0:
 		window = okf.DefaultExpiringWindow
+	case window < 0:
+		window = 0 // NoExpiringWindow: okf.FreshnessOf reports nothing as expiring
 	}
 	workers := opts.Workers
 	if workers <= 0 {

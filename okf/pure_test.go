@@ -331,3 +331,17 @@ func TestLogAndIndexStructure(t *testing.T) {
 		t.Errorf("index %+v", x.Sections)
 	}
 }
+
+// TestParseWindow covers the "expiring soon" window of --expiring-within and expiring_within (D11).
+func TestParseWindow(t *testing.T) {
+	for in, want := range map[string]time.Duration{"30d": 30 * 24 * time.Hour, " 1d ": 24 * time.Hour, "0d": 0, "0": 0, "720h": 720 * time.Hour, "36h": 36 * time.Hour, "90m": 90 * time.Minute} {
+		if got, err := ParseWindow(in); err != nil || got != want {
+			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "d", "soon", "3w", "3x", "-5h", "-1d", "1.5d", "999999999d"} {
+		if _, err := ParseWindow(in); err == nil {
+			t.Errorf("ParseWindow(%q) accepted", in)
+		}
+	}
+}

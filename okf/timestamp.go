@@ -2,6 +2,7 @@ package okf
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -129,4 +130,23 @@ func ResolveNow(flag string, getenv func(string) string) (time.Time, error) {
 		}
 	}
 	return time.Now().UTC(), nil
+}
+
+// ParseWindow reads an "expiring soon" window (D11) as --expiring-within and the configuration
+// write it: whole days ("30d") or a Go duration ("720h", "36h"); "0" turns the window off.
+// Negative and fractional-day values are refused.
+func ParseWindow(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, ok := strings.CutSuffix(s, "d"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		days, err := strconv.Atoi(n)
+		if err != nil || days > 100000 {
+			return 0, fmt.Errorf("duration %q is too long", s)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("invalid duration %q: want whole days such as 30d or a duration such as 720h", s)
+	}
+	return d, nil
 }

@@ -172,20 +172,6 @@ func FormatWindow(d time.Duration) string {
 	return d.String()
 }
 
-// ParseWindow reads a --expiring-within value: a Go duration ("36h") or whole days ("30d").
-func ParseWindow(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		var days int
-		if _, err := fmt.Sscanf(n, "%d", &days); err == nil && fmt.Sprint(days) == n && days >= 0 {
-			return time.Duration(days) * 24 * time.Hour, nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return d, nil
-	}
-	return 0, fmt.Errorf("invalid duration %q: want whole days such as 30d or a duration such as 36h", s)
-}
-
 // Build makes the report of bundle b at opts.Now. Lineage and "used by" are computed over the whole
 // bundle; the filters only choose which concepts are listed, counted and queued.
 func Build(b *okf.Bundle, opts Options) *Report {

@@ -86,9 +86,10 @@ func lintCommand(e *env) *cli.Command {
 			}
 			var window time.Duration
 			if s := c.String("expiring-within"); s != "" {
-				if window, err = lint.ParseWindow(s); err != nil {
+				if window, err = okf.ParseWindow(s); err != nil {
 					return usageErr("--expiring-within: %v", err)
 				}
+				window = lint.WindowSetting(window)
 			}
 			now, err := okf.ResolveNow(c.String("now"), e.getenv)
 			if err != nil {

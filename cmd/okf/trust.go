@@ -59,7 +59,7 @@ func runTrust(e *env, c *cli.Context) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	window, err := trust.ParseWindow(c.String("expiring-within"))
+	window, err := okf.ParseWindow(c.String("expiring-within"))
 	if err != nil {
 		return usageErr("--expiring-within: %v", err)
 	}
