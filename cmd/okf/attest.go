@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
@@ -189,7 +188,7 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				printComputation(e.stdout, comp)
 			}
-			fmt.Fprintf(e.stdout, "%d attested computation%s\n", len(comps), plural(len(comps)))
+			fmt.Fprintf(e.stdout, "%s\n", countOf(len(comps), "attested computation"))
 			return nil
 		})
 }
@@ -199,13 +198,6 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 		return []*attest.Computation{}
 	}
 	return c
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func printComputation(w io.Writer, comp *attest.Computation) {
@@ -311,8 +303,8 @@ func attestCheckCommand(e *env) *cli.Command {
 				for _, d := range ds {
 					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", d.Pos, d.Severity, d.Message, d.Code)
 				}
-				fmt.Fprintf(e.stdout, "%d attested computation%s checked: %d warning%s, %d info\n",
-					len(comps), plural(len(comps)), counts[okf.Warning], plural(counts[okf.Warning]), counts[okf.Info])
+				fmt.Fprintf(e.stdout, "%s checked: %s, %d info\n",
+					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), counts[okf.Info])
 			}
 			if failing {
 				return findings
@@ -558,32 +550,4 @@ func indentJSON(b []byte) []byte {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes()
-}
-
-// writeFileAtomic writes through a temporary file and a rename, so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".okf-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

@@ -164,14 +164,6 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-// countOf writes "1 warning" or "2 warnings".
-func countOf(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // target is what okf lint was asked to check: a bundle root, how to show paths under it, and
 // optionally the files (slash paths from the root) whose findings to report.
 type target struct {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -109,7 +108,7 @@ func runTrust(e *env, c *cli.Context) error {
 		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 			return fatalErr("writing the report: %v", err)
 		}
-	} else if err := trustWriteFile(out, buf.Bytes()); err != nil {
+	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
 		return fatalErr("cannot write %q: %v", out, err)
 	}
 
@@ -130,26 +129,4 @@ func trustIsTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// trustWriteFile writes through a temporary file in the same folder and renames it into place, so
-// a reader never sees half a report.
-func trustWriteFile(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }
