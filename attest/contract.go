@@ -17,7 +17,7 @@ import (
 )
 
 // TypeAttestedComputation is the `type` that marks a computation concept (§10.1).
-const TypeAttestedComputation = "Attested Computation"
+const TypeAttestedComputation = okf.TypeAttestedComputation
 
 // Param is one declared parameter (§10.2) as written; Type is lower-cased.
 type Param struct {
@@ -86,7 +86,7 @@ type Computation struct {
 
 // IsComputation reports whether a concept is an Attested Computation (§10.1).
 func IsComputation(c *okf.Concept) bool {
-	return c.Frontmatter.Type.Text() == TypeAttestedComputation
+	return okf.IsAttestedComputation(c.Frontmatter)
 }
 
 // Computations reads every Attested Computation of a bundle, sorted by concept ID.

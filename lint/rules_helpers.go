@@ -35,10 +35,7 @@ func at(v okf.Value, fallback okf.Position) okf.Position {
 }
 
 // isAttestedComputation reports whether the concept is of `type: Attested Computation` (§10.1).
-// Case and surrounding space are forgiven: type values are not registered (§4.1).
-func isAttestedComputation(fm *okf.Frontmatter) bool {
-	return fm.Type.IsString() && strings.EqualFold(strings.TrimSpace(fm.Type.Raw), "Attested Computation")
-}
+func isAttestedComputation(fm *okf.Frontmatter) bool { return okf.IsAttestedComputation(fm) }
 
 // namedTimestamp is one timestamp-valued field. Its dotted name ("sources[2].last_modified") is
 // built only when a finding needs it: the fields of 10,000 concepts are walked by four rules.

@@ -46,3 +46,17 @@ func TestComputationBlocks(t *testing.T) {
 		t.Fatalf("blocks %+v", blocks)
 	}
 }
+
+func TestIsAttestedComputation(t *testing.T) {
+	for src, want := range map[string]bool{
+		"type: Attested Computation\n":     true,
+		"type: ' attested computation '\n": true,
+		"type: Metric\n":                   false,
+		"type: [Attested Computation]\n":   false,
+	} {
+		c, _ := ParseConcept("c.md", []byte("---\n"+src+"---\n"))
+		if got := IsAttestedComputation(c.Frontmatter); got != want {
+			t.Errorf("%q: %v, want %v", src, got, want)
+		}
+	}
+}

@@ -224,7 +224,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 
 	var acs []*Concept
 	for _, c := range r.Concepts {
-		if c.Type == "Attested Computation" {
+		if c.computation {
 			acs = append(acs, c)
 		}
 	}

@@ -96,6 +96,8 @@ type Concept struct {
 
 	selected bool
 	srcIDs   []string // bundle concepts this one derives from, sorted
+	// computation is true for an Attested Computation (okf.IsAttestedComputation).
+	computation bool
 }
 
 // Totals counts concepts by tier, status and staleness.
@@ -296,7 +298,8 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	}
 	slices.Sort(rc.srcIDs)
 
-	if rc.Type == "Attested Computation" {
+	if okf.IsAttestedComputation(f) {
+		rc.computation = true
 		rc.Runtime = strings.TrimSpace(f.Runtime.Text())
 		if f.Attester != nil {
 			rc.Attester = strings.TrimSpace(f.Attester.Resource.Text())
