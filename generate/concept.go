@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/okf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The markers around the part of a concept body that gen owns. Everything outside them belongs to

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Grouping of index entries.

@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/okf-tools/okf/okf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Post is one blog post read from the content repository: the frontmatter fields gen uses and its

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/okf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // ConfigName is the configuration file okf lint reads from the bundle root. It is a hidden file, so

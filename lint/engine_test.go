@@ -12,7 +12,7 @@ import (
 
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/schemas"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // engineOnly is the rule set of these tests: the conformance and engine rules, whose findings this

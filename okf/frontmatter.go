@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Frontmatter is a concept's YAML block: every family of the spec read into typed values with

@@ -3,7 +3,7 @@ package okf
 import (
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Kind is the YAML shape of a frontmatter value.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/okf"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Freshness values of a concept, as every format names them (D11).
