@@ -1,0 +1,146 @@
+package okf
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Everything okf prints about a bundle (paths, titles, messages, echoed source lines) was written by
+// whoever wrote the bundle, and lands in terminals, CI logs, annotations and PR comments. These
+// functions are the one place that makes such text inert for each kind of output.
+
+// EscapeControl makes untrusted text safe to print on one line of a terminal or CI log: C0 and C1
+// control characters (newline, carriage return, ESC, …), DEL, Unicode bidirectional overrides and
+// isolates, line and paragraph separators, and invalid UTF-8 are written as visible escapes (`\n`,
+// `\x1b`, `\u202e`), so no bundle text can start a new output line (a forged `::error` workflow
+// command) or move the cursor. A backslash is left as it is: text without control characters is
+// returned unchanged, byte for byte.
+func EscapeControl(s string) string {
+	i := firstUnsafe(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		}
+		if unsafeRune(r) {
+			writeRuneEscape(&b, r)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// firstUnsafe returns the byte offset of the first rune EscapeControl would change, or -1.
+func firstUnsafe(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size <= 1) || unsafeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// unsafeRune reports the runes that control a terminal or reorder text: C0, DEL, C1, the bidi
+// embeddings, overrides and isolates, the directional marks, and the line and paragraph separators.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == 0x200e, r == 0x200f, r == 0x061c, r == 0x2028, r == 0x2029:
+		return true
+	}
+	return false
+}
+
+func writeRuneEscape(b *strings.Builder, r rune) {
+	switch r {
+	case '\n':
+		b.WriteString(`\n`)
+	case '\r':
+		b.WriteString(`\r`)
+	case '\t':
+		b.WriteString(`\t`)
+	default:
+		if r < 0x100 {
+			fmt.Fprintf(b, `\x%02x`, r)
+		} else {
+			fmt.Fprintf(b, `\u%04x`, r)
+		}
+	}
+}
+
+// EscapeMarkdown makes untrusted text literal inside a line of Markdown (a table cell, a list item,
+// a heading) as GitHub renders it: control characters are escaped as by EscapeControl, every
+// ASCII punctuation character that Markdown or GFM could read as syntax is backslash-escaped, and
+// `<`, `>` and `&` become HTML entities, so a title can open no link or image, start no HTML tag
+// (no closing `</details>`), break no table (`|`), and mention no one (`@` is escaped too).
+func EscapeMarkdown(s string) string {
+	s = EscapeControl(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '-', '.', '!', '|', '~', '@', ':', '"', '\'', '=', '$', '%', '^':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// EscapeMarkdownCode returns untrusted text as a Markdown inline code span that no content can close
+// early: the fence is one backtick longer than the longest run of backticks in the text. Control
+// characters are escaped first. Inside a table cell a `|` still splits the cell in GFM, so it is
+// written as `\|`, which GitHub renders as a bare pipe inside code in tables.
+func EscapeMarkdownCode(s string) string {
+	s = EscapeControl(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			if run > longest {
+				longest = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	s = strings.ReplaceAll(s, "|", `\|`)
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
