@@ -26,7 +26,9 @@ func checkFieldNotString(p *Pass) {
 			v := f.v
 			switch {
 			case !v.Present():
-			case v.IsString() && strings.TrimSpace(v.Raw) == "":
+			case v.IsString() && v.Raw != "" && strings.TrimSpace(v.Raw) == "":
+				p.Reportf(at(v, fileStart(c)), "%s is blank (only whitespace): write a value or remove the key (§4.1)", f.name)
+			case v.IsString() && v.Raw == "":
 				p.Reportf(at(v, fileStart(c)), "%s is an empty string: write a value or remove the key (§4.1)", f.name)
 			case v.IsString():
 			case v.Kind == okf.Null:

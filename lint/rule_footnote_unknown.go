@@ -9,12 +9,14 @@ import (
 
 // FootnoteUnknownSource reports a footnote label that matches no `sources[].id` of its concept (D16:
 // warning). The label is the join key of per-claim attribution (§5.1); a numbered `[^1]` attributes
-// nothing a consumer can follow. Reported once per label and file, at its definition (else its first
-// reference).
+// nothing a consumer can follow. Only concepts that have `sources` are checked: without them,
+// footnotes are ordinary Markdown (D16). Reported once per label and file, at its definition (else
+// its first reference).
 var FootnoteUnknownSource = &Rule{Code: "OKF504", Name: "footnote-unknown-source", Severity: okf.Warning, Spec: "§5.1", Decision: "D16",
 	Title: "footnote label matches no sources id",
 	Doc: "To attribute a claim, use a footnote whose label is a `sources[].id` (§5.1). A label that matches no id " +
-		"(a numbered `[^1]`, a typo) cannot be resolved to a source (D16).\n\n" +
+		"(a numbered `[^1]`, a typo) cannot be resolved to a source (D16). Only concepts that have `sources` are checked: " +
+		"in a concept without them, footnotes are ordinary Markdown notes (D16).\n\n" +
 		"Bad:\n\n    sources:\n      - { id: ga4-schema, resource: https://developers.google.com/analytics }\n    ---\n    Sharded daily.[^1]\n\n    [^1]: GA4 BigQuery Export schema\n\n" +
 		"Good:\n\n    Sharded daily.[^ga4-schema]\n\n    [^ga4-schema]: GA4 BigQuery Export schema",
 	Check: checkFootnoteUnknownSource}
@@ -32,7 +34,7 @@ func sourceIDs(fm *okf.Frontmatter) map[string]bool {
 
 func checkFootnoteUnknownSource(p *Pass) {
 	for _, c := range p.Bundle.Concepts {
-		if len(c.Body.FootnoteDefs) == 0 && len(c.Body.FootnoteRefs) == 0 {
+		if len(c.Body.FootnoteDefs) == 0 && len(c.Body.FootnoteRefs) == 0 || !c.Frontmatter.Present || !c.Frontmatter.Sources.Present() {
 			continue
 		}
 		ids := sourceIDs(c.Frontmatter)

@@ -22,7 +22,8 @@ func checkSourceResourceMissing(p *Pass) {
 			pos := at(s.Value, at(fm.Sources.Value, fileStart(c)))
 			switch {
 			case s.Kind != okf.Mapping:
-				if s.Kind == okf.Scalar {
+				if s.IsString() && strings.TrimSpace(s.Raw) != "" {
+					// Only text can be the resource it names; a number or a boolean is no URL or path.
 					p.Reportf(pos, "sources[%d] must be a mapping with a resource, found %s: write - resource: %s (§5.1)", i, fmtQuoted(s.Describe(), s.Raw), s.Raw)
 				} else {
 					p.Reportf(pos, "sources[%d] must be a mapping with a resource, found %s (§5.1)", i, s.Describe())

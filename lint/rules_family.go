@@ -42,6 +42,7 @@ func familyRules() []*Rule {
 		UsageCountWithoutWindow,
 		UsageCountNotInteger,
 		LegacyCitations,
+		FootnoteUndefined,
 
 		LinkBroken,
 		RootRelativePath,

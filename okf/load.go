@@ -415,8 +415,10 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: CodeNoType, Severity: Error, Message: "frontmatter has no type: every concept needs one, for example type: Reference (§4.1)"})
 		case !t.IsString():
 			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: fmt.Sprintf("type must be a non-empty string, found %s", t.Describe())})
-		case strings.TrimSpace(t.Raw) == "":
+		case t.Raw == "":
 			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: "type must be a non-empty string, found an empty string"})
+		case strings.TrimSpace(t.Raw) == "":
+			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: "type is blank (only whitespace): name the concept's type, for example type: Reference (§4.1)"})
 		}
 	}
 	return result{concept: c, diags: diags}
