@@ -57,9 +57,13 @@ func familyRules() []*Rule {
 		ReceiptNotList,
 		AttesterUnresolved,
 		ComputationFileMissing,
+		ExecutorUnresolved,
+		ComputationFieldsElsewhere,
+		ComputationPartyMissing,
 
 		IndexEntryBroken,
 		ConceptNotIndexed,
+		IndexWithoutSections,
 		LogOrder,
 		LogDuplicateDate,
 		LogHeadingExtraText,
