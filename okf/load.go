@@ -401,7 +401,7 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 		lg.Frontmatter = fm
 		for _, g := range lg.Groups {
 			if !g.Valid {
-				diags = append(diags, Diagnostic{Pos: g.Pos, Code: CodeLogHeading, Severity: Error, Message: fmt.Sprintf("log heading %q must begin with a YYYY-MM-DD date (§9)", g.Heading)})
+				diags = append(diags, Diagnostic{Pos: g.Pos, Code: CodeLogHeading, Severity: Error, Message: logHeadingMessage(g.Heading)})
 			}
 		}
 		return result{log: lg, diags: diags}

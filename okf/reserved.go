@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -84,6 +85,17 @@ func ParseLogDate(heading string) (date time.Time, extra string, ok bool) {
 		return time.Time{}, "", false
 	}
 	return d, strings.TrimSpace(strings.TrimLeft(rest, " \t,;:-–—|")), true
+}
+
+// logHeadingMessage says why a `##` heading of a log is not a date group heading (D8): a date that
+// is no day of the calendar (2026-02-30) is named as such, not as a missing date.
+func logHeadingMessage(heading string) string {
+	if m := logDateRE.FindStringSubmatch(strings.TrimSpace(heading)); m != nil {
+		if _, err := time.Parse("2006-01-02", m[1]); err != nil {
+			return fmt.Sprintf("log heading %q has an invalid date %s: there is no such day; write a real YYYY-MM-DD date (§9)", heading, m[1])
+		}
+	}
+	return fmt.Sprintf("log heading %q must begin with a YYYY-MM-DD date (§9)", heading)
 }
 
 func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index {
