@@ -54,7 +54,7 @@ var (
 		Check: loaderRule(okf.CodeRootIndexKeys)}
 	LogHeadingDate = &Rule{Code: okf.CodeLogHeading, Name: "log-heading-date", Severity: okf.Error, Spec: "§9", Decision: "D8",
 		Title: "log date heading without a YYYY-MM-DD date",
-		Doc:   "Every `##` heading of a log.md is a date group and must begin with an ISO 8601 date (§9, D8), and the " +
+		Doc: "Every `##` heading of a log.md is a date group and must begin with an ISO 8601 date (§9, D8), and the " +
 			"date must be a day of the calendar: `2026-02-30` is invalid. A `##` line inside a fenced code block is code, not a heading.\n\n" +
 			"Bad:\n\n    ## June 13th\n    ## 2026-02-30\n\nGood:\n\n    ## 2026-06-13",
 		Check: loaderRule(okf.CodeLogHeading)}
