@@ -24,7 +24,7 @@ var (
 		Check: loaderRule(okf.CodeNoFrontmatter)}
 	FrontmatterUnterminated = &Rule{Code: okf.CodeUnterminated, Name: "frontmatter-unterminated", Severity: okf.Error, Spec: "§11", Decision: "D2",
 		Title: "frontmatter block never closed",
-		Doc: "The frontmatter ends at the next line that is exactly `---` (D2). A `----` line does not close it.\n\n" +
+		Doc: "The frontmatter ends at the next line that is `---` once surrounding spaces and tabs are stripped (D2). A `----` line does not close it.\n\n" +
 			"Bad:\n\n    ---\n    type: Metric\n    ----\n\nGood:\n\n    ---\n    type: Metric\n    ---",
 		Check: loaderRule(okf.CodeUnterminated)}
 	FrontmatterInvalid = &Rule{Code: okf.CodeInvalidYAML, Name: "frontmatter-invalid-yaml", Severity: okf.Error, Spec: "§11", Decision: "D3",
@@ -70,4 +70,10 @@ var (
 		Title: "log.md frontmatter cannot be read",
 		Doc:   "Frontmatter is allowed in log.md (D8), but it must be valid YAML and closed.\n\nBad:\n\n    ---\n    title: History: all\n    ---\n\nGood:\n\n    ---\n    title: \"History: all\"\n    ---",
 		Check: loaderRule(okf.CodeLogFrontmatter)}
+	FrontmatterDelimiterLoose = &Rule{Code: okf.CodeLooseDelimiter, Name: "frontmatter-delimiter-loose", Severity: okf.Warning, Spec: "§4.1", Decision: "D2",
+		Title: "frontmatter delimiter with spaces or tabs around ---",
+		Doc: "A delimiter line is `---` once surrounding spaces and tabs are stripped, as Google's reference parser reads it, " +
+			"so the file is conformant (D2). Other OKF tools demand exactly `---` and see no frontmatter, or an unterminated " +
+			"block, in such a file.\n\nBad (a trailing space):\n\n    --- \n    type: Metric\n    ---\n\nGood:\n\n    ---\n    type: Metric\n    ---",
+		Check: loaderRule(okf.CodeLooseDelimiter)}
 )

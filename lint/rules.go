@@ -28,6 +28,7 @@ func conformanceRules() []*Rule {
 		FileUnreadable,
 		SymlinkOutside,
 		LogFrontmatterInvalid,
+		FrontmatterDelimiterLoose,
 	}
 }
 

@@ -27,4 +27,7 @@ const (
 	CodeSymlinkOutside = "OKF011"
 	// CodeLogFrontmatter: log.md frontmatter that cannot be read (D8 allows frontmatter there).
 	CodeLogFrontmatter = "OKF012"
+	// CodeLooseDelimiter: a frontmatter delimiter with spaces or tabs around `---` (D2: read as a
+	// delimiter, with a warning).
+	CodeLooseDelimiter = "OKF013"
 )

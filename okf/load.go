@@ -342,7 +342,7 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 	}
 	li := newLineIndex(src)
 	sp := SplitFrontmatter(src)
-	var diags []Diagnostic
+	diags := sp.looseDiagnostics(j.path)
 	fm := &Frontmatter{path: j.path}
 	bodyOffset := sp.BodyOffset
 	name := path.Base(j.path)

@@ -7,11 +7,11 @@ type SplitStatus int
 
 // The outcomes of splitting a file (decisions D2).
 const (
-	// NoFrontmatter: the first line (after an optional BOM) is not exactly "---".
+	// NoFrontmatter: the first line (after an optional BOM) is not a delimiter.
 	NoFrontmatter SplitStatus = iota
 	// FrontmatterOK: an opening and a closing "---" line were found.
 	FrontmatterOK
-	// Unterminated: the block opens but no later line is exactly "---".
+	// Unterminated: the block opens but no later line is a delimiter.
 	Unterminated
 )
 
@@ -32,13 +32,17 @@ type Split struct {
 	Body []byte
 	// BodyOffset is the byte offset of Body in the original file.
 	BodyOffset int
+	// Loose lists the file lines of delimiters written with spaces or tabs around "---" (D2: read
+	// as delimiters, with a warning).
+	Loose []int
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // SplitFrontmatter cuts src per decisions D2: the block starts on the first line (a UTF-8 BOM is
-// skipped) with "---" and ends at the next line that is exactly "---", a trailing "\r" allowed. A
-// "----" line does not close it. The split is done by hand, not by a library, so that byte offsets
+// skipped) with a delimiter and ends at the next delimiter line. A delimiter line is "---" once
+// surrounding spaces and tabs and a trailing "\r" are stripped, as Google's reference parser reads
+// it; those written with spaces or tabs are listed in Loose. A "----" line does not close it. The split is done by hand, not by a library, so that byte offsets
 // into the original file are kept for positions.
 func SplitFrontmatter(src []byte) Split {
 	s := Split{Body: src}
@@ -50,14 +54,21 @@ func SplitFrontmatter(src []byte) Split {
 		s.BodyOffset = off
 	}
 	first, next := nextLine(src, off)
-	if !isDelim(first) {
+	ok, loose := delim(first)
+	if !ok {
 		return s
+	}
+	if loose {
+		s.Loose = append(s.Loose, 1)
 	}
 	yamlStart := next
 	line := 2
 	for pos := next; pos < len(src); line++ {
 		l, n := nextLine(src, pos)
-		if isDelim(l) {
+		if ok, loose := delim(l); ok {
+			if loose {
+				s.Loose = append(s.Loose, line)
+			}
 			s.Status = FrontmatterOK
 			s.YAML = src[yamlStart:pos]
 			s.YAMLLine = 2
@@ -83,7 +94,23 @@ func nextLine(src []byte, off int) (line []byte, next int) {
 	return src[off : off+i], off + i + 1
 }
 
-func isDelim(line []byte) bool {
+// delim reports whether line is a frontmatter delimiter (D2), and whether it is loose: written with
+// spaces or tabs around the "---".
+func delim(line []byte) (ok, loose bool) {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
-	return string(line) == "---"
+	if string(line) == "---" {
+		return true, false
+	}
+	return string(bytes.Trim(line, " \t")) == "---", true
+}
+
+// looseDiagnostics warns about each delimiter written with spaces or tabs (D2): conformant, since
+// the reference parser reads it, but other tools reject it.
+func (s Split) looseDiagnostics(path string) []Diagnostic {
+	var out []Diagnostic
+	for _, l := range s.Loose {
+		out = append(out, Diagnostic{Pos: Position{Path: path, Line: l, Col: 1}, Code: CodeLooseDelimiter, Severity: Warning,
+			Message: "frontmatter delimiter has spaces or tabs around ---: the reference parser reads it, other tools do not; write exactly --- (D2)"})
+	}
+	return out
 }

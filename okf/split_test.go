@@ -1,8 +1,12 @@
 package okf
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-// TestSplitFrontmatter covers D2: BOM, CRLF, empty block, unterminated, a "----" line, none.
+// TestSplitFrontmatter covers D2: BOM, CRLF, empty block, unterminated, a "----" line, none, and
+// delimiters with spaces or tabs around them (read as delimiters, listed as loose).
 func TestSplitFrontmatter(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -12,6 +16,7 @@ func TestSplitFrontmatter(t *testing.T) {
 		yaml      string
 		closeLine int
 		body      string
+		loose     []int
 	}{
 		{name: "plain", src: "---\ntype: Metric\n---\n# Body\n", status: FrontmatterOK, yaml: "type: Metric\n", closeLine: 3, body: "# Body\n"},
 		{name: "bom", src: "\ufeff---\ntype: Metric\n---\nbody", status: FrontmatterOK, bom: true, yaml: "type: Metric\n", closeLine: 3, body: "body"},
@@ -20,7 +25,12 @@ func TestSplitFrontmatter(t *testing.T) {
 		{name: "closing line at end of file without newline", src: "---\ntype: X\n---", status: FrontmatterOK, yaml: "type: X\n", closeLine: 3, body: ""},
 		{name: "unterminated", src: "---\ntype: Metric\n# Body\n", status: Unterminated, yaml: "type: Metric\n# Body\n", body: "---\ntype: Metric\n# Body\n"},
 		{name: "four dashes do not close", src: "---\ntype: Metric\n----\nbody\n", status: Unterminated, yaml: "type: Metric\n----\nbody\n", body: "---\ntype: Metric\n----\nbody\n"},
-		{name: "dashes with trailing space do not close", src: "---\ntype: Metric\n--- \nbody\n", status: Unterminated, yaml: "type: Metric\n--- \nbody\n", body: "---\ntype: Metric\n--- \nbody\n"},
+		{name: "dashes with a trailing space close, loosely", src: "---\ntype: Metric\n--- \nbody\n", status: FrontmatterOK, yaml: "type: Metric\n", closeLine: 3, body: "body\n", loose: []int{3}},
+		{name: "spaces and tabs around both delimiters", src: " \t---\t\r\ntype: Metric\r\n  ---  \r\nbody", status: FrontmatterOK, yaml: "type: Metric\r\n", closeLine: 3, body: "body", loose: []int{1, 3}},
+		{name: "loose opening after a BOM", src: "\ufeff--- \ntype: X\n---\n", status: FrontmatterOK, bom: true, yaml: "type: X\n", closeLine: 3, body: "", loose: []int{1}},
+		{name: "loose opening never closed", src: "---  \ntype: X\n", status: Unterminated, yaml: "type: X\n", body: "---  \ntype: X\n", loose: []int{1}},
+		{name: "four dashes with spaces do not close", src: "---\ntype: X\n ---- \n", status: Unterminated, yaml: "type: X\n ---- \n", body: "---\ntype: X\n ---- \n"},
+		{name: "other whitespace is not stripped", src: "---\u00a0\ntype: X\n---\n", status: NoFrontmatter, body: "---\u00a0\ntype: X\n---\n"},
 		{name: "no frontmatter", src: "# Title\n---\n", status: NoFrontmatter, body: "# Title\n---\n"},
 		{name: "frontmatter not on the first line", src: "\n---\ntype: X\n---\n", status: NoFrontmatter, body: "\n---\ntype: X\n---\n"},
 		{name: "opening line with four dashes", src: "----\ntype: X\n---\n", status: NoFrontmatter, body: "----\ntype: X\n---\n"},
@@ -46,6 +56,9 @@ func TestSplitFrontmatter(t *testing.T) {
 			}
 			if got := tt.src[sp.BodyOffset:]; got != tt.body {
 				t.Errorf("body offset %d gives %q, want %q", sp.BodyOffset, got, tt.body)
+			}
+			if fmt.Sprint(sp.Loose) != fmt.Sprint(tt.loose) {
+				t.Errorf("loose delimiters on lines %v, want %v", sp.Loose, tt.loose)
 			}
 			if tt.status != NoFrontmatter && sp.YAMLLine != 2 {
 				t.Errorf("yaml line %d, want 2", sp.YAMLLine)
