@@ -44,7 +44,7 @@ func actorFields(buf []actorField, fm *okf.Frontmatter, author bool) []actorFiel
 	if fm.Generated != nil && fm.Generated.By.Present() {
 		out = append(out, actorField{"generated.by", -1, fm.Generated.By})
 	}
-	for i, e := range fm.Verified.Entries {
+	for i, e := range fm.Verified.Items {
 		if !e.By.Present() {
 			continue
 		}

@@ -21,7 +21,12 @@ var VerifiedEntryIncomplete = &Rule{Code: "OKF303", Name: "verified-entry-incomp
 func checkVerifiedEntryIncomplete(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
 		v := fm.Verified
-		for i, e := range v.Entries {
+		// Items, not Entries: in a list with a malformed item (verified-invalid's finding) the
+		// other entries are still checked.
+		for i, e := range v.Items {
+			if e.Kind != okf.Mapping {
+				continue
+			}
 			name := fmt.Sprintf("verified[%d]", i)
 			if v.Shape == okf.VerifiedMapping {
 				name = "verified"

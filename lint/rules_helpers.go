@@ -75,7 +75,7 @@ func timestampFields(buf []namedTimestamp, fm *okf.Frontmatter) []namedTimestamp
 	if fm.Generated != nil {
 		add("generated.at", -1, fm.Generated.At)
 	}
-	for i, e := range fm.Verified.Entries {
+	for i, e := range fm.Verified.Items {
 		if fm.Verified.Shape == okf.VerifiedMapping {
 			add("verified.at", -1, e.At)
 		} else {

@@ -88,6 +88,11 @@ type Verified struct {
 	Value
 	Shape   VerifiedShape
 	Entries []Stamp
+	// Items are the entries as written, one per list item (a bare mapping is one), whatever the
+	// shape: a list with one malformed item still has its other entries checked. An item that is
+	// not a mapping has only its Value set. Items is Entries unless the shape is VerifiedInvalid;
+	// only Entries count toward the trust tier (D12).
+	Items []Stamp
 }
 
 // Window is a `usage_window: {from, to}`.
@@ -396,16 +401,23 @@ func verifiedOf(path string, m *yaml.Node) Verified {
 	case yaml.MappingNode:
 		out.Shape = VerifiedMapping
 		out.Entries = []Stamp{stampOf(path, nil, v)}
+		out.Items = out.Entries
 	case yaml.SequenceNode:
-		entries := make([]Stamp, 0, len(v.Content))
+		items := make([]Stamp, 0, len(v.Content))
+		valid := true
 		for _, c := range v.Content {
 			if c = deref(c); c.Kind != yaml.MappingNode {
-				return out
+				valid = false
+				items = append(items, Stamp{Value: valueOf(path, c)})
+				continue
 			}
-			entries = append(entries, stampOf(path, nil, c))
+			items = append(items, stampOf(path, nil, c))
 		}
-		out.Shape = VerifiedList
-		out.Entries = entries
+		out.Items = items
+		if valid {
+			out.Shape = VerifiedList
+			out.Entries = items
+		}
 	}
 	return out
 }

@@ -98,6 +98,8 @@ func TestTiers(t *testing.T) {
 		{"yes", "type: X\nverified: \"yes\"\n", VerifiedInvalid, Unverified},
 		{"true", "type: X\nverified: true\n", VerifiedInvalid, Unverified},
 		{"list of strings", "type: X\nverified: [human:ana]\n", VerifiedInvalid, Unverified},
+		// One malformed item makes the whole list unverified (D12), even beside a human entry.
+		{"list with one bare string", "type: X\nverified:\n  - human:ana\n  - { by: human:bo, at: 2026-06-25T09:00:00Z }\n", VerifiedInvalid, Unverified},
 		{"entry without by", "type: X\nverified: { at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, Unverified},
 		{"empty list", "type: X\nverified: []\n", VerifiedList, Unverified},
 		// Where the human entry stands in the list does not matter.
@@ -122,6 +124,32 @@ func TestTiers(t *testing.T) {
 				t.Errorf("tier %v, want %v", got, tt.tier)
 			}
 		})
+	}
+}
+
+// TestVerifiedItems: every written entry is kept in Items, so lint checks the good entries of a list
+// that holds a malformed one; Entries, which the tier reads, stays empty for such a list (D12).
+func TestVerifiedItems(t *testing.T) {
+	fm := frontmatterOf(t, "type: X\nverified:\n  - human:ana\n  - { by: human:bo, at: soon }\n  - { at: 2026-06-25T09:00:00Z }\n")
+	v := fm.Verified
+	if len(v.Entries) != 0 {
+		t.Errorf("entries %d, want none for a malformed list", len(v.Entries))
+	}
+	if len(v.Items) != 3 {
+		t.Fatalf("items %d, want 3", len(v.Items))
+	}
+	if v.Items[0].Kind != Scalar || v.Items[0].Raw != "human:ana" || v.Items[0].By.Present() {
+		t.Errorf("item 0 %+v, want the bare string with no by", v.Items[0])
+	}
+	if v.Items[1].By.Raw != "human:bo" || v.Items[1].At.Form != Invalid || v.Items[1].Pos.Line != 5 {
+		t.Errorf("item 1 %+v, want by human:bo, an invalid at, on line 5 (line 1 is the opening ---)", v.Items[1])
+	}
+	if v.Items[2].By.Present() || v.Items[2].At.Form == TimeAbsent {
+		t.Errorf("item 2 %+v, want no by and an at", v.Items[2])
+	}
+	good := frontmatterOf(t, "type: X\nverified: { by: human:ana, at: 2026-06-25T09:00:00Z }\n").Verified
+	if len(good.Items) != 1 || len(good.Entries) != 1 {
+		t.Errorf("bare mapping: %d items, %d entries, want 1 and 1", len(good.Items), len(good.Entries))
 	}
 }
 
