@@ -48,6 +48,7 @@ func familyRules() []*Rule {
 		RootRelativePath,
 		PathEscapes,
 		SelfLink,
+		LinkAnchorMissing,
 
 		ComputationRuntimeMissing,
 		ComputationCount,
