@@ -14,6 +14,9 @@ func familyRules() []*Rule {
 		FieldNotString,
 		OKFVersionUnknown,
 		OKFVersionMisspelled,
+		TitleDuplicate,
+		BodyEmpty,
+		HeadingMissing,
 
 		TimestampDateOnly,
 		TimestampNoOffset,

@@ -24,6 +24,8 @@ type Body struct {
 	Citations []Citation
 	// Comments are HTML comments (block or inline), where inline lint directives live.
 	Comments []Comment
+	// Blank is true when the body holds nothing but whitespace (§4.2: a concept with no content).
+	Blank bool
 }
 
 // Link is a Markdown link or image in the body.
@@ -147,7 +149,7 @@ func ParseBody(path string, file []byte, bodyOffset int) *Body {
 func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
 	doc := markdown.Parser().Parse(text.NewReader(p.src))
-	b := &Body{}
+	b := &Body{Blank: len(bytes.TrimSpace(p.src)) == 0}
 	var sections []Heading // enclosing heading chain
 	var codeRanges [][2]int
 	inCitations := 0 // level of the Citations heading, 0 when outside

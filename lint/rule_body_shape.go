@@ -1,0 +1,93 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// TitleDuplicate reports concepts that share a title with another concept of the bundle (info, a
+// convention). The title is the display name indexes, search results and agents show (§4.1); two
+// concepts with one name cannot be told apart there. Titles are compared without regard to case
+// and surrounding spaces; each concept is reported, naming the others.
+var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info,
+	Title: "title shared with another concept",
+	Doc: "`title` is the display name consumers show (§4.1). When two concepts share one, an index or a search result " +
+		"lists two entries that look the same, and an agent picking by name may open the wrong one. Titles are " +
+		"compared without regard to case.\n\n" +
+		"Bad:\n\n    tables/orders.md:      title: Orders\n    metrics/orders.md:     title: Orders\n\n" +
+		"Good:\n\n    tables/orders.md:      title: Orders table\n    metrics/orders.md:     title: Order count",
+	Check: checkTitleDuplicate}
+
+func checkTitleDuplicate(p *Pass) {
+	byTitle := map[string][]*okf.Concept{}
+	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+		if t := strings.ToLower(strings.TrimSpace(fm.Title.Text())); t != "" && fm.Title.IsString() {
+			byTitle[t] = append(byTitle[t], c)
+		}
+	})
+	for _, cs := range byTitle {
+		if len(cs) < 2 {
+			continue
+		}
+		for _, c := range cs {
+			var others []string
+			for _, o := range cs {
+				if o != c {
+					others = append(others, o.Path)
+				}
+			}
+			sort.Strings(others)
+			t := c.Frontmatter.Title
+			p.Reportf(at(t, fileStart(c)), "title %q is also the title of %s: readers and agents choosing by title cannot tell them apart; make it distinct (§4.1)",
+				strings.TrimSpace(t.Raw), strings.Join(others, ", "))
+		}
+	}
+}
+
+// BodyEmpty reports a concept whose body holds nothing but whitespace (info). The frontmatter says
+// what the concept is; the body is where the knowledge goes (§4.2), and an empty one gives a reader
+// or an agent nothing past the description.
+var BodyEmpty = &Rule{Code: "OKF109", Name: "body-empty", Severity: okf.Info, Spec: "§4.2",
+	Title: "concept with an empty body",
+	Doc: "The body is where a concept's knowledge is written, in structural Markdown (§4.2). A concept with only " +
+		"frontmatter tells a reader nothing past its description: write what is known, or leave the concept out " +
+		"until there is something to say.\n\n" +
+		"Bad:\n\n    ---\n    type: Metric\n    title: Revenue\n    ---\n\n" +
+		"Good:\n\n    ---\n    type: Metric\n    title: Revenue\n    ---\n    # Definition\n\n    Recognized revenue, net of refunds.",
+	Check: checkBodyEmpty}
+
+func checkBodyEmpty(p *Pass) {
+	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+		if c.Body.Blank {
+			p.Reportf(fileStart(c), "concept has an empty body: write what is known about it below the frontmatter (§4.2)")
+		}
+	})
+}
+
+// HeadingMissing reports a concept whose body has text but no top-level `#` heading (info). §4.2
+// asks for structural Markdown, and its conventional sections (`# Schema`, `# Examples`,
+// `# Computation`) are level-1 headings; a body without one is hard to navigate and to chunk.
+var HeadingMissing = &Rule{Code: "OKF110", Name: "heading-missing", Severity: okf.Info, Spec: "§4.2",
+	Title: "concept body without a top-level # heading",
+	Doc: "Producers SHOULD favor structural Markdown (§4.2), and the conventional sections (`# Schema`, `# Examples`, " +
+		"`# Computation`) are level-1 headings. A body with no `#` heading at all (only prose, or only `##` headings) " +
+		"gives readers and retrieval no structure to hold on to. An empty body is body-empty's finding.\n\n" +
+		"Bad:\n\n    ---\n    type: BigQuery Table\n    ---\n    One row per order.\n\n" +
+		"Good:\n\n    ---\n    type: BigQuery Table\n    ---\n    # Schema\n\n    One row per order.",
+	Check: checkHeadingMissing}
+
+func checkHeadingMissing(p *Pass) {
+	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+		if c.Body.Blank {
+			return
+		}
+		for _, h := range c.Body.Headings {
+			if h.Level == 1 {
+				return
+			}
+		}
+		p.Reportf(fileStart(c), "concept body has no top-level # heading: structure it under sections such as # Schema or # Examples (§4.2)")
+	})
+}
