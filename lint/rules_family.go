@@ -52,6 +52,7 @@ func familyRules() []*Rule {
 		PathEscapes,
 		SelfLink,
 		LinkAnchorMissing,
+		Orphan,
 
 		ComputationRuntimeMissing,
 		ComputationCount,

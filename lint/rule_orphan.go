@@ -1,0 +1,51 @@
+package lint
+
+import "github.com/okf-tools/okf/okf"
+
+// Orphan reports a concept that no other concept links to (in its body or a path-valued field) and
+// no index.md lists (info, a convention). Progressive disclosure (§8) and the link graph (§6.1) are
+// how readers and agents find knowledge; a concept outside both is reachable only by listing files.
+var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info,
+	Title: "concept neither linked from another concept nor listed in an index",
+	Doc: "Readers and agents find concepts through index.md files (§8) and links between concepts (§6.1). A concept " +
+		"that no index lists and no other concept links to, in its body or in a path-valued field such as " +
+		"`computation` or `executor.resource` (§6.2), can only be found by listing the files. List it in its folder's " +
+		"index.md, or link to it from a related concept.\n\n" +
+		"Bad: tables/refunds.md, with no `[Refunds](refunds.md)` entry in tables/index.md and no link to it.\n\n" +
+		"Good (tables/index.md):\n\n    # Tables\n\n    * [Refunds](refunds.md) - One row per refund.",
+	Check: checkOrphan}
+
+func checkOrphan(p *Pass) {
+	b := p.Bundle
+	reached := make(map[string]bool, len(b.Concepts))
+	link := func(from, target string) {
+		if r, local := resolveLocal(b, from, target); local && r.Exists && !r.IsDir && r.Target != from {
+			reached[r.Target] = true
+		}
+	}
+	var fields []pathField
+	for _, c := range b.Concepts {
+		for _, l := range c.Body.Links {
+			link(c.Path, l.Target)
+		}
+		if !c.Frontmatter.Present {
+			continue
+		}
+		fields = pathFields(fields, c.Frontmatter)
+		for _, f := range fields {
+			if r := b.ResolvePath(c.Path, f.v.Raw); r.Kind == okf.RefLocal && r.Exists && !r.Escapes && r.Target != c.Path {
+				reached[r.Target] = true
+			}
+		}
+	}
+	for _, x := range b.Indexes {
+		for _, l := range x.Body.Links {
+			link(x.Path, l.Target)
+		}
+	}
+	withFrontmatter(b, func(c *okf.Concept, fm *okf.Frontmatter) {
+		if !reached[c.Path] {
+			p.Reportf(fileStart(c), "concept is not listed in any index.md and no other concept links to it: list it in its folder's index.md or link to it from a related concept (§8, §6.1)")
+		}
+	})
+}
