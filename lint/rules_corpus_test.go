@@ -94,6 +94,11 @@ func TestCorpusFindings(t *testing.T) {
 		{"acme_retail", corpusNow, AttesterUnresolved.Code, okf.Warning, 2, "attesters/sql_equality.py was left out of the copy"},
 		{"acme_retail", corpusNow, ActorUnconventional.Code, okf.Warning, 0, "team: as a sources author follows §5.1's own example"},
 		{"ml_experiment_trail", corpusNow, LegacyCitations.Code, okf.Info, 3, "v0.1 style # Citations"},
+		{"acme_retail", corpusNow, ExecutorUnresolved.Code, okf.Warning, 0, "executor.resource skills/run-on-bq.md is present (from the root)"},
+		{"acme_retail", corpusNow, ComputationPartyMissing.Code, okf.Warning, 0, "both computations name an executor and an attester"},
+		{"cricket", corpusNow, Orphan.Code, okf.Info, 5, "5 concepts are reached only through README prose or a custom frontmatter list"},
+		{"antigravity", corpusNow, HeadingMissing.Code, okf.Info, 8, "its 8 concepts open their sections with ## under a frontmatter title"},
+		{"ifmis", corpusNow, LinkAnchorMissing.Code, okf.Info, 0, "its table-of-contents links match GitHub's anchors (2-glossary--key-terminology)"},
 	} {
 		t.Run(tc.bundle+"/"+tc.code, func(t *testing.T) {
 			ds := lintCorpus(t, tc.bundle, tc.now)
