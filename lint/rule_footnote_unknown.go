@@ -16,7 +16,7 @@ var FootnoteUnknownSource = &Rule{Code: "OKF504", Name: "footnote-unknown-source
 	Title: "footnote label matches no sources id",
 	Doc: "To attribute a claim, use a footnote whose label is a `sources[].id` (§5.1). A label that matches no id " +
 		"(a numbered `[^1]`, a typo) cannot be resolved to a source (D16). Only concepts that have `sources` are checked: " +
-		"in a concept without them, footnotes are ordinary Markdown notes (D16).\n\n" +
+		"in a concept without them (or with `sources: []`), footnotes are ordinary Markdown notes (D16).\n\n" +
 		"Bad:\n\n    sources:\n      - { id: ga4-schema, resource: https://developers.google.com/analytics }\n    ---\n    Sharded daily.[^1]\n\n    [^1]: GA4 BigQuery Export schema\n\n" +
 		"Good:\n\n    Sharded daily.[^ga4-schema]\n\n    [^ga4-schema]: GA4 BigQuery Export schema",
 	Check: checkFootnoteUnknownSource}
@@ -32,9 +32,16 @@ func sourceIDs(fm *okf.Frontmatter) map[string]bool {
 	return ids
 }
 
+// hasSources reports whether a concept declares sources (D16): a `sources` key that is not an empty
+// list. A malformed value (a string, a mapping) still declares them.
+func hasSources(fm *okf.Frontmatter) bool {
+	s := fm.Sources
+	return fm.Present && s.Present() && s.Kind != okf.Null && (s.Kind != okf.Sequence || len(s.Items) > 0)
+}
+
 func checkFootnoteUnknownSource(p *Pass) {
 	for _, c := range p.Bundle.Concepts {
-		if len(c.Body.FootnoteDefs) == 0 && len(c.Body.FootnoteRefs) == 0 || !c.Frontmatter.Present || !c.Frontmatter.Sources.Present() {
+		if len(c.Body.FootnoteDefs) == 0 && len(c.Body.FootnoteRefs) == 0 || !hasSources(c.Frontmatter) {
 			continue
 		}
 		ids := sourceIDs(c.Frontmatter)
