@@ -29,6 +29,9 @@ func TestSplitFrontmatter(t *testing.T) {
 		{name: "spaces and tabs around both delimiters", src: " \t---\t\r\ntype: Metric\r\n  ---  \r\nbody", status: FrontmatterOK, yaml: "type: Metric\r\n", closeLine: 3, body: "body", loose: []int{1, 3}},
 		{name: "loose opening after a BOM", src: "\ufeff--- \ntype: X\n---\n", status: FrontmatterOK, bom: true, yaml: "type: X\n", closeLine: 3, body: "", loose: []int{1}},
 		{name: "loose opening never closed", src: "---  \ntype: X\n", status: Unterminated, yaml: "type: X\n", body: "---  \ntype: X\n", loose: []int{1}},
+		// An indented --- inside a block scalar closes the block too: the reference parser strips
+		// every line before comparing (D2), and a consumer must read the file as it does.
+		{name: "indented dashes in a block scalar close", src: "---\nd: |\n  a\n  ---\n  b\n---\n", status: FrontmatterOK, yaml: "d: |\n  a\n", closeLine: 4, body: "  b\n---\n", loose: []int{4}},
 		{name: "four dashes with spaces do not close", src: "---\ntype: X\n ---- \n", status: Unterminated, yaml: "type: X\n ---- \n", body: "---\ntype: X\n ---- \n"},
 		{name: "other whitespace is not stripped", src: "---\u00a0\ntype: X\n---\n", status: NoFrontmatter, body: "---\u00a0\ntype: X\n---\n"},
 		{name: "no frontmatter", src: "# Title\n---\n", status: NoFrontmatter, body: "# Title\n---\n"},
