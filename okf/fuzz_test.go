@@ -18,6 +18,8 @@ func FuzzParseConcept(f *testing.F) {
 		"# Citations\n\n- https://x.example\n",
 		"---\n&a [1]\n---\n",
 		"---\nk: *a\n---\n",
+		" --- \t\ntype: X\n\t---\r\nbody",
+		"---\nverified: [human:a, {by: b/1, at: x}]\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
