@@ -5,18 +5,24 @@ import "github.com/okf-tools/okf/okf"
 // Orphan reports a concept that no other concept links to (in its body or a path-valued field) and
 // no index.md lists (info, a convention). Progressive disclosure (§8) and the link graph (§6.1) are
 // how readers and agents find knowledge; a concept outside both is reachable only by listing files.
+// A bundle with no index.md at all is not checked: its consumers synthesize indexes (§8), so there
+// is no written navigation for a concept to be missing from.
 var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info,
 	Title: "concept neither linked from another concept nor listed in an index",
 	Doc: "Readers and agents find concepts through index.md files (§8) and links between concepts (§6.1). A concept " +
 		"that no index lists and no other concept links to, in its body or in a path-valued field such as " +
 		"`computation` or `executor.resource` (§6.2), can only be found by listing the files. List it in its folder's " +
-		"index.md, or link to it from a related concept.\n\n" +
+		"index.md, or link to it from a related concept. A bundle with no index.md at all is not checked: consumers " +
+		"synthesize indexes for it (§8).\n\n" +
 		"Bad: tables/refunds.md, with no `[Refunds](refunds.md)` entry in tables/index.md and no link to it.\n\n" +
 		"Good (tables/index.md):\n\n    # Tables\n\n    * [Refunds](refunds.md) - One row per refund.",
 	Check: checkOrphan}
 
 func checkOrphan(p *Pass) {
 	b := p.Bundle
+	if len(b.Indexes) == 0 {
+		return
+	}
 	reached := make(map[string]bool, len(b.Concepts))
 	link := func(from, target string) {
 		if r, local := resolveLocal(b, from, target); local && r.Exists && !r.IsDir && r.Target != from {
