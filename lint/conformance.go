@@ -53,7 +53,7 @@ var (
 		Doc:   "The bundle-root index.md may carry only `okf_version` (§8, §12).\n\nBad:\n\n    ---\n    okf_version: \"0.2\"\n    title: Acme\n    ---\n\nGood:\n\n    ---\n    okf_version: \"0.2\"\n    ---",
 		Check: loaderRule(okf.CodeRootIndexKeys)}
 	LogHeadingDate = &Rule{Code: okf.CodeLogHeading, Name: "log-heading-date", Severity: okf.Error, Spec: "§9", Decision: "D8",
-		Title: "log date heading without a YYYY-MM-DD date",
+		Title: "log date heading without a valid YYYY-MM-DD date",
 		Doc: "Every `##` heading of a log.md is a date group and must begin with an ISO 8601 date (§9, D8), and the " +
 			"date must be a day of the calendar: `2026-02-30` is invalid. A `##` line inside a fenced code block is code, not a heading.\n\n" +
 			"Bad:\n\n    ## June 13th\n    ## 2026-02-30\n\nGood:\n\n    ## 2026-06-13",
