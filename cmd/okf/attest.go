@@ -512,8 +512,8 @@ func attestRunCommand(e *env) *cli.Command {
 				return fatalErr("cannot encode the receipt: %v", err)
 			}
 			if out := c.String("receipt-out"); out != "" {
-				if err := writeFileAtomic(out, indentJSON(recJSON)); err != nil {
-					return fatalErr("cannot write receipt: %v", err)
+				if err := okf.WriteFileAtomic(out, indentJSON(recJSON), 0o644); err != nil {
+					return fatalErr("--receipt-out: cannot write %q: %v", out, unwrapPathErr(err))
 				}
 			}
 			var claimed json.RawMessage

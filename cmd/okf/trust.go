@@ -108,8 +108,8 @@ func runTrust(e *env, c *cli.Context) error {
 		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 			return fatalErr("writing the report: %v", err)
 		}
-	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return fatalErr("cannot write %q: %v", out, err)
+	} else if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
+		return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
 	}
 
 	if fails := report.Failing(failOn); len(fails) > 0 {
