@@ -320,7 +320,7 @@ func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path stri
 	if err := okf.WriteFileAtomic(path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
 		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
 	}
-	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), filepath.ToSlash(path))
+	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(path)))
 	return nil
 }
 

@@ -114,7 +114,7 @@ func runTrust(e *env, c *cli.Context) error {
 
 	if fails := report.Failing(failOn); len(fails) > 0 {
 		for _, f := range fails {
-			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, f.ID, f.Detail)
+			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, okf.EscapeControl(f.ID), okf.EscapeControl(f.Detail))
 		}
 		return findings
 	}
