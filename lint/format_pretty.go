@@ -117,8 +117,8 @@ func (s *sourceLine) offset(i int) int {
 
 // excerpt returns the source shown for a finding at column col (1-based runes) and its underline:
 // the whole line when it has at most excerptWidth runes, otherwise a window of excerptWidth runes
-// around the column with "…" at a cut end. Every rune is escaped as okf.EscapeControl does, except
-// a tab, which is kept (in the underline too) so the marker lines up. The underline is blanks up to
+// around the column with "…" at a cut end. Every rune is escaped as okf.EscapeControl does (the
+// [ of ##[ included), except a tab, which is kept (in the underline too) so the marker lines up. The underline is blanks up to
 // the column, then `^` and a `~` for every further rune of the offending text, which ends at the
 // end position when it is on the same line, at the end of the line when the end is on a later line,
 // and otherwise at the next blank; it never runs past the window.
@@ -146,13 +146,20 @@ func (s *sourceLine) excerpt(col, endLine, endCol int) (text, mark string) {
 		width = -1
 	}
 	marked := 0
+	var prev1, prev2 rune // the two runes before r in the window
 	for i := lo; i < hi; i++ {
 		r, size := utf8.DecodeRune(window)
 		window = window[size:]
-		shown := "\t"
-		if r != '\t' {
+		var shown string
+		switch {
+		case r == '\t':
+			shown = "\t"
+		case r == '[' && prev1 == '#' && prev2 == '#':
+			shown = `\x5b` // as okf.EscapeControl writes the [ of ##[, a legacy workflow command
+		default:
 			shown = okf.EscapeControl(string(r))
 		}
+		prev1, prev2 = r, prev1
 		t.WriteString(shown)
 		n := utf8.RuneCountInString(shown)
 		switch {

@@ -191,13 +191,13 @@ func TestUnderline(t *testing.T) {
 // hostileReport holds bundle text written to attack the output: a path with a line break followed
 // by a workflow command, a path that starts with "::", a message with an OSC title sequence, BEL,
 // a legacy "##[error]" command and a CRLF, and a source line with colour sequences and a bidi
-// override under the column.
+// override under the column, and a legacy command after it.
 func hostileReport() *Report {
 	const (
 		evil  = "evil\n::error file=a.md::forged.md"
 		colon = "::warning::x.md"
 	)
-	src := map[string]string{evil: "---\ntitle: \x1b[31mred\x1b[0m \u202eevil\n---\n"}
+	src := map[string]string{evil: "---\ntitle: \x1b[31mred\x1b[0m \u202eevil ##[error]x\n---\n"}
 	return &Report{
 		Diagnostics: []okf.Diagnostic{
 			{Pos: okf.Position{Path: colon}, Code: FrontmatterMissing.Code, Severity: okf.Error, Message: "no frontmatter\r\n::error::second"},
@@ -220,7 +220,7 @@ func TestFormatsEscapeHostileText(t *testing.T) {
 		"pretty": `\x3a:warning::x.md: error: no frontmatter ::error::second [OKF001]` + "\n" +
 			`evil\n::error file=a.md::forged.md:2:8: error: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n" +
 			"   |\n" +
-			` 2 | title: \x1b[31mred\x1b[0m \u202eevil` + "\n" +
+			` 2 | title: \x1b[31mred\x1b[0m \u202eevil ##\x5berror]x` + "\n" +
 			"   |        ^" + strings.Repeat("~", 17) + "\n" + // \x1b[31mred\x1b[0m shows as 18 runes
 			"\n2 errors, 0 warnings, 0 infos\n",
 		"github": `::error file=%3A%3Awarning%3A%3Ax.md,title=OKF001::no frontmatter%0A::error::second` + "\n" +
