@@ -97,7 +97,7 @@ func stack(name string, y int, total int, parts ...bar) chartRow {
 // timelineW and timelineH are the plot size of the staleness timeline.
 const timelineW, timelineH = 760.0, 120.0
 
-func writeHTML(w io.Writer, r *Report) error {
+func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	t := r.Totals
 	p := htmlPage{Report: r, Legend: approxLegend,
 		AllTiers: []string{"human-reviewed", "machine-confirmed", "unverified"},
