@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // The page is one self-contained file: inline CSS, inline JS and inline SVG, and a Content Security
@@ -22,6 +24,9 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"chain": chainText,
 	"join":  strings.Join,
 	"sub":   func(a, b float64) float64 { return a - b },
+	// esc shows control characters and bidi overrides of bundle text as visible escapes;
+	// html/template then makes the text inert HTML.
+	"esc": okf.EscapeControl,
 	// light reports the palette colours that take dark text.
 	"light": func(class string) bool {
 		return slices.Contains([]string{"machine", "unverified", "draft", "fresh", "expiring", "none"}, class)
@@ -204,7 +209,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				if n > 1 {
 					tk.IDs += ", "
 				}
-				tk.IDs += c.ID
+				tk.IDs += okf.EscapeControl(c.ID)
 			} else if n == 21 {
 				tk.IDs += ", …"
 			}
@@ -245,6 +250,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	strs := map[string]int{"": 0}
 	data := pageData{S: []string{""}, C: [][]any{}, Q: [][]any{}}
 	str := func(v string) int {
+		v = okf.EscapeControl(v)
 		if i, ok := strs[v]; ok {
 			return i
 		}
@@ -282,9 +288,10 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		if c.AttesterProblem != "" {
 			fl = append(fl, "attester")
 		}
-		data.C = append(data.C, []any{c.ID, c.Title, str(c.Type), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
+		esc := okf.EscapeControl
+		data.C = append(data.C, []any{esc(c.ID), esc(c.Title), str(c.Type), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
 			by(c.Generated), at(c.Generated), at(c.StaleAfter), str(c.Freshness), c.Sources, str(strings.Join(fl, ", ")),
-			up, upWhy, upMore, str(extra)})
+			esc(up), upWhy, upMore, str(extra)})
 	}
 	top := o.Top
 	if top <= 0 || top > len(r.Queue) {
@@ -294,11 +301,11 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	if r.Changes != nil {
 		base = r.Changes.Base
 	}
-	plain := inline{id: func(s string) string { return s }, text: func(s string) string { return s }, approx: approxMark}
+	plain := inline{id: okf.EscapeControl, text: okf.EscapeControl, approx: approxMark}
 	for i, q := range r.Queue {
 		ev := evidence(q, base, plain)
 		if i < top {
-			p.Queue = append(p.Queue, htmlQueueItem{N: i + 1, ID: q.ID, Touched: q.Touched, Evidence: ev})
+			p.Queue = append(p.Queue, htmlQueueItem{N: i + 1, ID: okf.EscapeControl(q.ID), Touched: q.Touched, Evidence: ev})
 			continue
 		}
 		touched := 0
@@ -318,7 +325,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				p.LineMore++
 				continue
 			}
-			p.Lineage = append(p.Lineage, fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), chainText(u.Chain)))
+			p.Lineage = append(p.Lineage, okf.EscapeControl(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), chainText(u.Chain))))
 		}
 	}
 	for _, c := range r.Concepts {
@@ -327,7 +334,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				p.NotesMore++
 				continue
 			}
-			p.Notes = append(p.Notes, fmt.Sprintf("%s: %s", c.Path, n))
+			p.Notes = append(p.Notes, okf.EscapeControl(fmt.Sprintf("%s: %s", c.Path, n)))
 		}
 	}
 	return pageTmpl.Execute(w, p)
