@@ -150,7 +150,16 @@ func table(w io.Writer, indent string, colour bool, width int, header []string, 
 		}
 	}
 	if width > 0 {
-		const minCol = 8
+		// Floors: the first column (the ID, what a row is about) keeps up to 16 runes, the others
+		// at least 6 or their header's width when shorter.
+		floor := make([]int, len(widths))
+		for i := range widths {
+			floor[i] = min(widths[i], 6, utf8.RuneCountInString(header[i]))
+			if i == 0 {
+				floor[i] = min(widths[i], 16)
+			}
+			floor[i] = max(floor[i], 2)
+		}
 		total := func() int {
 			n := utf8.RuneCountInString(indent) + 2*(len(widths)-1)
 			for _, x := range widths {
@@ -161,7 +170,7 @@ func table(w io.Writer, indent string, colour bool, width int, header []string, 
 		for over := total() - width; over > 0; over-- {
 			widest := -1
 			for i, x := range widths {
-				if x > minCol && (widest < 0 || x > widths[widest]) {
+				if x > floor[i] && (widest < 0 || x > widths[widest]) {
 					widest = i
 				}
 			}
