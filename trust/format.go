@@ -22,8 +22,8 @@ type WriteOptions struct {
 	// Top is how many review-queue items text, markdown and html show (0: all). The html page
 	// keeps the rest behind a "show all" button; json always holds the whole queue.
 	Top int
-	// MaxChars caps the markdown report at that many characters (Unicode code points, as GitHub
-	// counts a comment; 0: no limit). See DefaultMaxChars.
+	// MaxChars caps the markdown report at that many characters, counted as UTF-16 code units
+	// (see mdBudget; 0: no limit). See DefaultMaxChars.
 	MaxChars int
 	// FullCommand is the command the markdown report names for what it leaves out.
 	FullCommand string

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -24,8 +23,11 @@ const DefaultTop = 50
 // escaped with okf.EscapeMarkdown (no link, image, mention, HTML tag or table break).
 var mdInline = inline{id: okf.EscapeMarkdownCode, text: okf.EscapeMarkdown, approx: `\~`}
 
-// mdBudget writes Markdown without passing max characters (0: no limit). It counts Unicode code
-// points, what GitHub's "maximum is 65536 characters" counts (a Ruby String#length of the body).
+// mdBudget writes Markdown without passing max characters (0: no limit). GitHub refuses a comment
+// with "Body is too long (maximum is 65536 characters)": characters, not bytes. A character is
+// counted here as UTF-16 code units: 1 for a character of the Basic Multilingual Plane, 2 for one
+// outside it (most emoji). That equals a count of code points for nearly all text and is never
+// below it, so the report fits whether GitHub counts code points or UTF-16 units.
 type mdBudget struct {
 	b       strings.Builder
 	max     int
@@ -34,7 +36,17 @@ type mdBudget struct {
 	left    []string // what was left out, for the closing note
 }
 
-func chars(s string) int { return utf8.RuneCountInString(s) }
+// chars counts s in UTF-16 code units (see mdBudget).
+func chars(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
 
 func (m *mdBudget) fits(n int) bool { return m.max == 0 || m.used+n+m.reserve <= m.max }
 

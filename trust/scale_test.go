@@ -265,3 +265,13 @@ func TestAttesterProblem(t *testing.T) {
 		t.Errorf("no builtin list: %q, want none", got)
 	}
 }
+
+// TestChars: the budget counts as a GitHub comment does, in UTF-16 units: a character of the
+// Basic Multilingual Plane is 1 (ASCII, é, 指), one outside it is 2 (😀, U+1F600).
+func TestChars(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "abc": 3, "é": 1, "指標": 2, "😀": 2, "a😀é": 4} {
+		if got := chars(s); got != want {
+			t.Errorf("chars(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

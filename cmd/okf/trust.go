@@ -40,7 +40,7 @@ func trustCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "base", Usage: "compare with the bundle at git revision `REF` (read through git, no checkout)"},
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a listed concept is `COND`: " + strings.Join(trust.FailOn, ", ") + "; repeatable"},
 			&cli.IntFlag{Name: "top", Value: trust.DefaultTop, Usage: "show the first `N` items of the review queue in text, markdown and html (0: all; json has all)"},
-			&cli.IntFlag{Name: "max-bytes", Value: trust.DefaultMaxChars, Usage: "cap the markdown report at `N` characters (Unicode code points, as GitHub counts a comment); 0: no cap"},
+			&cli.IntFlag{Name: "max-bytes", Value: trust.DefaultMaxChars, Usage: "cap the markdown report at `N` characters, as a GitHub comment counts them (UTF-16 units: an emoji counts 2); 0: no cap"},
 		},
 		Action: func(c *cli.Context) error { return runTrust(e, c) },
 	}
