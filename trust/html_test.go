@@ -198,6 +198,12 @@ func writeSynthHTML(t *testing.T, n int) (string, []byte, *Report) {
 
 var renderRE = regexp.MustCompile(`data-render-ms="(\d+)"`)
 
+var (
+	queueList = regexp.MustCompile(`(?s)<ol class="queue" id="queue-list"[^>]*>.*?</ol>`)
+	dirsTable = regexp.MustCompile(`(?s)<table id="dirs">.*?</table>`)
+	shownRow  = regexp.MustCompile(`<tr(?: class="more-dir")?>`)
+)
+
 // TestHTMLBrowser10k opens the page of a 10,000-concept synthetic bundle: its size stays under
 // 3 MB (a property of the output, asserted), its render time is reported (not asserted: it
 // depends on the machine), filters and a row link from the URL work, and no script error is raised.
@@ -236,6 +242,7 @@ func TestHTMLBrowser10k(t *testing.T) {
 			return strings.Contains(c.ID, "c00042") && c.Freshness == FreshStale
 		}), -1},
 		{"#id=" + last, len(r.Concepts), 100},
+		{"#queue=all&dirs=all", len(r.Concepts), 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fragment, func(t *testing.T) {
@@ -268,6 +275,23 @@ func TestHTMLBrowser10k(t *testing.T) {
 			}
 			if strings.HasPrefix(tt.fragment, "#id=") && !strings.Contains(dom, `<tr data-id="`+last+`" data-tier=`) {
 				t.Errorf("the linked row %s is not on the page shown", last)
+			}
+			// The queue shows its first DefaultTop items; "Show all" (here from the URL) adds the rest.
+			items := strings.Count(queueList.FindString(dom), "<li>")
+			wantItems := DefaultTop
+			if strings.Contains(tt.fragment, "queue=all") {
+				wantItems = len(r.Queue)
+			}
+			if items != wantItems {
+				t.Errorf("%d queue items shown, want %d", items, wantItems)
+			}
+			dirRows := len(shownRow.FindAllString(dirsTable.FindString(dom), -1))
+			wantDirs := htmlDirsCap
+			if strings.Contains(tt.fragment, "dirs=all") {
+				wantDirs = len(r.Directories)
+			}
+			if dirRows != wantDirs+1 { // and the header row
+				t.Errorf("%d directory rows shown, want %d", dirRows-1, wantDirs)
 			}
 		})
 	}
