@@ -3,6 +3,7 @@ package trust
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/okf-tools/okf/internal/synth"
@@ -172,15 +174,17 @@ func TestHTMLBrowser(t *testing.T) {
 	})
 }
 
-// writeSynthHTML writes the HTML report of a synthetic bundle of n concepts (small bodies: the
-// page's size does not depend on them) and returns its path, its bytes and the report.
+// writeSynthHTML writes the HTML report of a synthetic bundle of n concepts (internal/synth's
+// concepts, held in memory with small bodies: the page's size does not depend on them) and returns
+// its path, its bytes and the report.
 func writeSynthHTML(t *testing.T, n int) (string, []byte, *Report) {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := synth.Write(dir, synth.Options{Concepts: n, BodyBytes: 200}); err != nil {
-		t.Fatal(err)
+	const perDir, body = 100, 200
+	fsys := fstest.MapFS{"index.md": {Data: []byte("---\nokf_version: \"0.2\"\n---\n# Synthetic bundle\n")}}
+	for i := 0; i < n; i++ {
+		fsys[fmt.Sprintf("area%03d/c%05d.md", i/perDir, i)] = &fstest.MapFile{Data: []byte(synth.Concept(i, n, perDir, body))}
 	}
-	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	b, err := okf.Load(fsys, okf.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
