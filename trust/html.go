@@ -23,6 +23,14 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"stale": staleText,
 	"chain": chainText,
 	"join":  strings.Join,
+	// capjoin lists at most htmlListCap IDs and counts the rest, so a change of thousands of
+	// concepts keeps the page small.
+	"capjoin": func(ids []string) string {
+		if len(ids) <= htmlListCap {
+			return strings.Join(ids, ", ")
+		}
+		return fmt.Sprintf("%s … and %d more", strings.Join(ids[:htmlListCap], ", "), len(ids)-htmlListCap)
+	},
 	"sub":   func(a, b float64) float64 { return a - b },
 	// esc shows control characters and bidi overrides of bundle text as visible escapes;
 	// html/template then makes the text inert HTML.
@@ -120,6 +128,7 @@ const (
 	htmlUpcomingCap = 50
 	htmlDirsCap     = 20
 	htmlPageSize    = 100
+	htmlListCap     = 50 // IDs per line of the changes section
 )
 
 const chartW = 560.0

@@ -300,3 +300,18 @@ func TestHTMLBrowser10k(t *testing.T) {
 		})
 	}
 }
+
+// TestHTMLChangesCapped: a change of thousands of concepts lists 50 IDs per line and counts the rest.
+func TestHTMLChangesCapped(t *testing.T) {
+	r := &Report{Changes: &Changes{Base: "main"}}
+	for i := 0; i < 120; i++ {
+		r.Changes.Added = append(r.Changes.Added, fmt.Sprintf("c%03d", i))
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r, "html", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "c048, c049 … and 70 more</li>") || strings.Contains(buf.String(), "c050") {
+		t.Error("the added list is not cut at 50 with a count of the 70 more")
+	}
+}
