@@ -31,7 +31,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%s … and %d more", strings.Join(ids[:htmlListCap], ", "), len(ids)-htmlListCap)
 	},
-	"sub":   func(a, b float64) float64 { return a - b },
+	"sub": func(a, b float64) float64 { return a - b },
 	// esc shows control characters and bidi overrides of bundle text as visible escapes;
 	// html/template then makes the text inert HTML.
 	"esc": okf.EscapeControl,
