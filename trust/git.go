@@ -132,3 +132,16 @@ func catBlobs(dir string, ids []string) ([][]byte, error) {
 	}
 	return blobs, nil
 }
+
+// Revision names the git commit checked out at dir (an abbreviated hash), or "" when git or the
+// work tree is absent. It is shown in the report's header.
+func Revision(dir string) string {
+	if _, err := exec.LookPath("git"); err != nil {
+		return ""
+	}
+	out, err := git(dir, nil, "rev-parse", "--short=12", "--verify", "--quiet", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
