@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+
+	"github.com/okf-tools/okf/lint"
 	"testing"
 )
 
@@ -23,16 +25,29 @@ func TestGenContentLints(t *testing.T) {
 		}
 		stdout.Reset()
 		code := run([]string{"okf", "lint", "--format", "json", out}, nil, &stdout, &stderr, func(string) string { return "" })
-		var report struct {
-			Findings []json.RawMessage `json:"findings"`
-			Errors   int               `json:"errors"`
-			Warnings int               `json:"warnings"`
-		}
-		if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
-			t.Fatalf("lint %v: exit %d, output not JSON: %v\n%s", which, code, err, stdout.String())
-		}
-		if code != 0 || report.Errors != 0 || report.Warnings != 0 {
-			t.Errorf("lint of the bundle made with %v: exit %d, %d errors, %d warnings\n%s", which, code, report.Errors, report.Warnings, stdout.String())
+		report := lintSummary(t, stdout.Bytes())
+		if code != 0 || report.Errors != 0 || report.Warnings != 0 || report.Files != 0 {
+			t.Errorf("lint of the bundle made with %v: exit %d, %+v\n%s", which, code, report, stdout.String())
 		}
 	}
+}
+
+// lintSummary reads the summary of lint's JSON report, failing when it has none (a report without
+// a "summary" object would read as zero findings and let every test pass).
+func lintSummary(t *testing.T, out []byte) lint.JSONSummary {
+	t.Helper()
+	var report struct {
+		Findings []json.RawMessage `json:"findings"`
+		Summary  *lint.JSONSummary `json:"summary"`
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("lint output is not JSON: %v\n%s", err, out)
+	}
+	if report.Summary == nil || report.Findings == nil {
+		t.Fatalf("lint output has no summary or findings:\n%s", out)
+	}
+	if n := report.Summary.Errors + report.Summary.Warnings + report.Summary.Infos; n != len(report.Findings) {
+		t.Fatalf("lint summary counts %d findings, the list has %d:\n%s", n, len(report.Findings), out)
+	}
+	return *report.Summary
 }
