@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,8 +33,17 @@ const SummaryLength = 600
 type Options struct {
 	// Posts is the folder of .md/.mdx posts; Out the bundle folder (created when missing).
 	Posts, Out string
-	// Site is the site's base URL; URL the template of a post's URL ({site}, {slug}).
+	// Site is the site's base URL; URL the template of a post's URL ({site}, {slug}, {path}); the
+	// engine's template when empty.
 	Site, URL string
+	// Engine names the blog engine whose conventions are followed (DefaultEngine when empty).
+	Engine string
+	// MarkdownIsMDX, when set, overrides the engine's reading of .md posts as MDX.
+	MarkdownIsMDX *bool
+	// Authors is the authors file or folder (a path on disk); the engine's default when empty.
+	Authors string
+	// SkipFuture leaves out posts published after Now (scheduled posts).
+	SkipFuture bool
 	// Concepts are the concepts to make; All makes one per post (named by slug) instead.
 	Concepts []ConceptSpec
 	All      bool
@@ -88,6 +98,9 @@ type Plan struct {
 	Files []FileChange
 	// Problems are posts that could not be read.
 	Problems []PostProblem
+	// Warnings are things about readable posts a person should know (an ignored date, a
+	// scheduled post, an unknown author key, no date at all); the posts are still used.
+	Warnings []PostProblem
 }
 
 // Count returns how many actions have kind k.
@@ -115,8 +128,18 @@ func MakePlan(opts Options) (*Plan, error) {
 	if opts.Type == "" {
 		opts.Type = DefaultType
 	}
+	eng, err := LookupEngine(opts.Engine)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MarkdownIsMDX != nil {
+		eng.MarkdownIsMDX = *opts.MarkdownIsMDX
+	}
 	if opts.URL == "" {
-		opts.URL = DefaultURL
+		opts.URL = eng.URL
+	}
+	if err := CheckURLTemplate(opts.URL); err != nil {
+		return nil, err
 	}
 	if opts.DescriptionLength <= 0 {
 		opts.DescriptionLength = DefaultDescriptionLength
@@ -127,10 +150,20 @@ func MakePlan(opts Options) (*Plan, error) {
 	if opts.Now.IsZero() {
 		return nil, errors.New("no clock: Options.Now is zero")
 	}
-	posts, problems, err := ReadPosts(os.DirFS(opts.Posts))
+	dir, err := openConfined(opts.Posts)
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
 	}
+	defer dir.Close()
+	ps, err := ReadPosts(dir, eng)
+	if err != nil {
+		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
+	}
+	warnings, err := finishPosts(ps, eng, opts)
+	if err != nil {
+		return nil, err
+	}
+	posts := ps.BySlug
 	bundle, err := readTree(opts.Out)
 	if err != nil {
 		return nil, fmt.Errorf("reading bundle %q: %w", opts.Out, err)
@@ -138,25 +171,35 @@ func MakePlan(opts Options) (*Plan, error) {
 	specs := opts.Concepts
 	if opts.All {
 		specs = nil
-		for slug := range posts {
-			specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
+		for slug, post := range posts {
+			if post.HasFrontmatter { // a README or notes file without frontmatter is not a post
+				specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
+			}
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
-	plan := &Plan{Problems: problems}
+	plan := &Plan{Problems: ps.Problems, Warnings: warnings}
 	previous := map[string]Listing{}
 	var concepts []FileChange
 	seen := map[string]string{}
 	for _, s := range specs {
 		a := Action{Name: s.Name, Slug: s.Slug}
 		post := posts[s.Slug]
+		if post == nil {
+			post = ps.byPath(s.Slug)
+		}
 		switch {
 		case checkName(s.Name) != nil:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("name %q cannot be a file name", s.Name)
 		case post == nil:
-			a.Kind, a.Reason = Skipped, fmt.Sprintf("no post with slug %q", s.Slug)
+			a.Kind, a.Reason = Skipped, missingReason(ps, s.Slug)
 		case post.Draft:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is a draft", post.Path)
+		case opts.SkipFuture && post.Published.After(opts.Now):
+			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is scheduled for %s, after --now (--skip-future)", post.Path, FormatTime(post.Published))
+		}
+		if post != nil {
+			a.Slug = post.Slug
 		}
 		if a.Kind == Skipped {
 			plan.Actions = append(plan.Actions, a)
@@ -175,7 +218,7 @@ func MakePlan(opts Options) (*Plan, error) {
 			continue
 		}
 		seen[p] = s.Name
-		data := conceptData(post, s, opts)
+		data := conceptData(post, s, opts, eng)
 		a.Title = data.Title
 		old, exists := bundle[p]
 		if !exists {
@@ -257,8 +300,118 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// missingReason says why a concept map's post was not found: its file could not be read, it was
+// named by file name (and has another slug), or there is no such post.
+func missingReason(ps *Posts, slug string) string {
+	if p, ok := ps.Broken[slug]; ok {
+		return fmt.Sprintf("post %q could not be read (see the warning for it)", p)
+	}
+	if p := ps.byFileName(slug); p != nil {
+		return fmt.Sprintf("no post with slug %q; the file %q has the slug %q", slug, p.Path, p.Slug)
+	}
+	return fmt.Sprintf("no post with slug %q", slug)
+}
+
+// finishPosts completes what a post's own file cannot say: its author's name from the authors
+// file, its date from git when it has none, and the warnings about scheduled posts.
+func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
+	var warnings []PostProblem
+	var authors Authors
+	authorsFrom := ""
+	candidates := eng.Authors
+	if opts.Authors != "" {
+		candidates = []string{opts.Authors}
+	}
+	for _, c := range candidates {
+		p := c
+		if opts.Authors == "" {
+			p = filepath.Join(opts.Posts, filepath.FromSlash(c))
+		}
+		a, found, probs, err := readAuthors(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading authors: %w", err)
+		}
+		if !found {
+			if opts.Authors != "" {
+				return nil, fmt.Errorf("authors %q: %w", opts.Authors, fs.ErrNotExist)
+			}
+			continue
+		}
+		for _, pr := range probs {
+			pr.Pos.Path = path.Join(filepath.ToSlash(c), pr.Pos.Path)
+			warnings = append(warnings, pr)
+		}
+		authors, authorsFrom = a, filepath.ToSlash(c)
+		break
+	}
+	unknown := map[string][]string{}
+	var undated []*Post
+	for _, p := range ps.List {
+		warnings = append(warnings, p.Warnings...)
+		if len(p.AuthorKeys) > 0 {
+			if name, ok := authors[p.AuthorKeys[0]]; ok {
+				p.Author = name
+			} else {
+				unknown[p.AuthorKeys[0]] = append(unknown[p.AuthorKeys[0]], p.Path)
+			}
+		}
+		if p.Date.IsZero() {
+			undated = append(undated, p)
+		}
+		if !p.Published.IsZero() && p.Published.After(opts.Now) && !p.Draft {
+			warnings = append(warnings, PostProblem{Pos: okf.Position{Path: p.Path}, Message: fmt.Sprintf("scheduled post: published %s, after now (%s)", FormatTime(p.Published), FormatTime(opts.Now))})
+		}
+	}
+	keys := make([]string, 0, len(unknown))
+	for k := range unknown {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		where := "no authors file was found"
+		if authors != nil {
+			where = fmt.Sprintf("%s does not name it", authorsFrom)
+		}
+		warnings = append(warnings, PostProblem{Pos: okf.Position{Path: unknown[k][0]}, Message: fmt.Sprintf(
+			"author key %q (%d post(s)): %s; the concept credits the key in its body and sets no sources author", k, len(unknown[k]), where)})
+	}
+	if len(undated) > 0 {
+		git := inGitRepo(opts.Posts)
+		missing := 0
+		for _, p := range undated {
+			if git {
+				if t, ok := GitDate(opts.Posts, filepath.FromSlash(p.Path)); ok {
+					p.Date, p.DateFrom = t, "git"
+					continue
+				}
+			}
+			missing++
+		}
+		if missing > 0 {
+			why := "the posts folder is not in a git repository (or git is not installed)"
+			if git {
+				why = "git has no commit for them"
+			}
+			warnings = append(warnings, PostProblem{Pos: okf.Position{Path: "."}, Message: fmt.Sprintf(
+				"%d post(s) have no date in frontmatter or file name and %s: their sources carry no last_modified", missing, why)})
+		}
+	}
+	return warnings, nil
+}
+
+// postURL is a post's published URL: its permalink when it gives one, else the template.
+func postURL(template, site string, post *Post) string {
+	if pl := post.Permalink; pl != "" {
+		if u, err := url.Parse(pl); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return pl
+		}
+		return strings.TrimRight(site, "/") + "/" + escapePath(strings.TrimLeft(pl, "/"))
+	}
+	return ExpandURL(template, site, post.Slug, post.URLPath)
+}
+
 // conceptData is what a post and its map entry make.
-func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
+func conceptData(post *Post, s ConceptSpec, opts Options, eng Engine) *ConceptData {
 	title := s.Title
 	if title == "" {
 		title = post.Title
@@ -269,7 +422,7 @@ func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
 	paras := Paragraphs(post.Text)
 	desc := Describe(s.Description, opts.DescriptionLength)
 	if desc == "" {
-		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx")), opts.DescriptionLength)
+		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
 	}
 	if desc == "" && len(paras) > 0 {
 		desc = Describe(paras[0], opts.DescriptionLength)
@@ -295,7 +448,7 @@ func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
 	}
 	return &ConceptData{
 		Type: typ, Title: title, Description: desc, Tags: tags,
-		URL: PostURL(opts.URL, opts.Site, post.Slug), SourceTitle: sourceTitle, Author: Actor(post.Author),
+		URL: postURL(opts.URL, opts.Site, post), SourceTitle: sourceTitle, Author: Actor(post.Author), Byline: byline(post),
 		LastModified: post.Date, Actor: opts.Actor, Summary: summary, Outline: Outline(post.Text),
 	}
 }
@@ -313,7 +466,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) []string {
 		if t == "" {
 			t = p.Slug
 		}
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(PostURL(opts.URL, opts.Site, p.Slug)))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(postURL(opts.URL, opts.Site, p)))
 	}
 	for _, a := range actions {
 		switch a.Kind {
@@ -385,4 +538,12 @@ func ApplyChanges(w Writer, root string, changes []FileChange) error {
 		}
 	}
 	return nil
+}
+
+// byline is the plain-text credit for a post whose author keys no authors file resolved.
+func byline(post *Post) string {
+	if post.Author == "" && len(post.AuthorKeys) > 0 {
+		return strings.Join(post.AuthorKeys, ", ")
+	}
+	return ""
 }

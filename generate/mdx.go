@@ -19,8 +19,16 @@ func StripMDX(body string, mdx bool) string {
 	inMath := false
 	depth := 0 // brace depth of an import/export statement spanning lines
 	inStmt := false
+	admonitions := 0 // open :::note … ::: containers
+	inAlert := false // inside a > [!NOTE] blockquote
 	for _, line := range lines {
 		trim := strings.TrimSpace(line)
+		if inAlert {
+			if strings.HasPrefix(trim, ">") {
+				continue
+			}
+			inAlert = false
+		}
 		switch {
 		case fence != "":
 			if closesFence(trim, fence) {
@@ -43,6 +51,22 @@ func StripMDX(body string, mdx bool) string {
 			fence = f
 			continue
 		}
+		// Admonitions (:::note … :::) and alerts (> [!NOTE]) are callouts, not the post's prose:
+		// they are dropped whole. A container may nest others with more colons.
+		if admonitionOpenRE.MatchString(trim) {
+			admonitions++
+			continue
+		}
+		if admonitions > 0 {
+			if admonitionCloseRE.MatchString(trim) {
+				admonitions--
+			}
+			continue
+		}
+		if alertRE.MatchString(line) {
+			inAlert = true
+			continue
+		}
 		if strings.HasPrefix(trim, "$$") {
 			if trim == "$$" || !strings.HasSuffix(trim[2:], "$$") {
 				inMath = true
@@ -59,6 +83,7 @@ func StripMDX(body string, mdx bool) string {
 	}
 	text := strings.Join(out, "\n")
 	text = stripComments(text)
+	text = stripCallouts(text)
 	text = stripTags(text, mdx)
 	// Collapse the blank lines removals leave behind, and trailing spaces.
 	lines = strings.Split(text, "\n")
@@ -110,6 +135,61 @@ func closesFence(trim, fence string) bool {
 		return false
 	}
 	return strings.Trim(trim, fence[:1]) == ""
+}
+
+var (
+	admonitionOpenRE  = regexp.MustCompile(`^:{3,}[A-Za-z]`)
+	admonitionCloseRE = regexp.MustCompile(`^:{3,}$`)
+	alertRE           = regexp.MustCompile(`^ {0,3}>[ \t]*\[![A-Za-z]+\]`)
+	calloutOpenRE     = regexp.MustCompile(`<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`)
+)
+
+// stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
+// <Note>, …) with everything inside them: asides are not the post's own prose. An opening tag
+// without its closing tag is left for stripTags. Each closing tag is searched for at most once per
+// name, so the work stays linear.
+func stripCallouts(s string) string {
+	noClose := map[string]bool{}
+	var b strings.Builder
+	for {
+		loc := calloutOpenRE.FindStringSubmatchIndex(s)
+		if loc == nil {
+			break
+		}
+		name := s[loc[2]:loc[3]]
+		if strings.HasSuffix(strings.TrimSpace(s[loc[0]:loc[1]-1]), "/") || noClose[name] {
+			b.WriteString(s[:loc[1]])
+			s = s[loc[1]:]
+			continue
+		}
+		rest := s[loc[1]:]
+		closeTag := "</" + name + ">"
+		depth, i, end := 1, 0, -1
+		for depth > 0 {
+			c := strings.Index(rest[i:], closeTag)
+			if c < 0 {
+				break
+			}
+			// Nested openings of the same name before this close.
+			depth += strings.Count(rest[i:i+c], "<"+name+">") + strings.Count(rest[i:i+c], "<"+name+" ")
+			depth--
+			i += c + len(closeTag)
+			if depth == 0 {
+				end = i
+			}
+		}
+		if end < 0 {
+			noClose[name] = true
+			b.WriteString(s[:loc[1]])
+			s = rest
+			continue
+		}
+		b.WriteString(s[:loc[0]])
+		b.WriteString("\n\n")
+		s = rest[end:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 var statementRE = regexp.MustCompile(`^(import|export)(\s|\{|\*|$)`)

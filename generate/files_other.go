@@ -1,0 +1,5 @@
+//go:build !unix
+
+package generate
+
+const oNonblock = 0
