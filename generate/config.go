@@ -68,6 +68,7 @@ func ParseConfig(src []byte) (*Config, error) {
 	}
 	known := ConfigKeys()
 	rest := &yaml.Node{Kind: yaml.MappingNode, Line: top.Line, Column: top.Column}
+	var written []string // each key of rest as the file spells it
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		name := strings.ReplaceAll(k.Value, "-", "_")
@@ -76,6 +77,7 @@ func ParseConfig(src []byte) (*Config, error) {
 		}
 		if name != "concepts" {
 			rest.Content = append(rest.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: k.Line, Column: k.Column}, v)
+			written = append(written, k.Value)
 			continue
 		}
 		switch v.Kind {
@@ -96,7 +98,7 @@ func ParseConfig(src []byte) (*Config, error) {
 		k, v := rest.Content[i], rest.Content[i+1]
 		one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
 		if err := one.Decode(cfg); err != nil {
-			return nil, fmt.Errorf("line %d: %s: expected %s", k.Line, k.Value, configKind(k.Value))
+			return nil, fmt.Errorf("line %d: %s: expected %s", k.Line, written[i/2], configKind(k.Value))
 		}
 	}
 	return cfg, nil

@@ -526,18 +526,19 @@ func readTree(root string) (fstest.MapFS, error) {
 // Apply writes the plan's files below out through w, in order: concepts, indexes, then log.md, so
 // the log never records a change that was not written. It stops at the first failure; each file is
 // either fully written or untouched (AtomicWriter), and running gen again finishes the job.
-func (p *Plan) Apply(w Writer, out string) error {
+func (p *Plan) Apply(w Writer, out string) (written int, err error) {
 	return ApplyChanges(w, out, p.Files)
 }
 
-// ApplyChanges writes changes below root through w, stopping at the first failure.
-func ApplyChanges(w Writer, root string, changes []FileChange) error {
-	for _, c := range changes {
+// ApplyChanges writes changes below root through w, stopping at the first failure. written is how
+// many of them were written, in order.
+func ApplyChanges(w Writer, root string, changes []FileChange) (written int, err error) {
+	for i, c := range changes {
 		if err := w.WriteFile(filepath.Join(root, filepath.FromSlash(c.Path)), c.New); err != nil {
-			return fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
+			return i, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
 		}
 	}
-	return nil
+	return len(changes), nil
 }
 
 // byline is the plain-text credit for a post whose author keys no authors file resolved.

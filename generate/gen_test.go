@@ -85,7 +85,7 @@ func run(t *testing.T, opts Options) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := plan.Apply(AtomicWriter{}, opts.Out); err != nil {
+	if _, err := plan.Apply(AtomicWriter{}, opts.Out); err != nil {
 		t.Fatal(err)
 	}
 	return plan
@@ -478,7 +478,7 @@ func TestFailedWriteLeavesNoHalfFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &failingWriter{n: 3}
-	err = plan.Apply(w, out)
+	_, err = plan.Apply(w, out)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("Apply = %v, want the disk-full error", err)
 	}

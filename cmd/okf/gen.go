@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"net/url"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/okf-tools/okf/generate"
@@ -29,7 +31,11 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: okf-gen.yaml when present)"},
 			&cli.StringFlag{Name: "posts", Usage: "folder of .md/.mdx posts"},
 			&cli.StringFlag{Name: "site", Usage: "the site's base `URL`"},
-			&cli.StringFlag{Name: "url", Usage: "a post's URL: `TEMPLATE` with {site} and {slug}", Value: generate.DefaultURL},
+			&cli.StringFlag{Name: "url", Usage: "a post's URL: `TEMPLATE` with {site}, {slug} and {path} (default: the engine's)"},
+			&cli.StringFlag{Name: "engine", Usage: "the blog engine whose conventions to follow: `NAME` (" + strings.Join(generate.EngineNames(), ", ") + ")", Value: generate.DefaultEngine},
+			&cli.StringFlag{Name: "authors", Usage: "authors `PATH`: a key-to-author YAML file or a folder of author documents (default: the engine's)"},
+			&cli.BoolFlag{Name: "md-as-mdx", Usage: "read .md posts as MDX (default: the engine's; --md-as-mdx=false to turn off)"},
+			&cli.BoolFlag{Name: "skip-future", Usage: "leave out posts published after --now (scheduled posts)"},
 			&cli.StringFlag{Name: "out", Usage: "bundle `DIR` to write"},
 			&cli.StringFlag{Name: "concepts", Usage: "concept map `FILE` (name: slug, or name: {post, type, title, tags})"},
 			&cli.BoolFlag{Name: "all", Usage: "one concept per post, named by slug"},
@@ -58,9 +64,11 @@ func genCommand(e *env) *cli.Command {
 				}
 				return usageErr("%v", err)
 			}
-			for _, p := range plan.Problems {
-				p.Pos.Path = filepath.ToSlash(filepath.Join(opts.Posts, filepath.FromSlash(p.Pos.Path)))
-				fmt.Fprintf(e.stderr, "okf: warning: %s\n", p)
+			for _, list := range [][]generate.PostProblem{plan.Problems, plan.Warnings} {
+				for _, p := range list {
+					p.Pos.Path = filepath.ToSlash(filepath.Join(opts.Posts, filepath.FromSlash(p.Pos.Path)))
+					fmt.Fprintf(e.stderr, "okf: warning: %s\n", okf.EscapeControl(p.String()))
+				}
 			}
 			preview := c.Bool("check") || c.Bool("dry-run")
 			skipped := plan.Count(generate.Skipped)
@@ -73,14 +81,17 @@ func genCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stderr, "okf: --strict: %d skipped concept(s), %d unreadable post(s); nothing written\n", skipped, len(plan.Problems))
 				return findings
 			}
-			printPlan(e, plan, preview)
 			if preview {
+				printPlan(e, plan, true, len(plan.Files))
 				if c.Bool("check") && len(plan.Files) > 0 {
 					return findings
 				}
 				return nil
 			}
-			if err := plan.Apply(generate.AtomicWriter{}, opts.Out); err != nil {
+			// Only what was written is reported as written.
+			written, err := plan.Apply(generate.AtomicWriter{}, opts.Out)
+			printPlan(e, plan, false, written)
+			if err != nil {
 				return fatalErr("%v", err)
 			}
 			return nil
@@ -89,25 +100,35 @@ func genCommand(e *env) *cli.Command {
 }
 
 // printPlan writes one line per concept and per index or log file, then a count. A preview says
-// what would happen ("create"), a run what did ("created").
-func printPlan(e *env, plan *generate.Plan, preview bool) {
+// what would happen ("create"), a run what did ("created"): only the first `written` files of the
+// plan, so a failed write is never reported as done.
+func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 	verb := func(k generate.ActionKind) string {
 		if !preview {
 			return k.String()
 		}
 		return [...]string{"create", "update", "keep", "skip"}[k]
 	}
+	done := map[string]bool{}
+	for _, f := range plan.Files[:written] {
+		done[f.Path] = true
+	}
 	conceptFiles := map[string]bool{}
+	counts := map[generate.ActionKind]int{}
 	for _, a := range plan.Actions {
-		switch a.Kind {
-		case generate.Skipped:
-			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, a.Reason)
+		switch {
+		case a.Kind == generate.Skipped:
+			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, okf.EscapeControl(a.Reason))
+		case (a.Kind == generate.Created || a.Kind == generate.Updated) && !done[a.Path]:
+			conceptFiles[a.Path] = true
+			continue // not written
 		default:
 			conceptFiles[a.Path] = true
-			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), a.Path)
+			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), okf.EscapeControl(a.Path))
 		}
+		counts[a.Kind]++
 	}
-	for _, f := range plan.Files {
+	for _, f := range plan.Files[:written] {
 		if conceptFiles[f.Path] {
 			continue
 		}
@@ -118,7 +139,7 @@ func printPlan(e *env, plan *generate.Plan, preview bool) {
 		fmt.Fprintf(e.stdout, "%-9s %s\n", v, f.Path)
 	}
 	fmt.Fprintf(e.stdout, "%d created, %d updated, %d unchanged, %d skipped\n",
-		plan.Count(generate.Created), plan.Count(generate.Updated), plan.Count(generate.Unchanged), plan.Count(generate.Skipped))
+		counts[generate.Created], counts[generate.Updated], counts[generate.Unchanged], counts[generate.Skipped])
 }
 
 // genOptions merges okf-gen.yaml with the flags (flags win) and resolves the clock.
@@ -154,6 +175,18 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	opts.Out = str("out", cfg.Out, true)
 	opts.Site = str("site", cfg.Site, false)
 	opts.URL = str("url", cfg.URL, false)
+	opts.Engine = str("engine", cfg.Engine, false)
+	opts.Authors = str("authors", cfg.Authors, true)
+	if c.IsSet("md-as-mdx") {
+		v := c.Bool("md-as-mdx")
+		opts.MarkdownIsMDX = &v
+	} else {
+		opts.MarkdownIsMDX = cfg.MarkdownIsMDX
+	}
+	opts.SkipFuture = c.Bool("skip-future")
+	if !c.IsSet("skip-future") && cfg.SkipFuture != nil {
+		opts.SkipFuture = *cfg.SkipFuture
+	}
 	opts.Layout = str("layout", cfg.Layout, false)
 	opts.Actor = str("actor", cfg.Actor, false)
 	opts.Type = str("type", cfg.Type, false)
@@ -171,13 +204,29 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	if !c.IsSet("description-length") && cfg.DescriptionLength != nil {
 		opts.DescriptionLength = *cfg.DescriptionLength
 	}
+	var missing []string
+	for _, m := range []struct{ v, msg string }{
+		{opts.Posts, "--posts (the folder of .md/.mdx posts)"},
+		{opts.Site, "--site (the site's base URL, for the posts' links)"},
+		{opts.Out, "--out (the bundle folder to write)"},
+	} {
+		if m.v == "" {
+			missing = append(missing, m.msg)
+		}
+	}
+	if !opts.All && !c.IsSet("concepts") && cfg.ConceptsFile == "" && len(cfg.Concepts) == 0 {
+		missing = append(missing, "--concepts FILE or --all (which concepts to make)")
+	}
+	if len(missing) > 0 {
+		return opts, usageErr("missing %s", strings.Join(missing, ", "))
+	}
+	if u, err := url.Parse(opts.Site); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return opts, usageErr("--site %q: expected an absolute http(s) URL such as https://blog.example.com", opts.Site)
+	}
+	if _, err := generate.LookupEngine(opts.Engine); err != nil {
+		return opts, usageErr("--%v", err)
+	}
 	switch {
-	case opts.Posts == "":
-		return opts, usageErr("missing --posts: the folder of .md/.mdx posts")
-	case opts.Out == "":
-		return opts, usageErr("missing --out: the bundle folder to write")
-	case opts.Site == "":
-		return opts, usageErr("missing --site: the site's base URL, for the posts' links")
 	case opts.DescriptionLength < 2:
 		return opts, usageErr("--description-length %d: expected at least 2", opts.DescriptionLength)
 	case opts.GroupBy != generate.GroupByDirectory && opts.GroupBy != generate.GroupByType:
@@ -282,7 +331,7 @@ func indexCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			if err := generate.ApplyChanges(generate.AtomicWriter{}, root, changes); err != nil {
+			if _, err := generate.ApplyChanges(generate.AtomicWriter{}, root, changes); err != nil {
 				return fatalErr("%v", err)
 			}
 			return nil
