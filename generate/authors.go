@@ -75,7 +75,7 @@ func readAuthors(p string) (a Authors, found bool, problems []PostProblem, err e
 		if err != nil {
 			return err
 		}
-		if d.Type().IsRegular() && (strings.HasSuffix(q, ".md") || strings.HasSuffix(q, ".mdx")) && !strings.HasPrefix(d.Name(), ".") {
+		if d.Type().IsRegular() && authorDocExt(q) != "" && !strings.HasPrefix(d.Name(), ".") {
 			names = append(names, q)
 		}
 		return nil
@@ -90,15 +90,23 @@ func readAuthors(p string) (a Authors, found bool, problems []PostProblem, err e
 			problems = append(problems, PostProblem{Pos: okf.Position{Path: q}, Message: err.Error()})
 			continue
 		}
-		sp := okf.SplitFrontmatter(src)
+		ext := authorDocExt(q)
+		data := src // a data file (Astro's src/content/authors/<key>.yaml or .json) is all YAML
+		if ext == ".md" || ext == ".mdx" {
+			sp := okf.SplitFrontmatter(src)
+			data = nil
+			if sp.Status == okf.FrontmatterOK {
+				data = sp.YAML
+			}
+		}
 		var m struct {
 			Name string `yaml:"name"`
 		}
-		if sp.Status != okf.FrontmatterOK || yaml.Unmarshal(sp.YAML, &m) != nil || strings.TrimSpace(m.Name) == "" {
-			problems = append(problems, PostProblem{Pos: okf.Position{Path: q, Line: 1, Col: 1}, Message: "an author document needs frontmatter with a name"})
+		if data == nil || yaml.Unmarshal(data, &m) != nil || strings.TrimSpace(m.Name) == "" {
+			problems = append(problems, PostProblem{Pos: okf.Position{Path: q, Line: 1, Col: 1}, Message: "an author document needs a name (in its frontmatter for Markdown)"})
 			continue
 		}
-		key := strings.TrimSuffix(strings.TrimSuffix(q, ".mdx"), ".md")
+		key := strings.TrimSuffix(q, ext)
 		a[key] = strings.TrimSpace(m.Name)
 		if b := path.Base(key); b != key {
 			if _, taken := a[b]; !taken {
@@ -107,4 +115,14 @@ func readAuthors(p string) (a Authors, found bool, problems []PostProblem, err e
 		}
 	}
 	return a, true, problems, nil
+}
+
+// authorDocExt is the extension of an author document in an authors folder, "" for other files.
+func authorDocExt(name string) string {
+	for _, e := range []string{".mdx", ".md", ".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(name, e) {
+			return e
+		}
+	}
+	return ""
 }

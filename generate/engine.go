@@ -38,7 +38,7 @@ var Engines = map[string]Engine{
 	"docusaurus": {Name: "docusaurus", URL: "{site}/blog/{path}", MarkdownIsMDX: true, DatePath: true, SlugIsPath: true,
 		AuthorKeys: true, Authors: []string{"authors.yml", "authors.yaml"}},
 	"hugo":   {Name: "hugo", URL: "{site}/posts/{path}/", ListPages: []string{"_index.md", "_index.mdx"}},
-	"astro":  {Name: "astro", URL: "{site}/blog/{path}/", SlugIsPath: true, LowerPath: true},
+	"astro":  {Name: "astro", URL: "{site}/blog/{path}/", SlugIsPath: true, LowerPath: true, Authors: []string{"../authors"}},
 	"nextjs": {Name: "nextjs", URL: "{site}/blog/{path}", AuthorKeys: true, Authors: []string{"../authors"}},
 	"remix":  {Name: "remix", URL: "{site}/blog/{path}"},
 }

@@ -349,9 +349,12 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	for _, p := range ps.List {
 		warnings = append(warnings, p.Warnings...)
 		if len(p.AuthorKeys) > 0 {
+			// With an authors file, a value it does not name is an unknown key, never a name to
+			// make an identity from; without one, only engines whose authors are keys say so.
 			if name, ok := authors[p.AuthorKeys[0]]; ok {
 				p.Author = name
-			} else {
+			} else if p.Author == "" || authors != nil {
+				p.Author = ""
 				unknown[p.AuthorKeys[0]] = append(unknown[p.AuthorKeys[0]], p.Path)
 			}
 		}

@@ -83,6 +83,7 @@ func StripMDX(body string, mdx bool) string {
 	}
 	text := strings.Join(out, "\n")
 	text = stripComments(text)
+	text = stripShortcodes(text)
 	text = stripCallouts(text)
 	text = stripTags(text, mdx)
 	// Collapse the blank lines removals leave behind, and trailing spaces.
@@ -189,6 +190,47 @@ func stripCallouts(s string) string {
 		s = rest[end:]
 	}
 	b.WriteString(s)
+	return b.String()
+}
+
+var (
+	shortcodeRE       = regexp.MustCompile(`\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`)
+	calloutShortcodes = map[string]bool{"notice": true, "alert": true, "callout": true, "admonition": true, "details": true,
+		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true}
+)
+
+// stripShortcodes removes Hugo shortcodes ({{< figure … >}}, {{% notice %}} … {{% /notice %}}):
+// the tags always, and the content of the callout ones (notice, alert, details, …) too.
+func stripShortcodes(s string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	var b strings.Builder
+	skipping := "" // the callout shortcode whose content is being dropped
+	depth := 0
+	last := 0
+	for _, m := range shortcodeRE.FindAllStringSubmatchIndex(s, -1) {
+		closing, name := s[m[2]:m[3]] == "/", s[m[4]:m[5]]
+		if skipping == "" {
+			b.WriteString(s[last:m[0]])
+			if !closing && calloutShortcodes[name] {
+				skipping, depth = name, 1
+			}
+		} else if name == skipping {
+			if closing {
+				depth--
+			} else {
+				depth++
+			}
+			if depth == 0 {
+				skipping = ""
+			}
+		}
+		last = m[1]
+	}
+	if skipping == "" {
+		b.WriteString(s[last:])
+	}
 	return b.String()
 }
 

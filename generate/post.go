@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
@@ -221,13 +222,16 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 		slug, urlPath = path.Base(noExt), noExt
 	}
 	if eng.LowerPath {
-		urlPath = strings.ToLower(urlPath)
+		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
 	}
 	return slug, urlPath, date
 }
 
 // ParsePost reads one post. p is its slash path below the posts folder.
 func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
+	if bytes.HasPrefix(src, []byte("+++\n")) || bytes.HasPrefix(src, []byte("+++\r\n")) {
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "TOML frontmatter (+++) is not read: write the frontmatter as YAML between --- lines"}
+	}
 	sp := okf.SplitFrontmatter(src)
 	post := &Post{Path: p}
 	fields := map[string]*yaml.Node{}
@@ -289,6 +293,9 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		post.Description = text("summary")
 	}
 	post.Author = authorOf(fields["author"])
+	if post.Author != "" && fields["author"].Kind == yaml.ScalarNode {
+		post.AuthorKeys = []string{post.Author} // a reference to an authors file, when one names it
+	}
 	if n := fields["authors"]; n != nil && post.Author == "" {
 		post.Author, post.AuthorKeys = authorsOf(n, eng.AuthorKeys)
 	}
@@ -346,7 +353,10 @@ func parseDate(s string) (time.Time, bool) {
 	if t, form := okf.ParseTimestamp(s); form == okf.Full || form == okf.DateOnly || form == okf.NoOffset {
 		return t.UTC(), true
 	}
-	for _, l := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -0700", "2006-01-02 15:04:05 -0700 MST"} {
+	for _, l := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -0700", "2006-01-02 15:04:05 -0700 MST",
+		// What JavaScript's Date accepts and Astro's blog template writes (pubDate: 'Jul 08 2022'),
+		// read as UTC.
+		"Jan 02 2006", "Jan 2 2006", "Jan 2, 2006", "January 2, 2006", "January 2 2006", "2 January 2006", "2 Jan 2006", "2006/01/02", "2006/1/2"} {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC(), true
 		}
@@ -382,8 +392,8 @@ func authorOf(n *yaml.Node) string {
 }
 
 // authorsOf reads `authors`: a list (or one value) of names, or of keys of an authors file when
-// keys is true; an inline mapping gives its `name`. The first entry is the post's author: a name,
-// or the keys to resolve.
+// keys is true; an inline mapping gives its `name`. The first entry is the post's author: a name
+// (which an authors file may still resolve as a key), or only the keys to resolve.
 func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
 	items := []*yaml.Node{n}
 	if n.Kind == yaml.SequenceNode {
@@ -396,11 +406,11 @@ func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
 				return a, nil
 			}
 		case c.Kind == yaml.ScalarNode && c.Tag != "!!null" && strings.TrimSpace(c.Value) != "":
-			if !keys {
-				return strings.TrimSpace(c.Value), nil
-			}
 			authorKeys = append(authorKeys, strings.TrimSpace(c.Value))
 		}
+	}
+	if !keys && len(authorKeys) > 0 {
+		return authorKeys[0], authorKeys // names, unless an authors file knows them as keys
 	}
 	return "", authorKeys
 }

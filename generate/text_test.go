@@ -16,6 +16,7 @@ func TestStripMDX(t *testing.T) {
 		{"callouts dropped whole", "<Callout type=\"warn\">\nBuy **this**.\n</Callout>\n\nProse.\n\n<details>\n<summary>More</summary>\nHidden.\n</details>\n\nEnd.", "Prose.\n\nEnd.", false},
 		{"unclosed callout keeps its text", "<Note>\nStill text.", "Still text.", false},
 		{"admonitions dropped whole", ":::note[Heads up]\nA callout.\n\n::::tip\nNested.\n::::\n:::\n\nThe prose.", "The prose.", false},
+		{"hugo shortcodes", "{{< figure src=\"a.png\" >}}\n\n{{% notice tip %}}\nA tip.\n{{% /notice %}}\n\nText {{< kbd \"Ctrl\" >}} here.", "Text  here.", true},
 		{"github alerts dropped whole", "> [!WARNING]\n> Careful **now**.\n>\n> Still the alert.\nThe prose.\n\n> A real quote.", "The prose.\n\n> A real quote.", true},
 		{"self-closing over lines", "Before.\n\n<Chart\n  data={[1, 2]}\n  label=\"a > b\"\n/>\n\nAfter.", "Before.\n\nAfter.", false},
 		{"inline jsx", "Use <Kbd>Ctrl</Kbd>+<Kbd>C</Kbd> to copy.", "Use Ctrl+C to copy.", false},
