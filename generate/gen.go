@@ -5,6 +5,7 @@
 package generate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -101,6 +102,12 @@ type Plan struct {
 	// Warnings are things about readable posts a person should know (an ignored date, a
 	// scheduled post, an unknown author key, no date at all); the posts are still used.
 	Warnings []PostProblem
+	// Recovered are the log entries of a killed run that this run records (see JournalFile).
+	Recovered []string
+
+	journal      []byte   // this run's journal, written before anything else
+	stray        []string // temporary files a killed run left, removed first
+	clearJournal bool     // a killed run's journal is there, removed at the end
 }
 
 // Count returns how many actions have kind k.
@@ -114,8 +121,14 @@ func (p *Plan) Count(k ActionKind) int {
 	return n
 }
 
-// MakePlan reads the posts and the existing bundle and works out every file gen would write.
-func MakePlan(opts Options) (*Plan, error) {
+// CheckOptions reports what is wrong with opts before anything is read or written.
+func CheckOptions(opts Options) error {
+	_, _, err := normalize(opts)
+	return err
+}
+
+// normalize fills in opts' defaults and checks them.
+func normalize(opts Options) (Options, Engine, error) {
 	if opts.Layout == "" {
 		opts.Layout = DefaultLayout
 	}
@@ -123,14 +136,14 @@ func MakePlan(opts Options) (*Plan, error) {
 		opts.Actor = DefaultActor
 	}
 	if okf.ClassifyActor(opts.Actor) == okf.ActorUnknown {
-		return nil, fmt.Errorf("actor %q: expected process:<id>, human:<id> or <producer>/<version> (§7)", opts.Actor)
+		return opts, Engine{}, fmt.Errorf("actor %q: expected process:<id>, human:<id> or <producer>/<version> (§7)", opts.Actor)
 	}
 	if opts.Type == "" {
 		opts.Type = DefaultType
 	}
 	eng, err := LookupEngine(opts.Engine)
 	if err != nil {
-		return nil, err
+		return opts, eng, err
 	}
 	if opts.MarkdownIsMDX != nil {
 		eng.MarkdownIsMDX = *opts.MarkdownIsMDX
@@ -139,16 +152,25 @@ func MakePlan(opts Options) (*Plan, error) {
 		opts.URL = eng.URL
 	}
 	if err := CheckURLTemplate(opts.URL); err != nil {
-		return nil, err
+		return opts, eng, err
 	}
 	if opts.DescriptionLength <= 0 {
 		opts.DescriptionLength = DefaultDescriptionLength
 	}
 	if _, err := ConceptPath(opts.Layout, "name", "slug"); err != nil {
-		return nil, err
+		return opts, eng, err
 	}
 	if opts.Now.IsZero() {
-		return nil, errors.New("no clock: Options.Now is zero")
+		return opts, eng, errors.New("no clock: Options.Now is zero")
+	}
+	return opts, eng, nil
+}
+
+// MakePlan reads the posts and the existing bundle and works out every file gen would write.
+func MakePlan(opts Options) (*Plan, error) {
+	opts, eng, err := normalize(opts)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := openConfined(opts.Posts)
 	if err != nil {
@@ -168,6 +190,37 @@ func MakePlan(opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading bundle %q: %w", opts.Out, err)
 	}
+	// What a killed run left: its journal (the log entries it had not recorded yet) and temporary
+	// files. Neither is part of the bundle.
+	var killed *journal
+	_, hadJournal := bundle[JournalFile]
+	if hadJournal {
+		killed = parseJournal(bundle[JournalFile].Data)
+	}
+	delete(bundle, JournalFile)
+	delete(bundle, LockFile)
+	var stray []string
+	for p := range bundle {
+		if isStray(p) {
+			stray = append(stray, p)
+			delete(bundle, p)
+		}
+	}
+	sort.Strings(stray)
+	var recoveredItems []string
+	if killed != nil {
+		onDisk := map[string][]byte{}
+		for _, e := range killed.Entries {
+			if f, ok := bundle[e.Path]; ok {
+				onDisk[e.Path] = f.Data
+			}
+		}
+		var oldLog []byte
+		if f, ok := bundle["log.md"]; ok {
+			oldLog = f.Data
+		}
+		recoveredItems = recovered(killed, onDisk, oldLog)
+	}
 	specs := opts.Concepts
 	if opts.All {
 		specs = nil
@@ -178,7 +231,7 @@ func MakePlan(opts Options) (*Plan, error) {
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
-	plan := &Plan{Problems: ps.Problems, Warnings: warnings}
+	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, stray: stray, clearJournal: hadJournal}
 	previous := map[string]Listing{}
 	var concepts []FileChange
 	seen := map[string]string{}
@@ -256,12 +309,29 @@ func MakePlan(opts Options) (*Plan, error) {
 	}
 	plan.Files = append(plan.Files, idx...)
 
-	if items := logItems(plan.Actions, posts, opts); len(items) > 0 {
+	items, itemOf := logItems(plan.Actions, posts, opts)
+	if len(items) > 0 || len(recoveredItems) > 0 {
 		var old []byte
 		if f, ok := bundle["log.md"]; ok {
 			old = f.Data
 		}
-		plan.Files = append(plan.Files, FileChange{Path: "log.md", Old: old, New: AddLogEntries(old, opts.Now, items)})
+		log := old
+		if len(recoveredItems) > 0 {
+			log = AddLogEntries(log, killed.Date, recoveredItems)
+		}
+		if len(items) > 0 {
+			log = AddLogEntries(log, opts.Now, items)
+		}
+		plan.Files = append(plan.Files, FileChange{Path: "log.md", Old: old, New: log})
+	}
+	if len(itemOf) > 0 {
+		j := journal{Date: opts.Now.UTC()}
+		for _, f := range concepts {
+			if item, ok := itemOf[f.Path]; ok {
+				j.Entries = append(j.Entries, journalEntry{Path: f.Path, Item: item, SHA256: sha(f.New)})
+			}
+		}
+		plan.journal, _ = json.Marshal(j)
 	}
 	return plan, nil
 }
@@ -456,10 +526,12 @@ func conceptData(post *Post, s ConceptSpec, opts Options, eng Engine) *ConceptDa
 	}
 }
 
-// logItems are the log entry's lines (§9): what was created, updated and skipped. A run that
-// creates and updates nothing writes no entry, so a second identical run changes no byte.
-func logItems(actions []Action, posts map[string]*Post, opts Options) []string {
+// logItems are the log entry's lines (§9): what was created, updated and skipped, and the line of
+// each created or updated concept by path. A run that creates and updates nothing writes no entry,
+// so a second identical run changes no byte.
+func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string, map[string]string) {
 	var created, updated, skipped []string
+	itemOf := map[string]string{}
 	link := func(a Action) string {
 		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), linkDest("/"+a.Path))
 	}
@@ -475,20 +547,22 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) []string {
 		switch a.Kind {
 		case Created:
 			created = append(created, fmt.Sprintf("**Creation**: %s, generated from the post %s.", link(a), postLink(a)))
+			itemOf[a.Path] = created[len(created)-1]
 		case Updated:
 			s := fmt.Sprintf("**Update**: %s, regenerated because the post %s changed.", link(a), postLink(a))
 			if len(a.VerifiedBy) > 0 {
 				s += fmt.Sprintf(" It had been verified by %s; the change is not verified yet, so it shows as changed since verified (§5.3).", strings.Join(a.VerifiedBy, ", "))
 			}
 			updated = append(updated, s)
+			itemOf[a.Path] = s
 		case Skipped:
 			skipped = append(skipped, fmt.Sprintf("**Skipped**: concept %q: %s.", a.Name, a.Reason))
 		}
 	}
 	if len(created)+len(updated) == 0 {
-		return nil
+		return nil, nil
 	}
-	return append(append(created, updated...), skipped...)
+	return append(append(created, updated...), skipped...), itemOf
 }
 
 // readTree reads every file of the bundle folder into memory (a missing folder is an empty
@@ -529,8 +603,31 @@ func readTree(root string) (fstest.MapFS, error) {
 // Apply writes the plan's files below out through w, in order: concepts, indexes, then log.md, so
 // the log never records a change that was not written. It stops at the first failure; each file is
 // either fully written or untouched (AtomicWriter), and running gen again finishes the job.
+//
+// Before the first write it removes the temporary files a killed run left and writes this run's
+// journal (JournalFile); after log.md it removes the journal. A run killed in between leaves the
+// journal, and the next run records in log.md what this one wrote; its indexes are worked out from
+// the concept files on disk, so they agree with them too. Hold Lock while planning and applying.
 func (p *Plan) Apply(w Writer, out string) (written int, err error) {
-	return ApplyChanges(w, out, p.Files)
+	if err := p.cleanup(out); err != nil {
+		return 0, fmt.Errorf("removing a temporary file a killed run left: %w", err)
+	}
+	jpath := filepath.Join(out, JournalFile)
+	if p.journal != nil {
+		if err := (AtomicWriter{}).WriteFile(jpath, p.journal); err != nil {
+			return 0, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
+		}
+	}
+	n, err := ApplyChanges(w, out, p.Files)
+	if err != nil {
+		return n, err
+	}
+	if p.journal != nil || p.clearJournal {
+		if err := os.Remove(jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("removing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
+		}
+	}
+	return n, nil
 }
 
 // ApplyChanges writes changes below root through w, stopping at the first failure. written is how

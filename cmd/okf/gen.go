@@ -57,6 +57,18 @@ func genCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			preview := c.Bool("check") || c.Bool("dry-run")
+			if !preview {
+				// Checked before the lock, which creates the bundle folder.
+				if err := generate.CheckOptions(opts); err != nil {
+					return usageErr("%v", err)
+				}
+				unlock, err := generate.Lock(opts.Out)
+				if err != nil {
+					return fatalErr("%v", err)
+				}
+				defer unlock()
+			}
 			plan, err := generate.MakePlan(opts)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
@@ -70,7 +82,9 @@ func genCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stderr, "okf: warning: %s\n", okf.EscapeControl(p.String()))
 				}
 			}
-			preview := c.Bool("check") || c.Bool("dry-run")
+			if n := len(plan.Recovered); n > 0 {
+				fmt.Fprintf(e.stderr, "okf: note: an earlier run was interrupted before it wrote log.md; this run records its %d change(s)\n", n)
+			}
 			skipped := plan.Count(generate.Skipped)
 			if c.Bool("strict") && (skipped > 0 || len(plan.Problems) > 0) {
 				for _, a := range plan.Actions {

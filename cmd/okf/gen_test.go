@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -262,4 +263,38 @@ func readDir(t *testing.T, root string) map[string]string {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestGenLocked: while another run holds the bundle's lock, gen fails at once with exit 3 and a
+// message naming the lock, and writes nothing; --check takes no lock; once the lock is released
+// the run goes through.
+func TestGenLocked(t *testing.T) {
+	posts := filepath.Join(t.TempDir(), "posts")
+	copyDir(t, filepath.Join("..", "..", "testdata", "blogs", "hugo", "content", "posts"), posts)
+	out := t.TempDir()
+	unlock, err := generate.Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"okf", "gen", "--engine", "hugo", "--posts", posts, "--site", "https://x.example", "--out", out, "--all", "--now", "2026-01-01T00:00:00Z"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 ||
+		!strings.Contains(stderr.String(), "another okf gen is writing this bundle: "+filepath.Join(out, generate.LockFile)+" is held; run again when the other okf gen has finished") {
+		t.Errorf("locked: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("locked run printed:\n%s", stdout.String())
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 1 { // the lock held here
+		t.Errorf("locked run wrote %v", files)
+	}
+	stdout.Reset()
+	if code := run(append(args, "--check"), nil, &stdout, &stderr, func(string) string { return "" }); code != 1 {
+		t.Errorf("--check while locked: exit %d, want 1 (changes to make)\n%s", code, stdout.String())
+	}
+	unlock()
+	stdout.Reset()
+	if code := run(args, nil, &stdout, &stderr, func(string) string { return "" }); code != 0 || !strings.Contains(stdout.String(), "created   concepts/first-post.md\n") {
+		t.Errorf("after unlock: exit %d\n%s", code, stdout.String())
+	}
 }
