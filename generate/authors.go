@@ -43,13 +43,13 @@ func ParseAuthorsFile(src []byte) (Authors, error) {
 // one Markdown document per author whose key is its path without extension and whose name is its
 // frontmatter `name` (contentlayer's data/authors/<key>.mdx). Reads are confined to the file's
 // folder or the folder itself. found is false when p does not exist.
-func readAuthors(p string) (a Authors, found bool, problems []PostProblem, err error) {
+func readAuthors(p string, maxSize int64) (a Authors, found bool, problems []PostProblem, err error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, false, nil, nil
 	}
 	if !fi.IsDir() {
-		dir, err := openConfined(filepath.Dir(p))
+		dir, err := openConfined(filepath.Dir(p), maxSize)
 		if err != nil {
 			return nil, true, nil, err
 		}
@@ -64,7 +64,7 @@ func readAuthors(p string) (a Authors, found bool, problems []PostProblem, err e
 		}
 		return a, true, nil, nil
 	}
-	dir, err := openConfined(p)
+	dir, err := openConfined(p, maxSize)
 	if err != nil {
 		return nil, true, nil, err
 	}

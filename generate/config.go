@@ -26,6 +26,7 @@ type Config struct {
 	Authors           string `yaml:"authors"`
 	MarkdownIsMDX     *bool  `yaml:"md_as_mdx"`
 	SkipFuture        *bool  `yaml:"skip_future"`
+	MaxFileSize       string `yaml:"max_file_size"`
 	Layout            string `yaml:"layout"`
 	Actor             string `yaml:"actor"`
 	Type              string `yaml:"type"`

@@ -3,86 +3,49 @@ package generate
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
+
+	"github.com/okf-tools/okf/okf"
 )
 
-// MaxPostSize is the largest post (or authors file) gen reads, in bytes: far above any real post;
-// a larger file is reported and left out, so memory stays bounded by it.
-const MaxPostSize = 8 << 20
+// MaxPostSize is the default largest post (or authors file) gen reads, in bytes: far above any
+// real post; a larger file is reported and left out, so memory stays bounded by it.
+const MaxPostSize = okf.DefaultMaxFileSize
 
-// confinedDir is a posts folder opened as an os.Root: no path, ".." or symbolic link read through
-// it leads outside the folder, only regular files are read (a FIFO or device is refused without
-// blocking), and no file larger than MaxPostSize is read.
-//
-// It is gen's one door for reading posts; it moves to okf's confined reader once that exists.
-type confinedDir struct {
-	fs.FS
-	root *os.Root
-}
+// confinedDir is a posts (or authors) folder read through okf.Root, okf's one confined door: no
+// path, ".." or symbolic link read through it leads outside the folder, only regular files are
+// read (a FIFO or device is refused without blocking), and no file larger than the limit is read.
+// On top of that, gen reads no post through a symbolic link at all.
+type confinedDir struct{ *okf.Root }
 
-// openConfined opens dir as a confinedDir. Close it when done.
-func openConfined(dir string) (*confinedDir, error) {
-	r, err := os.OpenRoot(dir)
+// openConfined opens dir with a per-file limit of maxSize bytes (MaxPostSize when <= 0). Close it
+// when done.
+func openConfined(dir string, maxSize int64) (*confinedDir, error) {
+	r, err := okf.OpenRoot(dir, maxSize)
 	if err != nil {
 		return nil, err
 	}
-	return &confinedDir{FS: r.FS(), root: r}, nil
+	return &confinedDir{r}, nil
 }
-
-func (c *confinedDir) Close() error { return c.root.Close() }
 
 var errNotRegular = errors.New("not a regular file (a symbolic link, pipe or device); left out")
 
-// ReadPost reads a regular file below the folder, of at most MaxPostSize bytes.
+// ReadPost reads a regular file below the folder, within the size limit.
 func (c *confinedDir) ReadPost(name string) ([]byte, error) {
-	if fi, err := c.root.Lstat(name); err != nil {
+	if fi, err := c.Root.Lstat(name); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
 	}
-	f, err := c.root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
-	if err != nil {
-		return nil, err
+	data, err := c.Root.ReadFile(name)
+	if errors.Is(err, okf.ErrTooLarge) {
+		return nil, fmt.Errorf("larger than the %s limit (--max-file-size); left out", okf.FormatSize(c.Root.MaxFileSize()))
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() { // swapped after the Lstat
+	if errors.Is(err, okf.ErrNotRegular) {
 		return nil, errNotRegular
 	}
-	if fi.Size() > MaxPostSize {
-		return nil, fmt.Errorf("%d bytes, over the %d-byte limit; left out", fi.Size(), MaxPostSize)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxPostSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxPostSize {
-		return nil, fmt.Errorf("over the %d-byte limit; left out", MaxPostSize)
-	}
-	return data, nil
+	return data, err
 }
 
-// fsPosts reads posts from any fs.FS (tests), with the same refusals as confinedDir.
-type fsPosts struct{ fs.FS }
-
-func (f fsPosts) ReadPost(name string) ([]byte, error) {
-	fi, err := fs.Stat(f.FS, name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	if fi.Size() > MaxPostSize {
-		return nil, fmt.Errorf("%d bytes, over the %d-byte limit; left out", fi.Size(), MaxPostSize)
-	}
-	return fs.ReadFile(f.FS, name)
-}
-
-// FSPosts lets ReadPosts read from an fs.FS.
-func FSPosts(fsys fs.FS) PostFiles { return fsPosts{fsys} }
+// FSPosts lets ReadPosts read from an fs.FS (tests), with the same refusals.
+func FSPosts(fsys fs.FS) PostFiles { return &confinedDir{okf.NewRoot(fsys, 0)} }

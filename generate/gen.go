@@ -45,6 +45,8 @@ type Options struct {
 	Authors string
 	// SkipFuture leaves out posts published after Now (scheduled posts).
 	SkipFuture bool
+	// MaxFileSize is the largest post or authors file read, in bytes (MaxPostSize when <= 0).
+	MaxFileSize int64
 	// Concepts are the concepts to make; All makes one per post (named by slug) instead.
 	Concepts []ConceptSpec
 	All      bool
@@ -172,7 +174,7 @@ func MakePlan(opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := openConfined(opts.Posts)
+	dir, err := openConfined(opts.Posts, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
 	}
@@ -397,7 +399,7 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 		if opts.Authors == "" {
 			p = filepath.Join(opts.Posts, filepath.FromSlash(c))
 		}
-		a, found, probs, err := readAuthors(p)
+		a, found, probs, err := readAuthors(p, opts.MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("reading authors: %w", err)
 		}

@@ -36,6 +36,7 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "authors", Usage: "authors `PATH`: a key-to-author YAML file or a folder of author documents (default: the engine's)"},
 			&cli.BoolFlag{Name: "md-as-mdx", Usage: "read .md posts as MDX (default: the engine's; --md-as-mdx=false to turn off)"},
 			&cli.BoolFlag{Name: "skip-future", Usage: "leave out posts published after --now (scheduled posts)"},
+			&cli.StringFlag{Name: "max-file-size", Usage: "skip posts larger than `SIZE` (e.g. 512KiB, 8MiB)", Value: okf.FormatSize(generate.MaxPostSize)},
 			&cli.StringFlag{Name: "out", Usage: "bundle `DIR` to write"},
 			&cli.StringFlag{Name: "concepts", Usage: "concept map `FILE` (name: slug, or name: {post, type, title, tags})"},
 			&cli.BoolFlag{Name: "all", Usage: "one concept per post, named by slug"},
@@ -196,6 +197,13 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		opts.MarkdownIsMDX = &v
 	} else {
 		opts.MarkdownIsMDX = cfg.MarkdownIsMDX
+	}
+	if size := str("max-file-size", cfg.MaxFileSize, false); size != "" {
+		n, err := okf.ParseSize(size)
+		if err != nil {
+			return opts, usageErr("--max-file-size: %v", err)
+		}
+		opts.MaxFileSize = n
 	}
 	opts.SkipFuture = c.Bool("skip-future")
 	if !c.IsSet("skip-future") && cfg.SkipFuture != nil {

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package generate
-
-const oNonblock = 0
