@@ -616,7 +616,7 @@ func (p *Plan) Apply(w Writer, out string) (written int, err error) {
 	}
 	jpath := filepath.Join(out, JournalFile)
 	if p.journal != nil {
-		if err := (AtomicWriter{}).WriteFile(jpath, p.journal); err != nil {
+		if err := (AtomicWriter{Within: out}).WriteFile(jpath, p.journal); err != nil {
 			return 0, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
 		}
 	}
@@ -635,6 +635,10 @@ func (p *Plan) Apply(w Writer, out string) (written int, err error) {
 // ApplyChanges writes changes below root through w, stopping at the first failure. written is how
 // many of them were written, in order.
 func ApplyChanges(w Writer, root string, changes []FileChange) (written int, err error) {
+	if aw, ok := w.(AtomicWriter); ok && aw.Within == "" {
+		aw.Within = root
+		w = aw
+	}
 	for i, c := range changes {
 		if err := w.WriteFile(filepath.Join(root, filepath.FromSlash(c.Path)), c.New); err != nil {
 			return i, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
