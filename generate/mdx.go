@@ -289,6 +289,20 @@ func stripComments(s string) string {
 // `$$…$$` math, keeping the text between tags and leaving inline code spans untouched. Autolinks
 // (<https://…>) keep their address. With mdx, `{expressions}` are removed too.
 func stripTags(s string, mdx bool) string {
+	// Bound: a tag, an expression, a code span or inline math is looked for at most maxScan bytes
+	// ahead, and failed searches may read at most budget bytes in all (16 times the input, plus
+	// 64 KiB). Past that, what is left is kept as text: the work stays linear in the input even when
+	// every '<' or '{' of a hostile post opens something that never closes.
+	const maxScan = 1 << 16
+	budget := 16*len(s) + maxScan
+	window := func(from int) string {
+		n := min(maxScan, budget)
+		if n <= 0 {
+			return ""
+		}
+		return s[from:min(len(s), from+n)]
+	}
+	spend := func(w string) { budget -= len(w) }
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -299,11 +313,13 @@ func stripTags(s string, mdx bool) string {
 				n++
 			}
 			ticks := s[i : i+n]
-			if j := strings.Index(s[i+n:], ticks); j >= 0 && !strings.Contains(s[i+n:i+n+j], "\n\n") {
+			w := window(i + n)
+			if j := strings.Index(w, ticks); j >= 0 && !strings.Contains(w[:j], "\n\n") {
 				b.WriteString(s[i : i+n+j+n])
 				i += n + j + n
 				continue
 			}
+			spend(w)
 			b.WriteString(ticks)
 			i += n
 			continue
@@ -312,21 +328,33 @@ func stripTags(s string, mdx bool) string {
 			i += 2
 			continue
 		case c == '$' && strings.HasPrefix(s[i:], "$$"):
-			if j := strings.Index(s[i+2:], "$$"); j >= 0 {
+			w := window(i + 2)
+			if j := strings.Index(w, "$$"); j >= 0 {
 				i += 2 + j + 2
 				continue
 			}
+			spend(w)
 		case c == '<':
-			if end, keep, ok := tagAt(s[i:]); ok {
+			w := window(i)
+			if w == "" {
+				break
+			}
+			if end, keep, ok := tagAt(w); ok {
 				b.WriteString(keep)
 				i += end
 				continue
 			}
+			spend(w)
 		case c == '{' && mdx:
-			if end := matchBrace(s[i:]); end > 0 {
+			w := window(i)
+			if w == "" {
+				break
+			}
+			if end := matchBrace(w); end > 0 {
 				i += end
 				continue
 			}
+			spend(w)
 		}
 		b.WriteByte(c)
 		i++
