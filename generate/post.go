@@ -2,6 +2,7 @@ package generate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/BurntSushi/toml"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -229,13 +231,24 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 
 // ParsePost reads one post. p is its slash path below the posts folder.
 func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
-	if bytes.HasPrefix(src, []byte("+++\n")) || bytes.HasPrefix(src, []byte("+++\r\n")) {
-		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "TOML frontmatter (+++) is not read: write the frontmatter as YAML between --- lines"}
-	}
-	sp := okf.SplitFrontmatter(src)
 	post := &Post{Path: p}
 	fields := map[string]*yaml.Node{}
 	keyLine := map[string]int{}
+	sp := okf.SplitFrontmatter(src)
+	var tomlSrc []byte
+	if bytes.HasPrefix(src, []byte("+++\n")) || bytes.HasPrefix(src, []byte("+++\r\n")) {
+		// Hugo's TOML frontmatter: read as TOML, then as the YAML it would be.
+		var body []byte
+		var prob *PostProblem
+		if tomlSrc, body, prob = splitTOML(p, src); prob != nil {
+			return nil, prob
+		}
+		yml, prob := tomlAsYAML(p, tomlSrc)
+		if prob != nil {
+			return nil, prob
+		}
+		sp = okf.Split{Status: okf.FrontmatterOK, YAML: yml, Body: body, YAMLLine: 2}
+	}
 	switch sp.Status {
 	case okf.Unterminated:
 		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "frontmatter never closes: expected a line with exactly ---"}
@@ -255,6 +268,19 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 				if _, dup := fields[k]; !dup {
 					fields[k] = top.Content[i+1]
 					keyLine[k] = sp.YAMLLine + top.Content[i].Line - 1
+				}
+			}
+		}
+	}
+	if tomlSrc != nil { // positions are the TOML key's own line
+		for k := range keyLine {
+			keyLine[k] = 0
+		}
+		for i, line := range strings.Split(string(tomlSrc), "\n") {
+			if k, _, ok := strings.Cut(line, "="); ok {
+				k = strings.ToLower(strings.Trim(strings.TrimSpace(k), `"'`))
+				if _, known := keyLine[k]; known && keyLine[k] == 0 {
+					keyLine[k] = i + 2
 				}
 			}
 		}
@@ -344,6 +370,73 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	}
 	post.Text = StripMDX(string(sp.Body), mdx)
 	return post, nil
+}
+
+// maxTOMLDepth bounds how deeply TOML frontmatter may nest arrays and tables: the TOML parser
+// recurses once per level, so a post of nothing but "[" must be refused before it is parsed.
+const maxTOMLDepth = 32
+
+// splitTOML cuts a +++ TOML frontmatter block from a post.
+func splitTOML(p string, src []byte) (toml, body []byte, prob *PostProblem) {
+	rest := src[bytes.IndexByte(src, '\n')+1:]
+	off := 0
+	for off < len(rest) {
+		end := bytes.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if string(bytes.TrimRight(line, "\r")) == "+++" {
+			next := len(rest)
+			if end >= 0 {
+				next = off + end + 1
+			}
+			return rest[:off], rest[next:], nil
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return nil, nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "TOML frontmatter never closes: expected a line with exactly +++"}
+}
+
+// tomlAsYAML reads TOML frontmatter and writes it as YAML, so the rest of the reading is the same.
+func tomlAsYAML(p string, src []byte) ([]byte, *PostProblem) {
+	depth, max := 0, 0
+	for _, c := range src { // over-counts brackets inside strings: only odd posts are refused
+		switch c {
+		case '[', '{':
+			depth++
+			max = maxInt(max, depth)
+		case ']', '}':
+			depth--
+		}
+	}
+	if max > maxTOMLDepth {
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 2, Col: 1}, Message: fmt.Sprintf("TOML frontmatter nests deeper than %d levels; not read", maxTOMLDepth)}
+	}
+	var m map[string]any
+	if _, err := toml.Decode(string(src), &m); err != nil {
+		line := 2
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line = 1 + pe.Position.Line
+		}
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: line, Col: 1}, Message: "frontmatter is not valid TOML: " + strings.ReplaceAll(err.Error(), "\n", " ")}
+	}
+	y, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 2, Col: 1}, Message: "TOML frontmatter cannot be read: " + err.Error()}
+	}
+	return y, nil
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // parseDate reads a frontmatter date: RFC 3339 (with or without offset), a date alone, or the

@@ -195,6 +195,32 @@ func TestParsePost(t *testing.T) {
 	}
 }
 
+// TestTOMLFrontmatter: Hugo's +++ TOML frontmatter is read like YAML; an unclosed or invalid block,
+// or one nesting deeper than maxTOMLDepth (the parser recurses per level), is a problem, not a
+// crash.
+func TestTOMLFrontmatter(t *testing.T) {
+	hugo := Engines["hugo"]
+	p, prob := ParsePost("a.md", []byte("+++\ntitle = 'Tiếng Việt _x_'\ndate = 2024-06-01T10:00:00+02:00\nlastmod = 2024-01-01\ntags = ['a', 'b']\ndraft = true\n+++\nBody.\n"), hugo)
+	if prob != nil {
+		t.Fatal(prob)
+	}
+	if p.Title != "Tiếng Việt x" || strings.Join(p.Tags, ",") != "a,b" || !p.Draft || FormatTime(p.Date) != "2024-06-01T08:00:00Z" || p.Text != "Body." {
+		t.Errorf("got %+v", p)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Pos.String() != "a.md:4:1" {
+		t.Errorf("warnings %v, want the lastmod line", p.Warnings)
+	}
+	for src, want := range map[string]string{
+		"+++\ntitle = 'x'\n":                                  "a.md:1:1: TOML frontmatter never closes",
+		"+++\ntitle = 'x'\nbad line\n+++\n":                   "a.md:3:1: frontmatter is not valid TOML",
+		"+++\nx = " + strings.Repeat("[", 100000) + "\n+++\n": "a.md:2:1: TOML frontmatter nests deeper than 32 levels",
+	} {
+		if _, prob := ParsePost("a.md", []byte(src), hugo); prob == nil || !strings.HasPrefix(prob.String(), want) {
+			t.Errorf("%.40q: %v, want %s", src, prob, want)
+		}
+	}
+}
+
 // TestNameParts: Docusaurus moves a leading date into the URL as YYYY/MM/DD and out of the slug
 // (parseBlogFileName in its blog plugin); a frontmatter slug replaces the whole path there, and
 // only the last part elsewhere.
