@@ -9,13 +9,15 @@ import (
 )
 
 // FuzzStripMDX runs a post body through everything gen does to its text — StripMDX, the
-// paragraphs, the outline, the description and the title cleaning — and the whole post parser.
+// paragraphs, the outline, the description and the title cleaning — and the whole post parser,
+// with YAML and with TOML frontmatter.
 // None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
 func FuzzStripMDX(f *testing.F) {
 	for _, s := range []string{
 		"import A from './a'\n\n:::note\nx\n:::\n\n> [!NOTE]\n> y\n\nText _em_ ~~no~~ <Callout>c</Callout> {x}.",
 		"<details><summary>s</summary>\n\nd\n</details>\n\n{{< notice >}}n{{< /notice >}}",
 		"```js\n<Foo />\n```\n\n$$\nx\n$$\n\n<!-- c -->",
+		"title = 'x'\ndate = 2024-01-01\n[params]\nauthor = { name = 'a', tags = [[1], [2]] }",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)
@@ -38,6 +40,7 @@ func FuzzStripMDX(f *testing.F) {
 			}
 		}
 		_, _ = ParsePost("p.mdx", []byte("---\ntitle: "+strings.ReplaceAll(body, "\n", " ")+"\n---\n"+body), Engines["docusaurus"])
+		_, _ = ParsePost("p.md", []byte("+++\n"+body+"\n+++\n"+body), Engines["hugo"]) // the TOML reader too
 	})
 }
 
