@@ -90,7 +90,7 @@ func genCommand(e *env) *cli.Command {
 			if c.Bool("strict") && (skipped > 0 || len(plan.Problems) > 0) {
 				for _, a := range plan.Actions {
 					if a.Kind == generate.Skipped {
-						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, a.Reason)
+						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
 					}
 				}
 				fmt.Fprintf(e.stderr, "okf: --strict: %d skipped concept(s), %d unreadable post(s); nothing written\n", skipped, len(plan.Problems))
@@ -116,7 +116,8 @@ func genCommand(e *env) *cli.Command {
 
 // printPlan writes one line per concept and per index or log file, then a count. A preview says
 // what would happen ("create"), a run what did ("created"): only the first `written` files of the
-// plan, so a failed write is never reported as done.
+// plan, so a failed write is never reported as done. Paths and reasons come from the posts:
+// escaped (okf.EscapeControl), so none can start a line of its own.
 func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 	verb := func(k generate.ActionKind) string {
 		if !preview {
@@ -151,7 +152,7 @@ func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 		if !preview {
 			v += "d"
 		}
-		fmt.Fprintf(e.stdout, "%-9s %s\n", v, f.Path)
+		fmt.Fprintf(e.stdout, "%-9s %s\n", v, okf.EscapeControl(f.Path))
 	}
 	fmt.Fprintf(e.stdout, "%d created, %d updated, %d unchanged, %d skipped\n",
 		counts[generate.Created], counts[generate.Updated], counts[generate.Unchanged], counts[generate.Skipped])
@@ -345,7 +346,7 @@ func indexCommand(e *env) *cli.Command {
 				} else {
 					v += "d"
 				}
-				fmt.Fprintf(e.stdout, "%s %s\n", v, ch.Path)
+				fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(ch.Path))
 			}
 			if c.Bool("check") {
 				if len(changes) > 0 {
