@@ -297,7 +297,8 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	mdx := strings.HasSuffix(p, ".mdx") || eng.MarkdownIsMDX
 	slug, urlPath, nameDate := nameParts(p, eng)
 	post.Slug, post.URLPath = slug, urlPath
-	if s := strings.Trim(text("slug"), "/"); s != "" {
+	// A slug is a path inside the site: "..", "." and empty parts are dropped (path.Clean from /).
+	if s := strings.Trim(path.Clean("/"+text("slug")), "/"); s != "" {
 		post.Slug = path.Base(s)
 		if eng.SlugIsPath {
 			post.URLPath = s

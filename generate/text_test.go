@@ -247,6 +247,10 @@ func TestNameParts(t *testing.T) {
 	if post.Slug != "hello-there" || post.URLPath != "hello-there" {
 		t.Errorf("docusaurus slug: %q %q", post.Slug, post.URLPath)
 	}
+	post, _ = ParsePost("a.md", []byte("---\nslug: ../../x/./y/\n---\n"), docu)
+	if post.Slug != "y" || post.URLPath != "x/y" {
+		t.Errorf("a slug cannot climb out of the site: %q %q", post.Slug, post.URLPath)
+	}
 	post, _ = ParsePost("tech/first.md", []byte("---\nslug: premier\n---\n"), Engines["hugo"])
 	if post.Slug != "premier" || post.URLPath != "tech/premier" {
 		t.Errorf("hugo slug: %q %q", post.Slug, post.URLPath)
