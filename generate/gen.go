@@ -188,7 +188,7 @@ func MakePlan(opts Options) (*Plan, error) {
 		return nil, err
 	}
 	posts := ps.BySlug
-	bundle, err := readTree(opts.Out)
+	bundle, err := readTree(opts.Out, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading bundle %q: %w", opts.Out, err)
 	}
@@ -567,36 +567,41 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 	return append(append(created, updated...), skipped...), itemOf
 }
 
-// readTree reads every file of the bundle folder into memory (a missing folder is an empty
-// bundle), so the plan can be worked out and loaded as a whole before anything is written. .git is
-// skipped.
-func readTree(root string) (fstest.MapFS, error) {
+// readTree reads the bundle folder into memory (a missing folder is an empty bundle), so the plan
+// can be worked out and loaded as a whole before anything is written: its .md files and okf's own
+// files (.okfignore, .okf.yaml, gen's journal), through okf.Root (no link out, regular files only,
+// at most maxSize bytes each: a larger one stops the run, as gen could not tell whether it may
+// rewrite it). Other files are listed with no content, never read. .git is skipped.
+func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	m := fstest.MapFS{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	r, err := okf.OpenRoot(root, maxSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	err = fs.WalkDir(r, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == root && errors.Is(err, fs.ErrNotExist) {
-				return filepath.SkipAll
-			}
 			return err
 		}
 		if d.IsDir() {
 			if d.Name() == ".git" {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
+		var data []byte
+		if strings.HasSuffix(p, ".md") || strings.HasPrefix(path.Base(p), ".okf") {
+			if data, err = r.ReadFile(p); err != nil {
+				return err
+			}
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		m[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data, Mode: 0o644}
+		m[p] = &fstest.MapFile{Data: data, Mode: 0o644}
 		return nil
 	})
 	return m, err

@@ -72,7 +72,8 @@ func genCommand(e *env) *cli.Command {
 			}
 			plan, err := generate.MakePlan(opts)
 			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, okf.ErrTooLarge) ||
+					errors.Is(err, okf.ErrOutside) || errors.Is(err, okf.ErrNotRegular) {
 					return fatalErr("%v", err)
 				}
 				return usageErr("%v", err)
