@@ -334,6 +334,14 @@ func indexCommand(e *env) *cli.Command {
 			if g != generate.GroupByDirectory && g != generate.GroupByType {
 				return usageErr("--group-by %q: expected %q or %q", g, generate.GroupByDirectory, generate.GroupByType)
 			}
+			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") {
+				// The same lock as okf gen: an index is not rewritten under a running gen.
+				unlock, err := generate.Lock(root)
+				if err != nil {
+					return fatalErr("%v", err)
+				}
+				defer unlock()
+			}
 			b, err := okf.LoadDir(root, okf.LoadOptions{})
 			if err != nil {
 				return fatalErr("%v", err)

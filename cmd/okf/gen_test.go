@@ -265,9 +265,9 @@ func readDir(t *testing.T, root string) map[string]string {
 	return m
 }
 
-// TestGenLocked: while another run holds the bundle's lock, gen fails at once with exit 3 and a
-// message naming the lock, and writes nothing; --check takes no lock; once the lock is released
-// the run goes through.
+// TestGenLocked: while another run holds the bundle's lock, gen (and okf index) fail at once with
+// exit 3 and a message naming the lock, and write nothing; --check takes no lock; once the lock is
+// released the run goes through.
 func TestGenLocked(t *testing.T) {
 	posts := filepath.Join(t.TempDir(), "posts")
 	copyDir(t, filepath.Join("..", "..", "testdata", "blogs", "hugo", "content", "posts"), posts)
@@ -287,6 +287,10 @@ func TestGenLocked(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 1 { // the lock held here
 		t.Errorf("locked run wrote %v", files)
+	}
+	stderr.Reset()
+	if code := run([]string{"okf", "index", out}, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 || !strings.Contains(stderr.String(), "another okf gen is writing this bundle") {
+		t.Errorf("okf index while locked: exit %d\n%s", code, stderr.String())
 	}
 	stdout.Reset()
 	if code := run(append(args, "--check"), nil, &stdout, &stderr, func(string) string { return "" }); code != 1 {
