@@ -73,6 +73,16 @@ var ErrNotBundle = errors.New("not a readable bundle directory")
 // LoadDir loads the bundle rooted at dir. The error is non-nil only when dir itself cannot be read;
 // every problem with a file is a diagnostic, and loading goes on with the other files.
 func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
+	r, err := OpenBundle(dir, opts.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return LoadRoot(r, opts)
+}
+
+// OpenBundle opens the bundle folder dir as a Root (see OpenRoot), for reading its configuration
+// before loading it with LoadRoot. The error wraps ErrNotBundle when dir is not a readable folder.
+func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
@@ -80,11 +90,20 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
 	}
-	r, err := OpenRoot(dir, opts.MaxFileSize)
+	r, err := OpenRoot(dir, maxSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	return LoadRoot(r, opts)
+	return r, nil
+}
+
+// FileRoot returns the Root the bundle's files are read through (confined, regular files only, at
+// most its size limit).
+func (b *Bundle) FileRoot() *Root {
+	if r, ok := b.FS.(*Root); ok {
+		return r
+	}
+	return NewRoot(b.FS, 0)
 }
 
 // LoadRoot loads the bundle a Root was opened on: every file is read through it (confined to the
