@@ -51,3 +51,15 @@ func openBundleRoot(c *cli.Context, dir, prefix string) (*okf.Root, error) {
 
 // isNotExist reports a missing file (not one refused for leading outside, its type or its size).
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// readCheckoutFile reads a file named by a flag or found by name in the working directory (the
+// checkout, untrusted): confined to the working directory when it lies inside it (a link leading
+// out is refused), regular files only, at most the default size limit.
+func readCheckoutFile(p string) ([]byte, error) {
+	wd, err := okf.OpenRoot(".", 0)
+	if err != nil {
+		return okf.ReadFileLimit(p, 0)
+	}
+	defer wd.Close()
+	return wd.ReadPath(p)
+}
