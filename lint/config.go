@@ -75,6 +75,11 @@ func ParseConfig(name string, src []byte) *Config {
 		c.errorf(ConfigInvalid, yamlErrLine(err), 0, "configuration is not valid YAML: %s", yamlErrMsg(err))
 		return c
 	}
+	var ae *okf.AliasError
+	if err := okf.CheckYAMLAliases(&doc); errors.As(err, &ae) {
+		c.errorf(ConfigInvalid, ae.Line, 0, "configuration is not valid YAML: %s", ae.Msg)
+		return c
+	}
 	if len(doc.Content) == 0 {
 		return c
 	}

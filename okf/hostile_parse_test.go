@@ -1,0 +1,177 @@
+package okf
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"testing"
+)
+
+// aliasBomb is a "billion laughs" block: nine anchors, each a list of nine aliases to the one
+// before, so the last expands to 9⁹ (387 million) values from under 700 bytes.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("type: Reference\na0: &a0 [x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := 0; j < 9; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+func TestAliasBombIsUnparseable(t *testing.T) {
+	yaml := aliasBomb()
+	if len(yaml) > 700 {
+		t.Fatalf("bomb is %d bytes", len(yaml))
+	}
+	c, ds := ParseConcept("bomb.md", []byte("---\n"+yaml+"---\n"))
+	if c.Frontmatter.Present || len(ds) != 1 || ds[0].Code != CodeInvalidYAML ||
+		!strings.Contains(ds[0].Message, "aliases expand to more than 100000 values") {
+		t.Fatalf("present %v, diagnostics %v", c.Frontmatter.Present, ds)
+	}
+	// Within the bound, aliases are fine: 9³ values from three levels.
+	small := "type: Reference\na0: &a0 [x, x, x, x, x, x, x, x, x]\na1: &a1 [*a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0]\na2: [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]\n"
+	if c, ds := ParseConcept("ok.md", []byte("---\n"+small+"---\n")); !c.Frontmatter.Present || len(ds) != 0 {
+		t.Errorf("small aliases: %v", ds)
+	}
+}
+
+func TestAliasCycleIsUnparseable(t *testing.T) {
+	for _, src := range []string{
+		"type: &x [*x]\n",
+		"type: R\na: &x {b: [1, *x]}\n",
+		"type: R\na: &x\n  b: &y\n    c: *x\n",
+	} {
+		c, ds := ParseConcept("c.md", []byte("---\n"+src+"---\n"))
+		if c.Frontmatter.Present || len(ds) != 1 || ds[0].Code != CodeInvalidYAML || !strings.Contains(ds[0].Message, "alias *x is inside the value it refers to") {
+			t.Errorf("%q: present %v, diagnostics %v", src, c.Frontmatter.Present, ds)
+		}
+	}
+	// An alias after its anchor, outside it, is no cycle.
+	if c, ds := ParseConcept("c.md", []byte("---\ntype: &t R\nb: *t\nc: &m {d: 1}\ne: *m\n---\n")); !c.Frontmatter.Present || len(ds) != 0 {
+		t.Errorf("plain aliases: %v", ds)
+	}
+	// An undefined alias is unparseable too, not "no type".
+	c, ds := ParseConcept("u.md", []byte("---\ntype: *nope\n---\n"))
+	if c.Frontmatter.Present || len(ds) != 1 || ds[0].Code != CodeInvalidYAML || !strings.Contains(ds[0].Message, "nope") {
+		t.Errorf("undefined alias: %v", ds)
+	}
+}
+
+// TestManyKeysDuplicate: 40,000 keys (pairwise comparison took seconds) with one duplicate at the
+// end is found, naming both lines.
+func TestManyKeysDuplicate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\ntype: Reference\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	b.WriteString("k7: again\n---\n")
+	_, ds := ParseConcept("many.md", []byte(b.String()))
+	want := fmt.Sprintf("frontmatter is not valid YAML: key %q written twice (first on line %d)", "k7", 10)
+	if len(ds) != 1 || ds[0].Message != want || ds[0].Pos.Line != 40003 {
+		t.Errorf("diagnostics %v; want %q at line 40003", ds, want)
+	}
+}
+
+func BenchmarkManyKeys(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("---\ntype: Reference\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&sb, "k%d: v\n", i)
+	}
+	sb.WriteString("---\n")
+	src := []byte(sb.String())
+	for b.Loop() {
+		ParseConcept("many.md", src)
+	}
+}
+
+// refGlob is the plain recursive reading of "**" (exponential on hostile patterns): the reference
+// globMatch must agree with on small inputs.
+func refGlob(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			rest := pat[1:]
+			if len(rest) == 0 {
+				return true
+			}
+			for i := 0; i <= len(segs); i++ {
+				if refGlob(rest, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+func TestGlobAgreesWithReference(t *testing.T) {
+	pats := []string{"**", "a", "**/a", "a/**", "a/**/b", "**/b/**", "*/b", "**/**/b", "a/*/**/c", "[ab]/**", "a?c/**/d*", "**/[", ""}
+	paths := []string{"a", "b", "a/b", "a/b/c", "x/a/b", "a/x/y/b", "abc/d", "abc/q/dd", "b/b/b", "a/c", "["}
+	for _, p := range pats {
+		for _, s := range paths {
+			ps, ss := strings.Split(p, "/"), strings.Split(s, "/")
+			if got, want := globMatch(ps, ss), refGlob(ps, ss); got != want {
+				t.Errorf("globMatch(%q, %q) = %v, reference %v", p, s, got, want)
+			}
+		}
+	}
+}
+
+// TestGlobHostilePattern: forty "**" segments against a path of forty segments that does not match
+// (the recursive reading tries on the order of 80-choose-40 splits) ends, and says no.
+func TestGlobHostilePattern(t *testing.T) {
+	pat := strings.Repeat("**/", 40) + "b"
+	p := strings.Repeat("a/", 40) + "c"
+	ig := ParseIgnore([]byte(pat + "\n"))
+	if ig.Match(p, false) {
+		t.Error("matched")
+	}
+	if !ig.Match(strings.Repeat("a/", 40)+"b", false) {
+		t.Error("did not match")
+	}
+}
+
+// TestIgnoreLongLine: a pattern line over 64 KiB does not end the list (bufio.Scanner's limit).
+func TestIgnoreLongLine(t *testing.T) {
+	ig := ParseIgnore([]byte(strings.Repeat("x", 100<<10) + "\nsecret.md\n"))
+	if !ig.Match("secret.md", false) {
+		t.Error("the pattern after a long line was lost")
+	}
+}
+
+// FuzzGlob checks the table-driven matcher against the recursive reading on small inputs.
+func FuzzGlob(f *testing.F) {
+	f.Add("**/a", "x/y/a")
+	f.Add("a/**/b", "a/b")
+	f.Add("**/**/b", "b/b")
+	f.Add("*/[ab]?/**", "q/bz/1/2")
+	f.Add("a\\*/**", "a*/x")
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		ps, ss := strings.Split(pattern, "/"), strings.Split(p, "/")
+		if len(ps) > 12 || len(ss) > 12 {
+			return // the reference is exponential
+		}
+		if got, want := globMatch(ps, ss), refGlob(ps, ss); got != want {
+			t.Errorf("globMatch(%q, %q) = %v, reference %v", pattern, p, got, want)
+		}
+		ig := ParseIgnore([]byte(pattern))
+		ig.Match(p, false)
+		ig.Match(p, true)
+	})
+}
