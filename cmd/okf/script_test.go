@@ -27,6 +27,8 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":       exitsCmd,
 			"sqlite-exec": sqliteExecCmd,
+			"sparse":      sparseCmd,
+			"mkfifo":      mkfifoCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("OKF_NOW", "")
