@@ -32,8 +32,18 @@ func TestAliasBombIsUnparseable(t *testing.T) {
 	}
 	c, ds := ParseConcept("bomb.md", []byte("---\n"+yaml+"---\n"))
 	if c.Frontmatter.Present || len(ds) != 1 || ds[0].Code != CodeInvalidYAML ||
-		!strings.Contains(ds[0].Message, "aliases expand to more than 100000 values") {
+		ds[0].Message != "frontmatter is not valid YAML: alias *a5 expands to more than 100000 values (an alias bomb?): not read" || ds[0].Pos.Line != 9 { // a6, the first list of aliases to a value past the bound (9⁵ = 59049 each)
 		t.Fatalf("present %v, diagnostics %v", c.Frontmatter.Present, ds)
+	}
+	// Many aliases each within the bound, adding up past it, are refused as a whole.
+	var many strings.Builder
+	many.WriteString("---\ntype: R\nbig: &b [" + strings.Repeat("x, ", 999) + "x]\nuses: [")
+	for i := 0; i < 101; i++ {
+		many.WriteString("*b, ")
+	}
+	many.WriteString("*b]\n---\n")
+	if _, ds := ParseConcept("many.md", []byte(many.String())); len(ds) != 1 || !strings.Contains(ds[0].Message, "aliases expand to more than 100000 values beyond those written") || ds[0].Pos.Line != 2 {
+		t.Errorf("many aliases: %v", ds)
 	}
 	// Within the bound, aliases are fine: 9³ values from three levels.
 	small := "type: Reference\na0: &a0 [x, x, x, x, x, x, x, x, x]\na1: &a1 [*a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0]\na2: [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]\n"

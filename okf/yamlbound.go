@@ -60,6 +60,10 @@ func (w *aliasWalk) walk(n *yaml.Node) (int64, error) {
 			return 0, &AliasError{Line: max(n.Line, 1), Msg: fmt.Sprintf("alias *%s is inside the value it refers to (a cycle that never ends): not read", n.Value)}
 		}
 		if s, ok := w.size[t]; ok {
+			if s > MaxAliasExpansion {
+				// Name the first alias that alone passes the bound: the bomb's fuse.
+				return 0, &AliasError{Line: max(n.Line, 1), Msg: fmt.Sprintf("alias *%s expands to more than %d values (an alias bomb?): not read", n.Value, MaxAliasExpansion)}
+			}
 			return s, nil
 		}
 		// YAML defines an anchor before its aliases, so this is not reached for documents yaml.v3
