@@ -32,7 +32,7 @@ func TestAliasBombIsUnparseable(t *testing.T) {
 	}
 	c, ds := ParseConcept("bomb.md", []byte("---\n"+yaml+"---\n"))
 	if c.Frontmatter.Present || len(ds) != 1 || ds[0].Code != CodeInvalidYAML ||
-		ds[0].Message != "frontmatter is not valid YAML: alias *a5 expands to more than 100000 values (an alias bomb?): not read" || ds[0].Pos.Line != 9 { // a6, the first list of aliases to a value past the bound (9⁵ = 59049 each)
+		ds[0].Message != "frontmatter is not valid YAML: alias *a5 expands to more than 100000 values (an alias bomb?): not read" || ds[0].Pos.Line != 9 { // a6 lists aliases to a5, which alone expands to about 600,000 values
 		t.Fatalf("present %v, diagnostics %v", c.Frontmatter.Present, ds)
 	}
 	// Many aliases each within the bound, adding up past it, are refused as a whole.
