@@ -9,7 +9,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -90,7 +89,7 @@ type Comment struct {
 // markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
 // are not read as link reference definitions). Tables, strikethrough and task lists are left out:
 // they add no link, heading or code block, and a table's links are still found in its text.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.Footnote))
+var markdown = goldmark.New(goldmark.WithExtensions(footnotes))
 
 // bodyParser walks one body; offsets from goldmark are relative to the body and are shifted by
 // offset into the file before they become positions.

@@ -213,3 +213,26 @@ func TestFootnotesManyCodeBlocks(t *testing.T) {
 		t.Errorf("%d references", len(c.Body.FootnoteRefs))
 	}
 }
+
+// TestFootnotesManyReferences: 40,000 references in one paragraph and 40,000 definitions (goldmark's
+// own reference parser made this quadratic) are all found, each defined; a label defined twice
+// takes its first definition, and an undefined one stays text.
+func TestFootnotesManyReferences(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\ntype: R\n---\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "[^s%d]\n", i)
+	}
+	b.WriteString("[^none]\n\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "[^s%d]: see [x](x%d.md)\n", i, i)
+	}
+	c, _ := ParseConcept("f.md", []byte(b.String()))
+	if len(c.Body.FootnoteRefs) != 40001 || len(c.Body.FootnoteDefs) != 40000 || !c.Body.FootnoteRefs[39999].Defined || c.Body.FootnoteRefs[40000].Defined {
+		t.Fatalf("%d references, %d definitions", len(c.Body.FootnoteRefs), len(c.Body.FootnoteDefs))
+	}
+	// Links inside referenced definitions are kept, as goldmark's extension keeps them.
+	if len(c.Body.Links) != 40000 {
+		t.Errorf("%d links", len(c.Body.Links))
+	}
+}
