@@ -384,6 +384,13 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 	li := newLineIndex(src)
 	sp := SplitFrontmatter(src)
 	var diags []Diagnostic
+	// Shapes of text the Markdown parser would spend superlinear time on are blanked first
+	// (tame.go); offsets are unchanged, so li and sp still hold.
+	src, tamedParts := tameBody(src, sp.BodyOffset)
+	for _, t := range tamedParts {
+		line, col := li.pos(t.off)
+		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
+	}
 	fm := &Frontmatter{path: j.path}
 	bodyOffset := sp.BodyOffset
 	name := path.Base(j.path)
