@@ -97,7 +97,11 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 			off = next
 			continue
 		}
-		cost := linkScanCost(line)
+		runs, labels, hasDest := lineCounts(line)
+		var cost int64
+		if hasDest {
+			cost = linkScanCost(line)
+		}
 		switch {
 		case cost > 1<<20+16*int64(len(line)):
 			blank(off, off+len(line), "a line with too many unfinished link destinations is not parsed")
@@ -109,9 +113,8 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 			continue
 		}
 		linkUsed += cost
-		paraDelims += delimiterRuns(line)
-		// Footnote references are read by okf's own parser, not through the label copy.
-		paraLabels += int64(max(bytes.Count(line, []byte{']'})-bytes.Count(line, []byte("[^")), 0))
+		paraDelims += runs
+		paraLabels += int64(labels)
 		paraLines++
 		off = next
 	}
@@ -173,15 +176,28 @@ func quoteDepth(line []byte) int {
 	return n
 }
 
-// delimiterRuns counts the runs of `*` and of `_` in a line.
-func delimiterRuns(line []byte) int {
-	n := 0
+// lineCounts reads a line once: its runs of `*` and of `_`, its `]` that are not footnote
+// references (okf's own parser reads those, not goldmark's label copy), and whether it has a `](`.
+func lineCounts(line []byte) (runs, labels int, hasDest bool) {
+	refs := 0
 	for i, c := range line {
-		if (c == '*' || c == '_') && (i == 0 || line[i-1] != c) {
-			n++
+		switch c {
+		case '*', '_':
+			if i == 0 || line[i-1] != c {
+				runs++
+			}
+		case ']':
+			labels++
+			if i+1 < len(line) && line[i+1] == '(' {
+				hasDest = true
+			}
+		case '^':
+			if i > 0 && line[i-1] == '[' {
+				refs++
+			}
 		}
 	}
-	return n
+	return runs, max(labels-refs, 0), hasDest
 }
 
 // linkScanCost adds up, for each `](` of the line, how far goldmark's destination scan goes: to the
