@@ -67,3 +67,25 @@ func TestLinkScanCost(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTame: blanking never moves a byte: the output has the input's length and line ends, and
+// differs only by spaces.
+func FuzzTame(f *testing.F) {
+	f.Add([]byte("[a](b) *x* > q\n\n- [i](i.md)\n"))
+	f.Add([]byte(strings.Repeat(">", 200) + "\n" + strings.Repeat("[a](", 2000)))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, found := tameBody(src, 0)
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		for i := range src {
+			if out[i] != src[i] && (out[i] != ' ' || src[i] == '\n' || src[i] == '\r') {
+				t.Fatalf("byte %d: %q became %q", i, src[i], out[i])
+			}
+		}
+		if len(src) > 0 && found == nil && &out[0] != &src[0] {
+			t.Fatal("copied without finding anything")
+		}
+		linkScanCost(src)
+	})
+}
