@@ -137,7 +137,7 @@ func UnreadableConfig(name string, err error) *Config {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	c.errorf(ConfigInvalid, 1, 1, "configuration not read: %v; the defaults apply", err)
+	c.errorf(ConfigInvalid, 1, 1, "configuration not read: %s; the defaults apply", strings.TrimSuffix(err.Error(), ": not read"))
 	return c
 }
 
