@@ -127,7 +127,9 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 }
 
 // Load loads a bundle from fsys (tests, embedded bundles, archives), with the same checks as
-// LoadDir as far as fsys allows: regular files only, at most the size limit each.
+// LoadDir as far as fsys allows: regular files only, at most the size limit each. Confinement is
+// fsys's own (os.DirFS follows symbolic links anywhere): for a folder on disk use LoadDir, or pass
+// a *Root from OpenRoot.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
 	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts}
 	return l.load()
