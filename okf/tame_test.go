@@ -10,7 +10,8 @@ import (
 // line: offsets are unchanged).
 func TestTameHostileShapes(t *testing.T) {
 	for name, c := range map[string]struct{ text, msg string }{
-		"quotes":   {strings.Repeat(">", 100_000) + " x", "a line opening 100000 block quotes (more than 100) is not parsed"},
+		"quotes":   {strings.Repeat(">", 100_000) + " x", "a line opening 100000 block quotes or list items (more than 100) is not parsed"},
+		"lists":    {strings.Repeat("- ", 50_000) + "x", "a line opening 50000 block quotes or list items (more than 100) is not parsed"},
 		"links":    {strings.Repeat("[a](", 50_000), "a line with too many unfinished link destinations is not parsed"},
 		"angle":    {strings.Repeat("[a](<", 50_000), "a line with too many unfinished link destinations is not parsed"},
 		"emphasis": {strings.Repeat("*a_", 50_000), "a paragraph with 100000 emphasis markers (more than 5000) is not parsed"},
@@ -38,7 +39,8 @@ func TestTameLeavesRealTextAlone(t *testing.T) {
 	b.WriteString(strings.Repeat("[a](a.md) ", 5000) + "\n\n")      // and with spaces
 	b.WriteString(strings.Repeat("| **x** | _y_ |\n", 1000) + "\n") // a table with 4000 emphasis runs
 	b.WriteString(strings.Repeat("> ", 20) + "deep quote [q](q.md)\n\n")
-	b.WriteString(strings.Repeat("- [i](i.md)\n", 20000)) // an index of 20,000 entries
+	b.WriteString(strings.Repeat("- [i](i.md)\n", 20000) + "\n")    // an index of 20,000 entries
+	b.WriteString(strings.Repeat("snake_case_name ", 20000) + "\n") // identifiers, not emphasis
 	c, ds := ParseConcept("ok.md", []byte(b.String()))
 	if len(ds) != 0 {
 		t.Errorf("findings on real text: %v", ds[:min(len(ds), 3)])
