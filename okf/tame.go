@@ -114,7 +114,9 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		}
 		linkUsed += cost
 		paraDelims += runs
-		paraLabels += int64(labels)
+		if !isDefinition(bytes.TrimLeft(line, " \t")) {
+			paraLabels += int64(labels)
+		}
 		paraLines++
 		off = next
 	}
@@ -146,10 +148,20 @@ func startsBlock(line []byte) bool {
 		return i < len(t) && (t[i] == '.' || t[i] == ')') && spaceAt(i+1)
 	case bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")):
 		return true
-	case bytes.HasPrefix(t, []byte("[^")):
-		return bytes.Contains(t, []byte("]:"))
+	case c == '[':
+		return isDefinition(t)
 	}
 	return false
+}
+
+// isDefinition reports whether a line (spaces trimmed) defines a link reference or a footnote,
+// `[label]: …`: goldmark reads those without copying labels back out of the paragraph.
+func isDefinition(t []byte) bool {
+	if len(t) == 0 || t[0] != '[' {
+		return false
+	}
+	end := bytes.IndexByte(t, ']')
+	return end > 1 && end+1 < len(t) && t[end+1] == ':'
 }
 
 func isAlnum(c byte) bool {

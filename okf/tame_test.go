@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -39,13 +40,21 @@ func TestTameLeavesRealTextAlone(t *testing.T) {
 	b.WriteString(strings.Repeat("[a](a.md) ", 5000) + "\n\n")      // and with spaces
 	b.WriteString(strings.Repeat("| **x** | _y_ |\n", 1000) + "\n") // a table with 4000 emphasis runs
 	b.WriteString(strings.Repeat("> ", 20) + "deep quote [q](q.md)\n\n")
-	b.WriteString(strings.Repeat("- [i](i.md)\n", 20000) + "\n")    // an index of 20,000 entries
-	b.WriteString(strings.Repeat("snake_case_name ", 20000) + "\n") // identifiers, not emphasis
+	b.WriteString(strings.Repeat("- [i](i.md)\n", 20000) + "\n")      // an index of 20,000 entries
+	b.WriteString(strings.Repeat("snake_case_name ", 20000) + "\n\n") // identifiers, not emphasis
+	// 20,000 reference definitions, then a line using them all.
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "[r%d]: r.md\n", i)
+	}
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "[r%d] ", i)
+	}
+	b.WriteString("\n")
 	c, ds := ParseConcept("ok.md", []byte(b.String()))
 	if len(ds) != 0 {
 		t.Errorf("findings on real text: %v", ds[:min(len(ds), 3)])
 	}
-	if len(c.Body.Links) != 30001 {
+	if len(c.Body.Links) != 50001 {
 		t.Errorf("%d links", len(c.Body.Links))
 	}
 	if src := []byte("plain\n"); func() bool { out, f := tameBody(src, 0); return &out[0] != &src[0] || f != nil }() {
