@@ -96,7 +96,7 @@ func ListenAddr(addr string, token string) (string, error) {
 		host = "127.0.0.1"
 	}
 	if !isLoopback(host) && token == "" {
-		return "", fmt.Errorf("--http %s listens beyond this machine: set a bearer token with --token or OKF_SERVE_TOKEN", addr)
+		return "", fmt.Errorf("--http %s listens beyond this machine and needs a bearer token: set one with --token or OKF_SERVE_TOKEN", addr)
 	}
 	return net.JoinHostPort(host, port), nil
 }
