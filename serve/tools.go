@@ -134,25 +134,39 @@ func (s *Server) addTools() {
 	searchSchema.Properties["min_tier"].Enum = []any{"unverified", "machine-confirmed", "human-reviewed"}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "search",
-		Description: "BM25 search of the concepts (title, description, tags, body). Deprecated ones are left out unless asked.",
+		Description: "BM25 search over title, description, tags and body. Hits give id, title, type, status, trust tier and freshness. Deprecated concepts are left out unless asked.",
 		InputSchema: searchSchema,
 		Annotations: readOnly,
-	}, s.search)
+	}, untyped(s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "read",
 		Description: "A concept's text; the first line states its trust. Continue with next_offset.",
 		Annotations: readOnly,
-	}, s.read)
+	}, untyped(s.read))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "browse",
 		Description: "A folder's index entries and subfolders, with type and tier.",
 		Annotations: readOnly,
-	}, s.browse)
+	}, untyped(s.browse))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "trust",
 		Description: "A concept's provenance: sources, generated, verified, staleness, lineage.",
 		Annotations: readOnly,
-	}, s.trust)
+	}, untyped(s.trust))
+}
+
+// untyped hides a handler's output type from the SDK, so that tools/list carries no output schema:
+// the schemas would double what every host puts in the model's context (about 1,100 o200k tokens
+// instead of 500). The output is still sent as structuredContent (and as JSON text), and the README
+// documents it.
+func untyped[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return res, out, nil
+	}
 }
 
 func (s *Server) freshness(d *doc) string {
