@@ -3,6 +3,7 @@ package serve
 import (
 	"math"
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,7 +28,8 @@ var (
 
 const bm25K1 = 1.2
 
-// posting is one document holding a term: its weighted, length-normalised term frequency.
+// posting is one document holding a term: its weighted, length-normalised term frequency,
+// saturated (tf·(k1+1)/(k1+tf)).
 type posting struct {
 	doc int32
 	tf  float32
@@ -126,7 +128,8 @@ func (b *indexBuilder) build() *index {
 				norm := 1 - fieldB[f] + fieldB[f]*float64(len(d[f]))/avg[f]
 				sum += fieldWeights[f] * float64(c[f]) / norm
 			}
-			x.postings[w] = append(x.postings[w], posting{doc: int32(i), tf: float32(sum)})
+			// Saturate once here, so a query only multiplies by the term's idf.
+			x.postings[w] = append(x.postings[w], posting{doc: int32(i), tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))})
 		}
 	}
 	b.docs = nil
@@ -139,11 +142,37 @@ type hit struct {
 	score float64
 }
 
+// scratch is a query's score accumulator: one slot per document, and the documents touched.
+type scratch struct {
+	scores  []float64
+	touched []int32
+}
+
+var scratchPool sync.Pool
+
+// better orders hits: higher score first, then lower document number (ID order).
+func better(a, b hit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
 // search scores every document holding a query word and returns the best k that keep accepts,
 // highest score first (ties: lower document number, which is ID order).
 func (x *index) search(query []string, k int, keep func(doc int) bool) []hit {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil || len(sc.scores) < x.n {
+		sc = &scratch{scores: make([]float64, x.n)}
+	}
+	defer func() {
+		for _, d := range sc.touched {
+			sc.scores[d] = 0
+		}
+		sc.touched = sc.touched[:0]
+		scratchPool.Put(sc)
+	}()
 	seen := map[string]bool{}
-	scores := map[int32]float64{}
 	for _, w := range query {
 		if seen[w] {
 			continue
@@ -156,27 +185,63 @@ func (x *index) search(query []string, k int, keep func(doc int) bool) []hit {
 		df := float64(len(ps))
 		idf := math.Log(1 + (float64(x.n)-df+0.5)/(df+0.5))
 		for _, p := range ps {
-			t := float64(p.tf)
-			scores[p.doc] += idf * t * (bm25K1 + 1) / (bm25K1 + t)
-		}
-	}
-	hits := make([]hit, 0, min(len(scores), 256))
-	for d, s := range scores {
-		if keep == nil || keep(int(d)) {
-			hits = append(hits, hit{doc: int(d), score: s})
-		}
-	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
+			if sc.scores[p.doc] == 0 {
+				sc.touched = append(sc.touched, p.doc)
 			}
-			return 1
+			sc.scores[p.doc] += idf * float64(p.tf)
 		}
-		return a.doc - b.doc
-	})
-	if len(hits) > k {
-		hits = hits[:k]
 	}
-	return hits
+	// The best k in a min-heap whose root is the worst kept hit.
+	h := make([]hit, 0, k+1)
+	for _, d := range sc.touched {
+		c := hit{doc: int(d), score: sc.scores[d]}
+		if len(h) == k && !better(c, h[0]) {
+			continue
+		}
+		if keep != nil && !keep(c.doc) {
+			continue
+		}
+		if len(h) < k {
+			h = append(h, c)
+			up(h, len(h)-1)
+		} else {
+			h[0] = c
+			down(h, 0)
+		}
+	}
+	slices.SortFunc(h, func(a, b hit) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	return h
+}
+
+// up and down keep h a heap with the worst hit at the root.
+func up(h []hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !better(h[p], h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func down(h []hit, i int) {
+	for {
+		w := i
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < len(h) && better(h[w], h[c]) {
+				w = c
+			}
+		}
+		if w == i {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
 }
