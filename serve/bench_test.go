@@ -30,13 +30,16 @@ func BenchmarkServeStartup10k(b *testing.B) {
 	dir := synth10k(b)
 	now := time.Date(2026, 7, 15, 0, 0, 0, 0, time.UTC)
 	var peak, kept uint64
+	var cpu time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
 		stop := make(chan struct{})
 		done := make(chan uint64)
 		go func() { done <- synth.SamplePeak(stop) }()
+		c0 := synth.CPUTime()
 		s, err := New(Options{Dir: dir, Now: func() time.Time { return now }})
+		cpu += synth.CPUTime() - c0
 		close(stop)
 		if p := <-done; p > peak {
 			peak = p
@@ -56,6 +59,7 @@ func BenchmarkServeStartup10k(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "concepts/s")
+	b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(kept)/(1<<20), "kept-heap-MiB")
 }

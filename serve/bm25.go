@@ -3,6 +3,7 @@ package serve
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -82,57 +83,81 @@ func toLower(w string) string {
 	return string(b)
 }
 
-// indexBuilder gathers documents' fields, then computes the postings.
+// indexBuilder counts each document's words as it is added, keeping only the counts (not the
+// words), then weighs them once every document's field lengths are known.
 type indexBuilder struct {
-	docs [][numFields][]string
+	lens  [][numFields]int32
+	raw   map[string][]rawPosting
+	count map[string]*[numFields]int32 // scratch for one document
+}
+
+type rawPosting struct {
+	doc int32
+	tf  [numFields]int32
 }
 
 func (b *indexBuilder) add(fields [numFields][]string) int {
-	b.docs = append(b.docs, fields)
-	return len(b.docs) - 1
+	if b.raw == nil {
+		b.raw = map[string][]rawPosting{}
+		b.count = map[string]*[numFields]int32{}
+	}
+	doc := int32(len(b.lens))
+	var lens [numFields]int32
+	clear(b.count)
+	for f := range numFields {
+		lens[f] = int32(len(fields[f]))
+		for _, w := range fields[f] {
+			c := b.count[w]
+			if c == nil {
+				c = &[numFields]int32{}
+				b.count[w] = c
+			}
+			c[f]++
+		}
+	}
+	for w, c := range b.count {
+		ps, ok := b.raw[w]
+		if !ok {
+			// The word is a slice of the document's text: a key of its own lets that text go.
+			w = strings.Clone(w)
+		}
+		b.raw[w] = append(ps, rawPosting{doc: doc, tf: *c})
+	}
+	b.lens = append(b.lens, lens)
+	return int(doc)
 }
 
 func (b *indexBuilder) build() *index {
-	x := &index{postings: map[string][]posting{}, n: len(b.docs)}
+	x := &index{postings: make(map[string][]posting, len(b.raw)), n: len(b.lens)}
 	var avg [numFields]float64
-	for _, d := range b.docs {
+	for _, l := range b.lens {
 		for f := range numFields {
-			avg[f] += float64(len(d[f]))
+			avg[f] += float64(l[f])
 		}
 	}
 	for f := range numFields {
-		avg[f] /= math.Max(1, float64(len(b.docs)))
+		avg[f] /= math.Max(1, float64(len(b.lens)))
 		if avg[f] == 0 {
 			avg[f] = 1
 		}
 	}
-	tf := map[string]*[numFields]int{}
-	for i, d := range b.docs {
-		clear(tf)
-		for f := range numFields {
-			for _, w := range d[f] {
-				c := tf[w]
-				if c == nil {
-					c = &[numFields]int{}
-					tf[w] = c
-				}
-				c[f]++
-			}
-		}
-		for w, c := range tf {
+	for w, rps := range b.raw {
+		ps := make([]posting, len(rps))
+		for i, rp := range rps {
 			var sum float64
 			for f := range numFields {
-				if c[f] == 0 {
+				if rp.tf[f] == 0 {
 					continue
 				}
-				norm := 1 - fieldB[f] + fieldB[f]*float64(len(d[f]))/avg[f]
-				sum += fieldWeights[f] * float64(c[f]) / norm
+				norm := 1 - fieldB[f] + fieldB[f]*float64(b.lens[rp.doc][f])/avg[f]
+				sum += fieldWeights[f] * float64(rp.tf[f]) / norm
 			}
 			// Saturate once here, so a query only multiplies by the term's idf.
-			x.postings[w] = append(x.postings[w], posting{doc: int32(i), tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))})
+			ps[i] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
 		}
+		x.postings[w] = ps
 	}
-	b.docs = nil
+	b.raw, b.lens, b.count = nil, nil, nil
 	return x
 }
 

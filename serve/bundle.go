@@ -143,17 +143,18 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 	}
 
 	var ib indexBuilder
+	var fields [numFields][]string
 	for _, d := range s.docs[:s.concepts] {
-		var tags []string
-		for _, t := range d.tags {
-			tags = tokens(t, tags)
+		for f := range fields {
+			fields[f] = fields[f][:0]
 		}
-		ib.add([numFields][]string{
-			fieldTitle:       tokens(d.title, nil),
-			fieldDescription: tokens(d.description, nil),
-			fieldTags:        tags,
-			fieldBody:        tokens(string(d.body), nil),
-		})
+		for _, t := range d.tags {
+			fields[fieldTags] = tokens(t, fields[fieldTags])
+		}
+		fields[fieldTitle] = tokens(d.title, fields[fieldTitle])
+		fields[fieldDescription] = tokens(d.description, fields[fieldDescription])
+		fields[fieldBody] = tokens(string(d.body), fields[fieldBody])
+		ib.add(fields)
 	}
 	s.idx = ib.build()
 	return s, notes
