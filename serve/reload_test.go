@@ -125,3 +125,18 @@ func TestWatch(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestReloadNotifiesOverHTTP: a 2026-07-28 client over stateless HTTP hears of a list change through
+// its subscriptions/listen stream; a 2025-11-25 client over stateless HTTP has no stream to hear it
+// on (GET is refused in stateless mode) and relies on ttlMs.
+func TestReloadNotifiesOverHTTP(t *testing.T) {
+	dir := copyBundle(t)
+	s, _ := newServer(t, dir, 0)
+	c := overHTTP(t, s, eras[0])
+	time.Sleep(100 * time.Millisecond) // the listen stream is opened during Connect; let it settle
+	os.Remove(filepath.Join(dir, "glossary.md"))
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	waitListChanged(t, c)
+}
