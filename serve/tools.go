@@ -233,7 +233,7 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 	for _, h := range snap.idx.search(q, k, keep) {
 		d := snap.docs[h.doc]
 		out.Hits = append(out.Hits, Hit{
-			ID: d.id, URI: d.uri, Title: d.title, Description: clip(d.description, 500), Type: d.typ,
+			ID: d.id, URI: d.uri, Title: clip(d.title, 300), Description: clip(d.description, 500), Type: clip(d.typ, 100),
 			Status: d.status.String(), Tier: d.tier.String(), Freshness: s.freshness(d),
 			Score: float64(int64(h.score*1000+0.5)) / 1000,
 		})

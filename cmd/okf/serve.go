@@ -89,7 +89,7 @@ func runServe(e *env, c *cli.Context) error {
 	}
 	if addr == "" {
 		report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
-		if err := s.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		if err := s.ServeStdio(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
 			return fatalErr("%v", err)
 		}
 		return nil
