@@ -3,7 +3,6 @@ package serve
 import (
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -83,12 +82,18 @@ func toLower(w string) string {
 	return string(b)
 }
 
-// indexBuilder counts each document's words as it is added, keeping only the counts (not the
-// words), then weighs them once every document's field lengths are known.
+// indexBuilder counts each document's words as it reads them, keeping only counts: every distinct
+// word gets a number the first time it is seen (its text allocated once), and a document's counts
+// are dense slots cleared after the document. Once every document's field lengths are known, build
+// weighs the counts.
 type indexBuilder struct {
-	lens  [][numFields]int32
-	raw   map[string][]rawPosting
-	count map[string]*[numFields]int32 // scratch for one document
+	terms   map[string]int32
+	words   []string
+	raw     [][]rawPosting // by term number
+	count   [][numFields]int32
+	touched []int32
+	lens    [][numFields]int32
+	buf     []byte
 }
 
 type rawPosting struct {
@@ -96,39 +101,72 @@ type rawPosting struct {
 	tf  [numFields]int32
 }
 
-func (b *indexBuilder) add(fields [numFields][]string) int {
-	if b.raw == nil {
-		b.raw = map[string][]rawPosting{}
-		b.count = map[string]*[numFields]int32{}
+// addField reads the words of text (as tokens splits them) into field f of the current document and
+// returns how many there were.
+func (b *indexBuilder) addField(f int, text []byte) int32 {
+	if b.terms == nil {
+		b.terms = map[string]int32{}
 	}
-	doc := int32(len(b.lens))
-	var lens [numFields]int32
-	clear(b.count)
-	for f := range numFields {
-		lens[f] = int32(len(fields[f]))
-		for _, w := range fields[f] {
-			c := b.count[w]
-			if c == nil {
-				c = &[numFields]int32{}
-				b.count[w] = c
+	var n int32
+	b.buf = b.buf[:0]
+	for i := 0; i <= len(text); {
+		r, size := rune(' '), 1
+		if i < len(text) {
+			if c := text[i]; c < utf8.RuneSelf {
+				r = rune(c)
+			} else {
+				r, size = utf8.DecodeRune(text[i:])
 			}
-			c[f]++
 		}
-	}
-	for w, c := range b.count {
-		ps, ok := b.raw[w]
-		if !ok {
-			// The word is a slice of the document's text: a key of its own lets that text go.
-			w = strings.Clone(w)
+		switch {
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			b.buf = append(b.buf, byte(r))
+		case 'A' <= r && r <= 'Z':
+			b.buf = append(b.buf, byte(r)+'a'-'A')
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
+			b.buf = utf8.AppendRune(b.buf, unicode.ToLower(r))
+		default:
+			if len(b.buf) > 0 {
+				b.countWord(f)
+				n++
+				b.buf = b.buf[:0]
+			}
 		}
-		b.raw[w] = append(ps, rawPosting{doc: doc, tf: *c})
+		i += size
 	}
+	return n
+}
+
+func (b *indexBuilder) countWord(f int) {
+	id, ok := b.terms[string(b.buf)] // no allocation for the lookup
+	if !ok {
+		w := string(b.buf)
+		id = int32(len(b.words))
+		b.terms[w] = id
+		b.words = append(b.words, w)
+		b.raw = append(b.raw, nil)
+		b.count = append(b.count, [numFields]int32{})
+	}
+	c := &b.count[id]
+	if *c == ([numFields]int32{}) {
+		b.touched = append(b.touched, id)
+	}
+	c[f]++
+}
+
+// endDoc closes the current document, whose fields had the given lengths in words.
+func (b *indexBuilder) endDoc(lens [numFields]int32) {
+	doc := int32(len(b.lens))
+	for _, id := range b.touched {
+		b.raw[id] = append(b.raw[id], rawPosting{doc: doc, tf: b.count[id]})
+		b.count[id] = [numFields]int32{}
+	}
+	b.touched = b.touched[:0]
 	b.lens = append(b.lens, lens)
-	return int(doc)
 }
 
 func (b *indexBuilder) build() *index {
-	x := &index{postings: make(map[string][]posting, len(b.raw)), n: len(b.lens)}
+	x := &index{postings: make(map[string][]posting, len(b.words)), n: len(b.lens)}
 	var avg [numFields]float64
 	for _, l := range b.lens {
 		for f := range numFields {
@@ -141,7 +179,7 @@ func (b *indexBuilder) build() *index {
 			avg[f] = 1
 		}
 	}
-	for w, rps := range b.raw {
+	for id, rps := range b.raw {
 		ps := make([]posting, len(rps))
 		for i, rp := range rps {
 			var sum float64
@@ -155,9 +193,9 @@ func (b *indexBuilder) build() *index {
 			// Saturate once here, so a query only multiplies by the term's idf.
 			ps[i] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
 		}
-		x.postings[w] = ps
+		x.postings[b.words[id]] = ps
 	}
-	b.raw, b.lens, b.count = nil, nil, nil
+	*b = indexBuilder{}
 	return x
 }
 

@@ -143,18 +143,15 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 	}
 
 	var ib indexBuilder
-	var fields [numFields][]string
 	for _, d := range s.docs[:s.concepts] {
-		for f := range fields {
-			fields[f] = fields[f][:0]
-		}
+		var lens [numFields]int32
+		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
+		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
 		for _, t := range d.tags {
-			fields[fieldTags] = tokens(t, fields[fieldTags])
+			lens[fieldTags] += ib.addField(fieldTags, []byte(t))
 		}
-		fields[fieldTitle] = tokens(d.title, fields[fieldTitle])
-		fields[fieldDescription] = tokens(d.description, fields[fieldDescription])
-		fields[fieldBody] = tokens(string(d.body), fields[fieldBody])
-		ib.add(fields)
+		lens[fieldBody] = ib.addField(fieldBody, d.body)
+		ib.endDoc(lens)
 	}
 	s.idx = ib.build()
 	return s, notes
