@@ -70,6 +70,30 @@ func seedSession(t *testing.T, cs *mcp.ClientSession) {
 	if !strings.Contains(txt, "The KV cache keeps the keys and values of past tokens") {
 		t.Errorf("read text:\n%s", txt)
 	}
+
+	// Resources: two concepts and two indexes, listed; a concept read as written; a missing one is
+	// the protocol's not-found error; a bad argument is a tool error, not a crash.
+	var uris []string
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		uris = append(uris, r.URI)
+	}
+	if want := "okf://concepts/attention okf://concepts/index okf://concepts/kv-cache okf://index"; strings.Join(uris, " ") != want {
+		t.Errorf("resources %v, want %s", uris, want)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "okf://concepts/kv-cache"})
+	if err != nil || !strings.HasPrefix(rr.Contents[0].Text, "---\ntype: Concept\ntitle: The KV cache, explained\n") {
+		t.Errorf("read resource: %v %+v", err, rr)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "okf://concepts/nope"}); err == nil || !strings.Contains(err.Error(), "Resource not found") {
+		t.Errorf("missing resource: %v", err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "browse", Arguments: map[string]any{"dir": 7}})
+	if err != nil || !res.IsError {
+		t.Errorf("browse with a number: %v %+v", err, res)
+	}
 }
 
 func TestServeStdio(t *testing.T) {
@@ -90,6 +114,40 @@ func TestServeStdio(t *testing.T) {
 			}
 			seedSession(t, cs)
 		})
+	}
+}
+
+// TestServeReloadStdio edits the bundle under a running okf serve (watching, as by default) and
+// waits, bounded, for the edit to be served.
+func TestServeReloadStdio(t *testing.T) {
+	bundle := seedBundle(t)
+	cmd := exec.Command(okfBinary(t), "serve", bundle)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	time.Sleep(200 * time.Millisecond) // let the watcher start
+	p := filepath.Join(bundle, "concepts", "attention.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, []byte(strings.Replace(string(data), "title: Attention in one page", "title: Attention and zebras", 1)), 0o644)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "zebras"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw, _ := json.Marshal(res.StructuredContent); strings.Contains(string(raw), `"concepts/attention"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the edit was not served within 20s")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
