@@ -20,6 +20,7 @@ func contractWith(resource string) string {
 // that matches the computation.
 func attestIn(t *testing.T, resource string, files map[string]string, opts Options) (*Result, string) {
 	t.Helper()
+	opts.AllowExec = true
 	dir := t.TempDir()
 	files["c.md"] = contractWith(resource)
 	writeFiles(t, dir, files)

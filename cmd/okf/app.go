@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/okf-tools/okf/attest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -119,6 +120,7 @@ func versionCommand(e *env) *cli.Command {
 		Usage: "print okf's version and the OKF spec version it implements",
 		Action: func(*cli.Context) error {
 			fmt.Fprintf(e.stdout, "okf %s (OKF spec 0.2)\n", okfVersion())
+			fmt.Fprintf(e.stdout, "sandbox: %s\n", attest.MachineIsolation())
 			return nil
 		},
 	}

@@ -59,6 +59,8 @@ func sandboxFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: attest.DefaultTimeout, Usage: "kill an external attester's process group after this `DURATION`"},
 		&cli.GenericFlag{Name: "env", Value: &multiValue{}, Usage: "pass the variable `NAME` through to external attesters (repeatable)"},
 		allowOutsideFlag(),
+		&cli.BoolFlag{Name: "allow-exec", Usage: "run external attesters (executables, Python: code from the bundle) in the sandbox; also OKF_ALLOW_EXEC=1. Without it they are unavailable; builtins always run"},
+		&cli.BoolFlag{Name: "unsafe-no-sandbox", Usage: "where this machine offers no sandbox (see okf version), run external attesters unconfined with okf's own rights"},
 	}
 }
 
@@ -305,6 +307,15 @@ func attestCheckCommand(e *env) *cli.Command {
 				}
 				fmt.Fprintf(e.stdout, "%s checked: %s, %d info\n",
 					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), counts[okf.Info])
+
+			}
+			// Where external attesters would run, a note on stderr (stdout stays the findings) says
+			// what confines them on this machine.
+			for _, comp := range comps {
+				if k := comp.Attester.Kind; k == "executable" || k == "python" {
+					fmt.Fprintf(e.stderr, "okf: sandbox for external attesters: %s\n", attest.MachineIsolation())
+					break
+				}
 			}
 			if failing {
 				return findings
@@ -335,9 +346,11 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 
 func sandboxOptions(c *cli.Context, e *env) (attest.Options, error) {
 	opts := attest.Options{
-		Timeout:      c.Duration("timeout"),
-		Getenv:       e.getenv,
-		AllowOutside: c.Bool("allow-outside"),
+		Timeout:         c.Duration("timeout"),
+		Getenv:          e.getenv,
+		AllowOutside:    c.Bool("allow-outside"),
+		AllowExec:       c.Bool("allow-exec") || e.getenv("OKF_ALLOW_EXEC") == "1",
+		UnsafeNoSandbox: c.Bool("unsafe-no-sandbox"),
 	}
 	if opts.Timeout <= 0 {
 		return opts, usageErr("--timeout %s: expected a positive duration such as 30s", opts.Timeout)
