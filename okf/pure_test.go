@@ -100,6 +100,17 @@ func TestTiers(t *testing.T) {
 		{"list of strings", "type: X\nverified: [human:ana]\n", VerifiedInvalid, Unverified},
 		{"entry without by", "type: X\nverified: { at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, Unverified},
 		{"empty list", "type: X\nverified: []\n", VerifiedList, Unverified},
+		// Where the human entry stands in the list does not matter.
+		{"human first", "type: X\nverified:\n  - { by: human:ana, at: 2026-06-25T09:00:00Z }\n  - { by: process:a, at: 2026-06-26T02:00:00Z }\n  - { by: agent/1, at: 2026-06-27T02:00:00Z }\n", VerifiedList, HumanReviewed},
+		{"human middle", "type: X\nverified:\n  - { by: process:a, at: 2026-06-26T02:00:00Z }\n  - { by: human:ana, at: 2026-06-25T09:00:00Z }\n  - { by: agent/1, at: 2026-06-27T02:00:00Z }\n", VerifiedList, HumanReviewed},
+		{"human last", "type: X\nverified:\n  - { by: process:a, at: 2026-06-26T02:00:00Z }\n  - { by: agent/1, at: 2026-06-27T02:00:00Z }\n  - { by: human:ana, at: 2026-06-25T09:00:00Z }\n", VerifiedList, HumanReviewed},
+		// Only the exact "human:" prefix with an id names a person (§7, D12): look-alikes are other
+		// actors, so the entry counts as a non-human confirmation.
+		{"humans/1.0 is an agent", "type: X\nverified: { by: humans/1.0, at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, MachineConfirmed},
+		{"human-ish prefix", "type: X\nverified: { by: humanoid:bob, at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, MachineConfirmed},
+		{"Human: capitalised", "type: X\nverified: { by: \"Human:ana\", at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, MachineConfirmed},
+		{"human: without id", "type: X\nverified: { by: \"human:\", at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, MachineConfirmed},
+		{"human: blank id", "type: X\nverified: { by: \"human:  \", at: 2026-06-25T09:00:00Z }\n", VerifiedMapping, MachineConfirmed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -295,6 +306,10 @@ func TestParseLogDate(t *testing.T) {
 		{"2026-06-130", false, ""},
 		{"2026-06-13T10:00:00Z", false, ""},
 		{"26-06-13", false, ""},
+		// §9: the heading is the date; a date later in the heading is not a date group (D8).
+		{"Released 2026-06-13", false, ""},
+		{"v2 — 2026-06-13", false, ""},
+		{" 2026-06-13", true, ""},
 	}
 	for _, tt := range tests {
 		_, extra, ok := ParseLogDate(tt.heading)

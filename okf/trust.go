@@ -34,8 +34,10 @@ func ParseTier(s string) (Tier, bool) {
 }
 
 // TierOf derives the trust tier from `verified` (§5.3, D12): absent or malformed is unverified; an
-// entry whose `by` starts with "human:" makes it human-reviewed; otherwise any entry with a
-// non-empty `by` makes it machine-confirmed. Entries without `by` do not count.
+// entry whose `by` is a human actor by ClassifyActor ("human:" and a non-empty id, §7) makes it
+// human-reviewed; otherwise any entry with a non-empty `by` makes it machine-confirmed, so a bare
+// "human:" or a look-alike such as "humans/1.0" confirms, but never as a person. Entries without
+// `by` do not count. Tier and actor classification are one reading, so lint and trust agree.
 func TierOf(v Verified) Tier {
 	tier := Unverified
 	for _, e := range v.Entries {
@@ -43,7 +45,7 @@ func TierOf(v Verified) Tier {
 		if by == "" {
 			continue
 		}
-		if strings.HasPrefix(by, "human:") {
+		if ClassifyActor(by) == ActorHuman {
 			return HumanReviewed
 		}
 		tier = MachineConfirmed
