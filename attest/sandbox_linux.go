@@ -20,6 +20,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// launcherPath overrides the launcher binary (os.Executable) in tests.
+var launcherPath string
+
 // nobody is the user a root okf maps the attester to, so the process limit applies (the kernel
 // exempts real root from RLIMIT_NPROC).
 const nobody = 65534
@@ -135,9 +138,12 @@ func sandboxCommand(argv []string, dir, tmp string, env []string, ro []string, t
 	if !is.Sandboxed() {
 		return nil, errors.New(is.Why)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
+	self := launcherPath
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return nil, err
+		}
 	}
 	spec := sandboxSpec{
 		Argv: argv, Env: env, Dir: dir,
@@ -159,7 +165,11 @@ func sandboxCommand(argv []string, dir, tmp string, env []string, ro []string, t
 	}
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: isoNS}
 	if isoNS&syscall.CLONE_NEWUSER != 0 {
-		uid, gid := mappedIDs(append([]string{self, argv[0]}, ro...))
+		need := append([]string{self}, ro...)
+		if !strings.HasPrefix(argv[0], tmp+string(filepath.Separator)) {
+			need = append(need, argv[0]) // the private folder is handed over below
+		}
+		uid, gid := mappedIDs(need)
 		if uid != os.Geteuid() {
 			if err := chownTree(tmp, uid, gid); err != nil {
 				return nil, err
