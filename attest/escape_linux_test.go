@@ -52,6 +52,18 @@ func waitGone(argv ...string) []int {
 	}
 }
 
+// waitFound polls until a process runs argv (an unconfined child may not have exec'd yet).
+func waitFound(argv ...string) []int {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		p := survivors(argv...)
+		if len(p) > 0 || time.Now().After(deadline) {
+			return p
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func needSandbox(t *testing.T) Isolation {
 	t.Helper()
 	is := MachineIsolation()
@@ -135,9 +147,14 @@ func TestSandboxEscapes(t *testing.T) {
 				case <-time.After(200 * time.Millisecond):
 				}
 			}},
-		{name: "setsid child outlives the attester", attempt: "(setsid sleep 4243 </dev/null >/dev/null 2>&1 &)", started: true,
+		{name: "setsid child outlives the attester", attempt: "(setsid sleep 4243 </dev/null >/dev/null 2>&1 &); sleep 1", started: true, // the pause lets setsid leave the group before the attester exits
 			check: func(t *testing.T, _ string, sandboxed bool) {
-				left := waitGone("sleep", "4243")
+				var left []int
+				if sandboxed {
+					left = waitGone("sleep", "4243")
+				} else {
+					left = waitFound("sleep", "4243")
+				}
 				if sandboxed && len(left) > 0 {
 					t.Errorf("processes %v started by the sandboxed attester with setsid are still running", left)
 				}

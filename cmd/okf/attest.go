@@ -475,6 +475,7 @@ func attestRunCommand(e *env) *cli.Command {
 		paramFlag(),
 		&cli.StringFlag{Name: "db", Usage: "the SQLite database `PATH` (runtime sqlite; opened read-only)"},
 		&cli.StringFlag{Name: "dsn", Usage: "the PostgreSQL connection string `DSN` (runtime postgres; runs in a read-only transaction)"},
+		&cli.DurationFlag{Name: "query-timeout", Value: attest.DefaultQueryTimeout, Usage: "stop the query after this `DURATION` (on PostgreSQL also the statement_timeout)"},
 		&cli.StringFlag{Name: "receipt-out", Usage: "also write the receipt to `FILE`"},
 		claimedFlag(),
 		&cli.StringFlag{Name: "now", Usage: "the clock `TIME` stamped on the receipt (RFC 3339, or a date; also OKF_NOW)"},
@@ -513,8 +514,11 @@ func attestRunCommand(e *env) *cli.Command {
 			if !strings.EqualFold(comp.Runtime, "sqlite") && c.String("dsn") == "" {
 				return usageErr("attest run %s: runtime %s needs --dsn (a PostgreSQL connection string)", comp.ID, comp.Runtime)
 			}
+			if c.Duration("query-timeout") <= 0 {
+				return usageErr("--query-timeout %s: expected a positive duration such as 60s", c.Duration("query-timeout"))
+			}
 			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
-				DB: c.String("db"), DSN: c.String("dsn"), Now: now,
+				DB: c.String("db"), DSN: c.String("dsn"), Now: now, Timeout: c.Duration("query-timeout"),
 			})
 			if err != nil {
 				return fatalErr("attest run %s: %v", comp.ID, err)
