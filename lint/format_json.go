@@ -1,8 +1,11 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // JSONPrinter writes one JSON document: the findings and a summary. Its fields are stable (see the
@@ -52,8 +55,19 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	}
 	out.Summary.Errors, out.Summary.Warnings, out.Summary.Infos = r.Counts()
 	out.Summary.Files = len(files)
-	enc := json.NewEncoder(w)
+	return writeJSON(w, out)
+}
+
+// writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog): the same
+// values, with no `##[` the Actions runner would read as a command.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
+	return err
 }
