@@ -286,3 +286,13 @@ func TestSandboxTimeoutKillsGroup(t *testing.T) {
 		t.Error("a child of the timed-out attester kept running: the process group was not killed")
 	}
 }
+
+// TestSandboxLaunchFailure: when the launcher cannot start the attester (here its interpreter does
+// not exist), the result is an error that says so, not a bare exit status.
+func TestSandboxLaunchFailure(t *testing.T) {
+	needSandbox(t)
+	res, _ := attestIn(t, "broken.sh", map[string]string{"broken.sh": "#!/nonexistent/interpreter\n"}, Options{Timeout: 20 * time.Second})
+	if res.Outcome != Error || !strings.HasPrefix(deref(res.Reason), "the sandbox could not start the attester: cannot run ") {
+		t.Errorf("got %s (%s), want an error saying the sandbox could not start it", res.Outcome, deref(res.Reason))
+	}
+}

@@ -201,6 +201,9 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 		return res.set(Error, "the attester timed out after %s; its process group was killed", out.timeout)
 	case out.startErr != nil:
 		return res.set(Error, "cannot start the attester: %v", out.startErr)
+	case out.exitCode == launcherFailed && bytes.HasPrefix(out.stderr.Bytes(), []byte(launcherPrefix)):
+		msg, _, _ := bytes.Cut(bytes.TrimPrefix(out.stderr.Bytes(), []byte(launcherPrefix)), []byte("\n"))
+		return res.set(Error, "the sandbox could not start the attester: %s", head(msg, 300))
 	case out.exitCode != 0:
 		code := out.exitCode
 		res.ExitCode = &code

@@ -36,6 +36,13 @@ import (
 // launcherArg is the hidden first argument that makes okf's binary a sandbox launcher.
 const launcherArg = "__okf-sandbox-exec"
 
+// A launcher that cannot confine or start the attester exits launcherFailed after writing one
+// line starting with launcherPrefix on stderr.
+const (
+	launcherFailed = 125
+	launcherPrefix = "okf sandbox: "
+)
+
 // Resource limits the launcher sets on the attester (RLIMIT_*), applied before Landlock.
 const (
 	// LimitAddressSpace bounds virtual memory (RLIMIT_AS).
@@ -76,15 +83,15 @@ func SandboxMain() {
 	if len(os.Args) >= 3 && os.Args[1] == launcherArg {
 		var spec sandboxSpec
 		if err := json.Unmarshal([]byte(os.Args[2]), &spec); err != nil {
-			fmt.Fprintf(os.Stderr, "okf sandbox: bad launcher spec: %v\n", err)
-			os.Exit(125)
+			fmt.Fprintf(os.Stderr, launcherPrefix+"bad launcher spec: %v\n", err)
+			os.Exit(launcherFailed)
 		}
 		if spec.Probe {
 			os.Exit(0)
 		}
 		err := launch(&spec) // returns only on failure
-		fmt.Fprintf(os.Stderr, "okf sandbox: %v\n", err)
-		os.Exit(125)
+		fmt.Fprintf(os.Stderr, launcherPrefix+"%v\n", err)
+		os.Exit(launcherFailed)
 	}
 	launcherReady = true
 }
