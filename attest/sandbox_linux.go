@@ -165,7 +165,7 @@ func sandboxCommand(argv []string, dir, tmp string, env []string, ro []string, t
 	}
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: isoNS}
 	if isoNS&syscall.CLONE_NEWUSER != 0 {
-		need := append([]string{self}, ro...)
+		need := append([]string{self, filepath.Dir(tmp)}, ro...) // TMPDIR must be reachable too
 		if !strings.HasPrefix(argv[0], tmp+string(filepath.Separator)) {
 			need = append(need, argv[0]) // the private folder is handed over below
 		}
