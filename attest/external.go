@@ -302,7 +302,7 @@ func pythonPath(opts Options) (string, error) {
 		}
 		seen := map[string]bool{}
 		for _, d := range append(lines[1:], filepath.Dir(pythonExe)) {
-			if d = strings.TrimSpace(d); d != "" && filepath.IsAbs(d) && !seen[d] {
+			if d = strings.TrimSpace(d); d != "" && d != "/" && filepath.IsAbs(d) && !seen[d] { // never the whole disk
 				seen[d] = true
 				pythonDirs = append(pythonDirs, d)
 			}
