@@ -296,3 +296,28 @@ func TestSandboxLaunchFailure(t *testing.T) {
 		t.Errorf("got %s (%s), want an error saying the sandbox could not start it", res.Outcome, deref(res.Reason))
 	}
 }
+
+// TestSandboxCopySkipsLinksAndSpecialFiles: the working copy is made by okf outside the sandbox, so
+// a symbolic link in the bundle (to a file outside) and a FIFO are not copied: the attester finds
+// neither, and okf does not block on the FIFO.
+func TestSandboxCopySkipsLinksAndSpecialFiles(t *testing.T) {
+	needSandbox(t)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("---\ntitle: secret-outside-marker\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := attestInDir(t, "look.sh", map[string]string{
+		"look.sh": escapeScript("grep -rq secret-outside-\"\"marker . 2>/dev/null || [ -e inside/link.md ] || [ -e inside/pipe.md ]"),
+	}, Options{Timeout: 20 * time.Second}, func(dir string) {
+		os.MkdirAll(filepath.Join(dir, "inside"), 0o755)
+		if err := os.Symlink(outside, filepath.Join(dir, "inside", "link.md")); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(filepath.Join(dir, "inside", "pipe.md"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}, true)
+	if res.Outcome != Fail || deref(res.Reason) != "blocked" {
+		t.Errorf("got %s (%s), stderr %q; want the attester to find neither the link nor the FIFO", res.Outcome, deref(res.Reason), res.StderrTail)
+	}
+}

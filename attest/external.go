@@ -233,8 +233,10 @@ func copyBundle(b *okf.Bundle, dir string) error {
 	for _, p := range b.Files() {
 		src := filepath.Join(b.Root, filepath.FromSlash(p))
 		dst := filepath.Join(dir, filepath.FromSlash(p))
-		st, err := os.Stat(src)
-		if err != nil {
+		// Lstat: okf copies with its own rights, outside the sandbox, so a symbolic link (which
+		// could name /etc/shadow), a FIFO (which would block) or a device is never followed or read.
+		st, err := os.Lstat(src)
+		if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
 			continue
 		}
 		if st.IsDir() {
@@ -259,6 +261,9 @@ func copyFile(src, dst string, mode os.FileMode) error {
 		return err
 	}
 	defer in.Close()
+	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil // replaced by something else since the walk: not copied
+	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
 		return err
