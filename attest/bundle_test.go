@@ -106,7 +106,7 @@ func TestBundleAttesters(t *testing.T) {
 			if c.want == Error && strings.Contains(c.reason, "timed out") {
 				timeout = time.Second
 			}
-			rec, _, res := runAndAttest(t, b, c.concept, db, map[string]string{"year": "2025"}, Options{Timeout: timeout, AllowOutside: c.allowOutside})
+			rec, _, res := runAndAttest(t, b, c.concept, db, map[string]string{"year": "2025"}, Options{AllowExec: true, Timeout: timeout, AllowOutside: c.allowOutside})
 			if rec.Error != nil {
 				t.Fatalf("the query failed: %s", *rec.Error)
 			}
@@ -134,12 +134,12 @@ func TestBundleAttesters(t *testing.T) {
 
 func TestRunBindsOptionalParameter(t *testing.T) {
 	b := loadBundle(t, testBundle)
-	rec, _, res := runAndAttest(t, b, "computations/revenue-builtin", makeSalesDB(t), map[string]string{"year": "2024"}, Options{})
+	rec, _, res := runAndAttest(t, b, "computations/revenue-builtin", makeSalesDB(t), map[string]string{"year": "2024"}, Options{AllowExec: true})
 	if got, _ := json.Marshal(rec.Result); string(got) != "[50]" || res.Outcome != Pass {
 		t.Errorf("2024: result %s, %s; want [50], pass", got, res.Outcome)
 	}
 	// The inline computation uses the optional @region; unset, it binds NULL.
-	rec, _, _ = runAndAttest(t, b, "computations/revenue-exec", makeSalesDB(t), map[string]string{"year": "2025", "region": "eu"}, Options{})
+	rec, _, _ = runAndAttest(t, b, "computations/revenue-exec", makeSalesDB(t), map[string]string{"year": "2025", "region": "eu"}, Options{AllowExec: true})
 	if got, _ := json.Marshal(rec.Result); string(got) != "[100.5]" {
 		t.Errorf("2025 eu: result %s, want [100.5]", got)
 	}
@@ -181,7 +181,7 @@ func TestSwappedComputationAndEditedReceipt(t *testing.T) {
 	dir := t.TempDir()
 	copyDir(t, testBundle, dir)
 	b := loadBundle(t, dir)
-	_, recJSON, res := runAndAttest(t, b, "computations/revenue-builtin", makeSalesDB(t), map[string]string{"year": "2025"}, Options{})
+	_, recJSON, res := runAndAttest(t, b, "computations/revenue-builtin", makeSalesDB(t), map[string]string{"year": "2025"}, Options{AllowExec: true})
 	if res.Outcome != Pass {
 		t.Fatalf("sanctioned run: %s (%s), want pass", res.Outcome, deref(res.Reason))
 	}
@@ -191,7 +191,7 @@ func TestSwappedComputationAndEditedReceipt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Attest(b, comp, NewRequest(comp, text, nil, receipt, json.RawMessage("300.5")), Options{})
+		return Attest(b, comp, NewRequest(comp, text, nil, receipt, json.RawMessage("300.5")), Options{AllowExec: true})
 	}
 
 	var rec map[string]any
@@ -208,7 +208,7 @@ func TestSwappedComputationAndEditedReceipt(t *testing.T) {
 	var wrongClaim *Result
 	comp := Find(b, "computations/revenue-builtin", false)
 	text, _ := comp.ComputationText()
-	wrongClaim = Attest(b, comp, NewRequest(comp, text, nil, recJSON, json.RawMessage("301")), Options{})
+	wrongClaim = Attest(b, comp, NewRequest(comp, text, nil, recJSON, json.RawMessage("301")), Options{AllowExec: true})
 	if wrongClaim.Outcome != Fail || !strings.Contains(deref(wrongClaim.Reason), "fidelity") {
 		t.Errorf("wrong claimed value: %s (%s), want a fidelity fail", wrongClaim.Outcome, deref(wrongClaim.Reason))
 	}
@@ -229,7 +229,7 @@ func TestReceiptMissingDeclaredField(t *testing.T) {
 	comp := Find(b, "computations/revenue-builtin", false)
 	text, _ := comp.ComputationText()
 	receipt := json.RawMessage(`{"executed_sql": "SELECT SUM(amount) AS revenue FROM sales WHERE year = @year"}`)
-	res := Attest(b, comp, NewRequest(comp, text, nil, receipt, nil), Options{})
+	res := Attest(b, comp, NewRequest(comp, text, nil, receipt, nil), Options{AllowExec: true})
 	if res.Outcome != Fail || deref(res.Reason) != "the receipt lacks field(s) that executor.receipt requires: result, run_id" {
 		t.Errorf("got %s (%s), want fail naming result and run_id", res.Outcome, deref(res.Reason))
 	}
@@ -288,7 +288,7 @@ func TestExecuteQueryErrorInReceipt(t *testing.T) {
 		t.Errorf("receipt error %v, result %v; want the query error and no result", rec.Error, rec.Result)
 	}
 	recJSON, _ := json.Marshal(rec)
-	res := Attest(b, comp, NewRequest(comp, text, values, recJSON, nil), Options{})
+	res := Attest(b, comp, NewRequest(comp, text, values, recJSON, nil), Options{AllowExec: true})
 	if res.Outcome != Fail || !strings.Contains(deref(res.Reason), "the run failed") {
 		t.Errorf("attesting a failed run: %s (%s), want fail", res.Outcome, deref(res.Reason))
 	}
@@ -324,9 +324,9 @@ func TestExecuteIsReadOnly(t *testing.T) {
 func TestRunIDIsReproducible(t *testing.T) {
 	b := loadBundle(t, testBundle)
 	db := makeSalesDB(t)
-	r1, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2025"}, Options{})
-	r2, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2025"}, Options{})
-	r3, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2024"}, Options{})
+	r1, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2025"}, Options{AllowExec: true})
+	r2, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2025"}, Options{AllowExec: true})
+	r3, _, _ := runAndAttest(t, b, "computations/revenue-builtin", db, map[string]string{"year": "2024"}, Options{AllowExec: true})
 	if r1.RunID != r2.RunID || r1.RunID == r3.RunID || !strings.HasPrefix(r1.RunID, "okf-sqlite-") {
 		t.Errorf("run ids %q %q %q: want the same inputs and clock to give the same id, other parameters another", r1.RunID, r2.RunID, r3.RunID)
 	}

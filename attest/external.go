@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/okf-tools/okf/okf"
@@ -43,7 +44,19 @@ type Options struct {
 	Getenv func(string) string
 	// AllowOutside lets an attester whose path leaves the bundle run.
 	AllowOutside bool
+	// AllowExec lets external attesters (executables, Python) run: they are code from the bundle.
+	// Without it they are unavailable; builtins always run.
+	AllowExec bool
+	// UnsafeNoSandbox runs external attesters unconfined where the machine offers no sandbox
+	// (MachineIsolation). Without it they are unavailable there.
+	UnsafeNoSandbox bool
+	// unconfined runs external attesters unconfined even where a sandbox exists: the tests'
+	// control runs, which show that each escape the sandbox blocks works without it.
+	unconfined bool
 }
+
+// ExecHint is how a user allows external attesters; it ends the reason of an unavailable result.
+const ExecHint = "pass --allow-exec (or set OKF_ALLOW_EXEC=1) to run it in the sandbox"
 
 func (o Options) getenv(k string) string {
 	if o.Getenv == nil {
@@ -74,6 +87,12 @@ func Attest(b *okf.Bundle, comp *Computation, req *Request, opts Options) *Resul
 		v := fn(req)
 		return fromVerdict(res, v)
 	case "executable", "python":
+		if !opts.AllowExec {
+			return res.set(Unavailable, "attester %q is code from the bundle and external attesters are off; %s", a.Resource, ExecHint)
+		}
+		if is := MachineIsolation(); !is.Sandboxed() && !opts.UnsafeNoSandbox {
+			return res.set(Unavailable, "attester %q cannot be sandboxed here: %s; pass --unsafe-no-sandbox to run it unconfined, with okf's own rights", a.Resource, is.Why)
+		}
 		return runExternal(b, a, req, opts, res)
 	}
 	return res.set(Error, "attester %q is of no kind okf can run", a.Resource)
@@ -130,8 +149,11 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 		return res.set(Error, "cannot copy the bundle into the sandbox: %v", err)
 	}
 	file := a.File
+	var ro []string // read-only paths outside the private folder the attester needs
 	if a.Target != "" && !a.Outside {
 		file = filepath.Join(work, filepath.FromSlash(a.Target))
+	} else {
+		ro = append(ro, file)
 	}
 	var argv []string
 	switch a.Kind {
@@ -145,6 +167,7 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 			return res.set(Error, "cannot write the Python adapter: %v", err)
 		}
 		argv = []string{py, "-I", adapter, file}
+		ro = append(ro, pythonDirs...)
 	default:
 		argv = []string{file}
 	}
@@ -154,7 +177,18 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 			env = append(env, k+"="+v)
 		}
 	}
-	out := sandboxRun(argv, work, env, reqJSON, opts)
+	var cmd *exec.Cmd
+	if MachineIsolation().Sandboxed() && !opts.unconfined {
+		cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
+		if err != nil {
+			return res.set(Error, "cannot prepare the sandbox: %v", err)
+		}
+	} else { // UnsafeNoSandbox (checked by Attest)
+		cmd = exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = work
+		cmd.Env = env
+	}
+	out := sandboxRun(cmd, reqJSON, opts)
 	res.StderrTail = tail(out.stderr.Bytes(), stderrTailBytes)
 	if out.stdout.capped {
 		res.Capped = append(res.Capped, "stdout")
@@ -167,6 +201,9 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 		return res.set(Error, "the attester timed out after %s; its process group was killed", out.timeout)
 	case out.startErr != nil:
 		return res.set(Error, "cannot start the attester: %v", out.startErr)
+	case out.exitCode == launcherFailed && bytes.HasPrefix(out.stderr.Bytes(), []byte(launcherPrefix)):
+		msg, _, _ := bytes.Cut(bytes.TrimPrefix(out.stderr.Bytes(), []byte(launcherPrefix)), []byte("\n"))
+		return res.set(Error, "the sandbox could not start the attester: %s", head(msg, 300))
 	case out.exitCode != 0:
 		code := out.exitCode
 		res.ExitCode = &code
@@ -196,8 +233,10 @@ func copyBundle(b *okf.Bundle, dir string) error {
 	for _, p := range b.Files() {
 		src := filepath.Join(b.Root, filepath.FromSlash(p))
 		dst := filepath.Join(dir, filepath.FromSlash(p))
-		st, err := os.Stat(src)
-		if err != nil {
+		// Lstat: okf copies with its own rights, outside the sandbox, so a symbolic link (which
+		// could name /etc/shadow), a FIFO (which would block) or a device is never followed or read.
+		st, err := os.Lstat(src)
+		if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
 			continue
 		}
 		if st.IsDir() {
@@ -225,6 +264,9 @@ func copyFile(src, dst string, mode os.FileMode) error {
 		return err
 	}
 	defer in.Close()
+	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil // replaced by something else since the walk: not copied
+	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
 		return err
@@ -240,6 +282,8 @@ var (
 	pythonOnce sync.Once
 	pythonExe  string
 	pythonErr  error
+	// pythonDirs are the interpreter's prefixes, which the sandbox lets it read.
+	pythonDirs []string
 )
 
 // pythonPath finds the real python3 interpreter once. Version-manager shims (pyenv) need the
@@ -253,14 +297,23 @@ func pythonPath(opts Options) (string, error) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, exe, "-c", "import sys; print(sys.executable)").Output()
+		out, err := exec.CommandContext(ctx, exe, "-c",
+			"import sys; print(sys.executable); print(sys.prefix); print(sys.exec_prefix); print(sys.base_prefix); print(sys.base_exec_prefix)").Output()
 		if err != nil {
 			pythonErr = fmt.Errorf("python3 does not start: %v", err)
 			return
 		}
-		pythonExe = strings.TrimSpace(string(out))
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		pythonExe = strings.TrimSpace(lines[0])
 		if pythonExe == "" {
 			pythonExe = exe
+		}
+		seen := map[string]bool{}
+		for _, d := range append(lines[1:], filepath.Dir(pythonExe)) {
+			if d = strings.TrimSpace(d); d != "" && d != "/" && filepath.IsAbs(d) && !seen[d] { // never the whole disk
+				seen[d] = true
+				pythonDirs = append(pythonDirs, d)
+			}
 		}
 	})
 	return pythonExe, pythonErr
@@ -303,35 +356,39 @@ type runOutput struct {
 	startErr       error
 }
 
-// sandboxRun runs argv in dir with env and stdin under the timeout and output caps.
-func sandboxRun(argv []string, dir string, env []string, stdin []byte, opts Options) runOutput {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+func (o Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultTimeout
 	}
+	return o.Timeout
+}
+
+// sandboxRun runs cmd (built, not started) with stdin under the timeout and output caps.
+func sandboxRun(cmd *exec.Cmd, stdin []byte, opts Options) runOutput {
+	timeout := opts.timeout()
 	limit := opts.OutputCap
 	if limit <= 0 {
 		limit = DefaultOutputCap
 	}
 	out := runOutput{stdout: &capBuffer{limit: limit}, stderr: &capBuffer{limit: limit}, timeout: timeout}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Stdout = out.stdout
 	cmd.Stderr = out.stderr
 	cmd.WaitDelay = 2 * time.Second
 	isolate(cmd)
-	err := cmd.Start()
-	if err != nil {
+	var timedOut atomic.Bool
+	if err := cmd.Start(); err != nil {
 		out.startErr = err
 		return out
 	}
-	err = cmd.Wait()
+	timer := time.AfterFunc(timeout, func() {
+		timedOut.Store(true)
+		killGroup(cmd)
+	})
+	err := cmd.Wait()
+	timer.Stop()
 	killGroup(cmd)
-	if ctx.Err() == context.DeadlineExceeded {
+	if timedOut.Load() {
 		out.timedOut = true
 		return out
 	}

@@ -80,7 +80,7 @@ func TestPostgresRun(t *testing.T) {
 		if len(rec.Result) > 0 {
 			claimed, _ = json.Marshal(rec.Result[0])
 		}
-		return rec, Attest(b, comp, NewRequest(comp, text, values, recJSON, claimed), Options{})
+		return rec, Attest(b, comp, NewRequest(comp, text, values, recJSON, claimed), Options{AllowExec: true})
 	}
 
 	rec, res := run(map[string]string{"year": "2025", "since": "2025-01-01"})

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -17,7 +19,7 @@ import (
 
 	// Drivers for the two runtimes okf executes: pure Go, so no C toolchain or client is needed.
 	_ "github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
 )
 
 // Runnable lists the runtimes `okf attest run` executes.
@@ -75,6 +77,35 @@ type RunOptions struct {
 	DSN string
 	// Now stamps the receipt (D11: injected so output is reproducible).
 	Now time.Time
+	// Timeout stops a query that runs longer (DefaultQueryTimeout when zero). On PostgreSQL it is
+	// also the transaction's statement_timeout.
+	Timeout time.Duration
+}
+
+// DefaultQueryTimeout bounds a computation's run when RunOptions.Timeout is zero.
+const DefaultQueryTimeout = 60 * time.Second
+
+// sqliteLimitAttached is SQLITE_LIMIT_ATTACHED: the most databases ATTACH may add.
+const sqliteLimitAttached = 7
+
+// denyAttach is the SQLite authorizer of `okf attest run`: a sanctioned query reads the one
+// database it was given, so ATTACH (which opens, or creates, any other file) and DETACH are denied.
+func denyAttach(action sqlite.AuthorizerActionCode, _, _, _, _ string) sqlite.AuthorizerReturnCode {
+	if action == sqlite.AuthAttach || action == sqlite.AuthDetach {
+		return sqlite.AuthorizerDeny
+	}
+	return sqlite.AuthorizerOK
+}
+
+// sqliteURI is the read-only URI for a database file. The path is absolute and percent-escaped,
+// so a name holding '?', '#' or '%' opens that file rather than being read as URI parameters.
+func sqliteURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	u := url.URL{Path: filepath.ToSlash(abs)}
+	return "file:" + u.EscapedPath() + "?mode=ro&_pragma=query_only(1)", nil
 }
 
 // Prepare binds the parameters of a run and returns them typed, or the reason no query may run:
@@ -132,9 +163,16 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 	if rec.Parameters == nil {
 		rec.Parameters = map[string]any{}
 	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultQueryTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	var db *sql.DB
 	var query string
 	var args []any
+	var setup func(*sql.Conn) error
 	switch strings.ToLower(comp.Runtime) {
 	case "sqlite":
 		if opts.DB == "" {
@@ -143,10 +181,25 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 		if st, err := os.Stat(opts.DB); err != nil || st.IsDir() {
 			return nil, fmt.Errorf("cannot open SQLite database %q: not an existing file", opts.DB)
 		}
-		var err error
-		db, err = sql.Open("sqlite", "file:"+opts.DB+"?mode=ro&_pragma=query_only(1)")
+		uri, err := sqliteURI(opts.DB)
 		if err != nil {
 			return nil, fmt.Errorf("cannot open SQLite database %q: %v", opts.DB, err)
+		}
+		db, err = sql.Open("sqlite", uri)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open SQLite database %q: %v", opts.DB, err)
+		}
+		setup = func(c *sql.Conn) error {
+			if _, err := sqlite.Limit(c, sqliteLimitAttached, 0); err != nil {
+				return err
+			}
+			return c.Raw(func(dc any) error {
+				r, ok := dc.(sqlite.AuthorizerRegisterer)
+				if !ok {
+					return fmt.Errorf("the SQLite driver offers no authorizer")
+				}
+				return r.RegisterAuthorizer(denyAttach)
+			})
 		}
 		query = text
 		seen := map[string]bool{}
@@ -173,12 +226,25 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 		}
 	}
 	defer db.Close()
-	if err := db.PingContext(ctx); err != nil {
+	conn, err := db.Conn(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the %s database: %v", comp.Runtime, err)
 	}
+	defer conn.Close()
+	if err := conn.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("cannot connect to the %s database: %v", comp.Runtime, err)
+	}
+	if setup != nil {
+		if err := setup(conn); err != nil {
+			return nil, fmt.Errorf("cannot restrict the %s connection: %v", comp.Runtime, err)
+		}
+	}
 	rec.RunID = runID(rec)
-	if err := query1(ctx, db, comp.Runtime, query, args, rec); err != nil {
+	if err := query1(ctx, conn, comp.Runtime, query, args, timeout, rec); err != nil {
 		msg := err.Error()
+		if ctx.Err() == context.DeadlineExceeded {
+			msg = fmt.Sprintf("the query ran longer than the %s query timeout and was stopped (%v)", timeout, err)
+		}
 		rec.Error = &msg
 		rec.Result = nil
 		rec.Columns = []string{}
@@ -188,16 +254,25 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 }
 
 // query1 runs the query (read-only) and fills the receipt's columns, first row and row count.
-func query1(ctx context.Context, db *sql.DB, runtime, query string, args []any, rec *Receipt) error {
+// On PostgreSQL the transaction is READ ONLY and its statement_timeout is the query timeout, so the
+// server stops the query even if the client is gone.
+func query1(ctx context.Context, conn *sql.Conn, runtime, query string, args []any, timeout time.Duration, rec *Receipt) error {
+	pg := strings.ToLower(runtime) != "sqlite"
 	var opts *sql.TxOptions
-	if strings.ToLower(runtime) != "sqlite" {
+	if pg {
 		opts = &sql.TxOptions{ReadOnly: true}
 	}
-	tx, err := db.BeginTx(ctx, opts)
+	tx, err := conn.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if pg {
+		ms := max(timeout.Milliseconds(), 1)
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", ms)); err != nil {
+			return err
+		}
+	}
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err

@@ -20,7 +20,22 @@ func contractWith(resource string) string {
 // that matches the computation.
 func attestIn(t *testing.T, resource string, files map[string]string, opts Options) (*Result, string) {
 	t.Helper()
+	return attestInDir(t, resource, files, opts, nil, true)
+}
+
+// attestInDir is attestIn that tells seen the bundle folder before the run; open makes the
+// folders world-readable, as a checkout usually is.
+func attestInDir(t *testing.T, resource string, files map[string]string, opts Options, seen func(string), open bool) (*Result, string) {
+	t.Helper()
+	opts.AllowExec = true
 	dir := t.TempDir()
+	if open {
+		os.Chmod(filepath.Dir(dir), 0o755)
+		os.Chmod(dir, 0o755)
+	}
+	if seen != nil {
+		seen(dir)
+	}
 	files["c.md"] = contractWith(resource)
 	writeFiles(t, dir, files)
 	b := loadBundle(t, dir)
@@ -87,19 +102,26 @@ func TestSandboxWorksOnACopy(t *testing.T) {
 	}
 }
 
-func TestSandboxTimeoutKillsGroup(t *testing.T) {
+// TestExecOptIn: without AllowExec an external attester never runs and says how to allow it;
+// a builtin runs either way.
+func TestExecOptIn(t *testing.T) {
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "child-survived")
-	res, _ := attestIn(t, "slow.sh", map[string]string{
-		// The child writes the marker after 1s unless the whole group is killed at the 300ms timeout.
-		"slow.sh": "#!/bin/sh\n(sleep 1; touch " + marker + ") &\nsleep 30\n",
-	}, Options{Timeout: 300 * time.Millisecond})
-	if res.Outcome != Error || !strings.Contains(deref(res.Reason), "timed out after 300ms") {
-		t.Fatalf("got %s (%s), want a timeout error", res.Outcome, deref(res.Reason))
+	marker := filepath.Join(dir, "ran")
+	writeFiles(t, dir, map[string]string{"c.md": contractWith("run.sh"), "run.sh": "#!/bin/sh\ntouch " + marker + "\n"})
+	b := loadBundle(t, dir)
+	comp := Find(b, "c", false)
+	text, _ := comp.ComputationText()
+	receipt := json.RawMessage(`{"executed_sql": "SELECT SUM(amount) FROM sales WHERE year = @year"}`)
+	res := Attest(b, comp, NewRequest(comp, text, nil, receipt, nil), Options{})
+	if res.Outcome != Unavailable || !strings.Contains(deref(res.Reason), "--allow-exec (or set OKF_ALLOW_EXEC=1)") {
+		t.Errorf("got %s (%s); want unavailable naming --allow-exec and OKF_ALLOW_EXEC=1", res.Outcome, deref(res.Reason))
 	}
-	time.Sleep(1500 * time.Millisecond)
 	if _, err := os.Stat(marker); err == nil {
-		t.Error("a child of the timed-out attester kept running: the process group was not killed")
+		t.Error("the attester ran without --allow-exec")
+	}
+	bi, _ := attestIn(t, "builtin:sql-equality", map[string]string{}, Options{})
+	if bi.Outcome != Pass {
+		t.Errorf("builtin without --allow-exec: got %s (%s), want pass", bi.Outcome, deref(bi.Reason))
 	}
 }
 

@@ -111,12 +111,12 @@ func parseVerdict(out []byte) (*Verdict, error) {
 		return nil, fmt.Errorf(`the verdict has no "ok" field; expected {"ok": bool, "reason": string|null, "details": object}`)
 	}
 	if err := json.Unmarshal(okRaw, &v.OK); err != nil {
-		return nil, fmt.Errorf(`the verdict's "ok" is %s, expected true or false`, okRaw)
+		return nil, fmt.Errorf(`the verdict's "ok" is %s, expected true or false`, head(okRaw, 60))
 	}
 	if r, has := raw["reason"]; has && string(r) != "null" {
 		var s string
 		if err := json.Unmarshal(r, &s); err != nil {
-			return nil, fmt.Errorf(`the verdict's "reason" is %s, expected a string or null`, r)
+			return nil, fmt.Errorf(`the verdict's "reason" is %s, expected a string or null`, head(r, 60))
 		}
 		v.Reason = &s
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/okf-tools/okf/attest"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -160,6 +161,7 @@ func versionCommand(e *env) *cli.Command {
 				}
 			}
 			fmt.Fprintf(e.stdout, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Fprintf(e.stdout, "sandbox: %s\n", attest.MachineIsolation())
 			return nil
 		},
 	}

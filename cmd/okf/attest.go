@@ -58,6 +58,8 @@ func sandboxFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: attest.DefaultTimeout, Usage: "kill an external attester's process group after this `DURATION`"},
 		&cli.GenericFlag{Name: "env", Value: &multiValue{}, Usage: "pass the variable `NAME` through to external attesters (repeatable)"},
 		allowOutsideFlag(),
+		&cli.BoolFlag{Name: "allow-exec", Usage: "run external attesters (executables, Python: code from the bundle) in the sandbox; also OKF_ALLOW_EXEC=1. Without it they are unavailable; builtins always run"},
+		&cli.BoolFlag{Name: "unsafe-no-sandbox", Usage: "where this machine offers no sandbox (see okf version), run external attesters unconfined with okf's own rights"},
 	}
 }
 
@@ -321,6 +323,14 @@ func attestCheckCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stdout, "%s checked: %s, %s\n",
 					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), countOf(counts[okf.Info], "info"))
 			}
+			// Where external attesters would run, a note on stderr (stdout stays the findings) says
+			// what confines them on this machine.
+			for _, comp := range comps {
+				if k := comp.Attester.Kind; k == "executable" || k == "python" {
+					fmt.Fprintf(e.stderr, "okf: sandbox for external attesters: %s\n", attest.MachineIsolation())
+					break
+				}
+			}
 			if failing {
 				return findings
 			}
@@ -350,9 +360,11 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 
 func sandboxOptions(c *cli.Context, e *env) (attest.Options, error) {
 	opts := attest.Options{
-		Timeout:      c.Duration("timeout"),
-		Getenv:       e.getenv,
-		AllowOutside: c.Bool("allow-outside"),
+		Timeout:         c.Duration("timeout"),
+		Getenv:          e.getenv,
+		AllowOutside:    c.Bool("allow-outside"),
+		AllowExec:       c.Bool("allow-exec") || e.getenv("OKF_ALLOW_EXEC") == "1",
+		UnsafeNoSandbox: c.Bool("unsafe-no-sandbox"),
 	}
 	if opts.Timeout <= 0 {
 		return opts, usageErr("--timeout %s: expected a positive duration such as 30s", opts.Timeout)
@@ -494,6 +506,7 @@ func attestRunCommand(e *env) *cli.Command {
 		paramFlag(),
 		&cli.StringFlag{Name: "db", Usage: "the SQLite database `PATH` (runtime sqlite; opened read-only)"},
 		&cli.StringFlag{Name: "dsn", Usage: "the PostgreSQL connection string `DSN` (runtime postgres; runs in a read-only transaction)"},
+		&cli.DurationFlag{Name: "query-timeout", Value: attest.DefaultQueryTimeout, Usage: "stop the query after this `DURATION` (on PostgreSQL also the statement_timeout)"},
 		&cli.StringFlag{Name: "receipt-out", Usage: "also write the receipt to `FILE`"},
 		claimedFlag(),
 		&cli.StringFlag{Name: "now", Usage: "the clock `TIME` stamped on the receipt (RFC 3339, or a date; also OKF_NOW)"},
@@ -532,8 +545,11 @@ func attestRunCommand(e *env) *cli.Command {
 			if !strings.EqualFold(comp.Runtime, "sqlite") && c.String("dsn") == "" {
 				return usageErr("attest run %s: runtime %s needs --dsn (a PostgreSQL connection string)", comp.ID, comp.Runtime)
 			}
+			if c.Duration("query-timeout") <= 0 {
+				return usageErr("--query-timeout %s: expected a positive duration such as 60s", c.Duration("query-timeout"))
+			}
 			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
-				DB: c.String("db"), DSN: c.String("dsn"), Now: now,
+				DB: c.String("db"), DSN: c.String("dsn"), Now: now, Timeout: c.Duration("query-timeout"),
 			})
 			if err != nil {
 				return fatalErr("attest run %s: %v", comp.ID, err)

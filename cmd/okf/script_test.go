@@ -10,12 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okf-tools/okf/attest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain registers the real okf as a command of the test binary, so each testscript session runs
 // okf exactly as a user's shell would.
 func TestMain(m *testing.M) {
+	attest.SandboxMain() // the test binary is also the sandbox launcher
 	testscript.Main(m, map[string]func(){
 		"okf": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 	})

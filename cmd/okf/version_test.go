@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"runtime"
 	"testing"
+
+	"github.com/okf-tools/okf/attest"
 )
 
 // TestVersionReleaseBuild checks what a release build prints: the values .goreleaser.yaml sets
@@ -15,7 +17,8 @@ func TestVersionReleaseBuild(t *testing.T) {
 	if code := run([]string{"okf", "version"}, nil, &out, &errOut, func(string) string { return "" }); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	want := "okf v1.2.3 (OKF spec 0.2)\ncommit: 0123abcd\ndate: 2026-11-30T12:00:00Z\ngo: " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	want := "okf v1.2.3 (OKF spec 0.2)\ncommit: 0123abcd\ndate: 2026-11-30T12:00:00Z\ngo: " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n" +
+		"sandbox: " + attest.MachineIsolation().String() + "\n" // what this machine offers; see attest/sandbox_test.go
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
