@@ -115,6 +115,7 @@ func newApp(e *env) *cli.App {
 			attestCommand(e),
 			genCommand(e),
 			indexCommand(e),
+			migrateCommand(e),
 			schemaCommand(e),
 			versionCommand(e),
 		},

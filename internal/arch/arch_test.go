@@ -12,7 +12,8 @@ const module = "github.com/okf-tools/okf"
 
 // TestImportGraph keeps the layering: okf/ imports no sibling package; lint, trust, attest and
 // generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
-// other; only cmd/okf ties them together.
+// other; migrate imports okf/ only (its edits are okf's, shared with lint --fix); only cmd/okf ties
+// them together.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -47,6 +48,10 @@ func TestImportGraph(t *testing.T) {
 			case "lint", "trust", "attest", "generate":
 				if depTop != "okf" && depTop != "schemas" && depTop != "internal" && depTop != top {
 					t.Errorf("%s imports %s: %s/ may import only okf/ (and schemas/, internal/)", rel, dep, top)
+				}
+			case "migrate":
+				if depTop != "okf" && depTop != top {
+					t.Errorf("%s imports %s: migrate/ may import only okf/", rel, dep)
 				}
 			case "schemas":
 				if depTop != "okf" && depTop != top {
