@@ -153,8 +153,12 @@ func Quote(text string, quote byte) string {
 			return text
 		}
 	}
-	b, _ := json.Marshal(text) // a JSON string is a valid YAML double-quoted scalar
-	return string(b)
+	// A JSON string is a valid YAML double-quoted scalar; & < > stay as they are.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(text)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // PlainSafe reports whether text, written unquoted as a flow or block value, reads back as the same

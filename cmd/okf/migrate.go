@@ -84,7 +84,7 @@ func migrateCommand(e *env) *cli.Command {
 				pos.Path = displayPath(root, pos.Path)
 				fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
 			}
-			fmt.Fprintf(e.stderr, "okf: %s migrated, %s left as they were\n", countOf(len(written), "file"), countOf(untouched(plan.Left)+len(refused), "file"))
+			fmt.Fprintf(e.stderr, "okf: %s migrated, %s left untouched\n", countOf(len(written), "file"), countOf(untouched(plan.Left)+len(refused), "file"))
 			if len(refused) > 0 {
 				return &exitError{code: exitFatal}
 			}
