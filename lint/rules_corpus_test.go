@@ -94,6 +94,11 @@ func TestCorpusFindings(t *testing.T) {
 		{"acme_retail", corpusNow, AttesterUnresolved.Code, okf.Warning, 2, "attesters/sql_equality.py was left out of the copy"},
 		{"acme_retail", corpusNow, ActorUnconventional.Code, okf.Warning, 0, "team: as a sources author follows §5.1's own example"},
 		{"ml_experiment_trail", corpusNow, LegacyCitations.Code, okf.Info, 3, "v0.1 style # Citations"},
+		{"ml_experiment_trail", corpusNow, LegacyBundle.Code, okf.Warning, 1, "v0.1 keys and no v0.2 field: one bundle-level finding (§13)"},
+		{"ml_experiment_trail", corpusNow, LegacyTimestamp.Code, okf.Info, 5, "on a v0.1 bundle each legacy timestamp is info"},
+		{"tempguru_event_staffing", corpusNow, LegacyBundle.Code, okf.Warning, 1, "the root declares okf_version 0.1"},
+		{"tempguru_event_staffing", corpusNow, LegacyTimestamp.Code, okf.Info, 81, "on a v0.1 bundle each legacy timestamp is info"},
+		{"acme_retail", corpusNow, LegacyBundle.Code, okf.Warning, 0, "a v0.2 bundle"},
 	} {
 		t.Run(tc.bundle+"/"+tc.code, func(t *testing.T) {
 			ds := lintCorpus(t, tc.bundle, tc.now)

@@ -28,6 +28,7 @@ func familyRules() []*Rule {
 		ChangedSinceVerified,
 		HumanAuthoredUnreviewed,
 		LegacyTimestamp,
+		LegacyBundle,
 
 		StatusUnknown,
 		Stale,

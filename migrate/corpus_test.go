@@ -158,7 +158,7 @@ func TestCorpusBundles(t *testing.T) {
 			}
 			for _, d := range lint.Run(b1, lint.Options{Now: now}) {
 				switch {
-				case d.Code == lint.LegacyTimestamp.Code || d.Code == lint.LegacyCitations.Code:
+				case d.Code == lint.LegacyTimestamp.Code || d.Code == lint.LegacyCitations.Code || d.Code == lint.LegacyBundle.Code:
 					t.Errorf("legacy finding after migrate: %s", d)
 				case d.Severity == okf.Error && !errorsBefore[d.Pos.Path+" "+d.Code]:
 					t.Errorf("new error after migrate: %s", d)
