@@ -1,0 +1,105 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// fixRound runs the rules, applies every fix and writes the files; it returns how many files changed.
+func fixRound(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := Run(b, Options{Now: fixtureNow})
+	plan := PlanFixes(b, ds, Fixes(b, ds))
+	for _, f := range plan {
+		if err := okf.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(f.Path)), f.New, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return len(plan)
+}
+
+// A bundle with one fixable finding per fixing rule, and findings of the same rules that are not
+// mechanical: --fix leaves only those, and a second --fix changes nothing. Expected texts are
+// written by hand from each fix's documentation.
+func TestFixEveryFixableRule(t *testing.T) {
+	files := map[string]string{
+		"index.md": "---\nokf_spec_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)",
+		"a.md": "---\ntype: Note\ntitle: A\ndescription: A note.\ntags: \"x, y\"\nstale_after: 2026-09-23 # review\n" +
+			"generated: { by: human:ana, at: '2026-06-20T22:53:05' }\nverified: { by: human:bo, at: soon }\n---\nA.\n",
+		"b.md":            "---\ntype: Note\ntitle: B\ndescription: B note.\ntags: [x, 2026]\n---\nB.\n",
+		"skills/run.md":   "---\ntype: Skill\ntitle: Run\ndescription: Runs.\n---\n",
+		"sub/c.md":        "---\ntype: Note\ntitle: C\ndescription: C note.\nresource: \"skills/run.md\"\ncomputation: skills/missing.sql\n---\n",
+		"sub/index.md":    "# Sub\n\n* [C](c.md) - C note.\n",
+		"skills/index.md": "# Skills\n\n* [Run](run.md) - Runs.\n",
+	}
+	want := map[string]string{
+		"index.md": "---\nokf_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)\n* [B](b.md) - B note.\n",
+		"a.md": "---\ntype: Note\ntitle: A\ndescription: A note.\ntags: [x, y]\nstale_after: 2026-09-23T00:00:00Z # review\n" +
+			"generated: { by: human:ana, at: '2026-06-20T22:53:05Z' }\nverified: { by: human:bo, at: soon }\n---\nA.\n",
+		"sub/c.md": "---\ntype: Note\ntitle: C\ndescription: C note.\nresource: \"/skills/run.md\"\ncomputation: skills/missing.sql\n---\n",
+	}
+	dir := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := fixableCodes(t, dir)
+	for _, code := range []string{"OKF104", "OKF107", "OKF201", "OKF202", "OKF602", "OKF802"} {
+		if !strings.Contains(before, code) {
+			t.Errorf("fixture has no %s finding: %s", code, before)
+		}
+	}
+	if fixRound(t, dir) == 0 {
+		t.Fatal("no fix applied")
+	}
+	for p, w := range want {
+		got, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if string(got) != w {
+			t.Errorf("%s:\n%q\nwant\n%q", p, got, w)
+		}
+	}
+	for p, text := range files {
+		if _, changed := want[p]; !changed {
+			got, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+			if string(got) != text {
+				t.Errorf("%s changed: %q", p, got)
+			}
+		}
+	}
+	// Left: only the finding whose fix is not mechanical, an integer tag (the rule fixes a tags
+	// string, not the meaning of a value).
+	if after := fixableCodes(t, dir); after != "b.md:5:11: tags[1] is an integer, expected a string: quote it, \"2026\" (§4.1) [OKF104]" {
+		t.Errorf("findings of fixing rules left:\n%s", after)
+	}
+	if n := fixRound(t, dir); n != 0 {
+		t.Errorf("second --fix changed %d files", n)
+	}
+}
+
+// fixableCodes lists the findings of rules that offer a fix, sorted.
+func fixableCodes(t *testing.T, dir string) string {
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range Run(b, Options{Now: fixtureNow}) {
+		if r := ByCode(d.Code); r != nil && r.Fixable() {
+			out = append(out, d.String())
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
