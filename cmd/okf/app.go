@@ -117,6 +117,7 @@ func newApp(e *env) *cli.App {
 			indexCommand(e),
 			migrateCommand(e),
 			schemaCommand(e),
+			serveCommand(e),
 			versionCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {

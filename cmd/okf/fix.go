@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
@@ -18,6 +19,14 @@ const maxFixRounds = 5
 // the report of what is left. Files are written as okf migrate writes them (migrate.Apply): only
 // when unchanged since read, never through a symbolic link, atomically.
 func applyFixes(e *env, b *okf.Bundle, opts lint.Options, root string, ignore []string, dryRun bool) (*okf.Bundle, error) {
+	if !dryRun {
+		// The lock okf gen, okf index and okf migrate take: no two writers interleave in one bundle.
+		unlock, err := generate.Lock(root)
+		if err != nil {
+			return nil, fatalErr("%v", err)
+		}
+		defer unlock()
+	}
 	fixed, files := 0, map[string]bool{}
 	for round := 0; round < maxFixRounds; round++ {
 		ds := lint.Run(b, opts)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -39,6 +41,14 @@ func migrateCommand(e *env) *cli.Command {
 			root := "."
 			if c.NArg() == 1 {
 				root = c.Args().First()
+			}
+			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") && !c.Bool("dry-run") {
+				// The lock okf gen and okf index take: no two writers interleave in one bundle.
+				unlock, err := generate.Lock(root)
+				if err != nil {
+					return fatalErr("%v", err)
+				}
+				defer unlock()
 			}
 			cfg, _, err := loadConfig(root, "")
 			if err != nil {
