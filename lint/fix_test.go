@@ -103,3 +103,47 @@ func fixableCodes(t *testing.T, dir string) string {
 	sort.Strings(out)
 	return strings.Join(out, "\n")
 }
+
+// TestFixOnEveryFixture applies --fix to every rule fixture (copied): no new error appears, and
+// after the rounds one --fix makes, another changes nothing.
+func TestFixOnEveryFixture(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "rules", "*", "*"))
+	n := 0
+	for _, src := range dirs {
+		if st, err := os.Stat(src); err != nil || !st.IsDir() {
+			continue
+		}
+		n++
+		dir := filepath.Join(t.TempDir(), "b")
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		errs := func() map[string]bool {
+			b, err := okf.LoadDir(dir, okf.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]bool{}
+			for _, d := range Run(b, Options{Now: fixtureNow}) {
+				if d.Severity == okf.Error {
+					out[d.Pos.Path+" "+d.Code] = true
+				}
+			}
+			return out
+		}
+		before := errs()
+		for round := 0; round < 5 && fixRound(t, dir) > 0; round++ {
+		}
+		if fixRound(t, dir) != 0 {
+			t.Errorf("%s: --fix does not settle", src)
+		}
+		for e := range errs() {
+			if !before[e] {
+				t.Errorf("%s: new error after --fix: %s", src, e)
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d fixtures", n)
+	}
+}

@@ -278,3 +278,73 @@ func instant(v any) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// TestProjectFixtures runs the migration over every bundle in ../testdata/bundles (valid, invalid,
+// trust, attest, gen): files it cannot migrate safely are listed and untouched, lint reports no
+// legacy finding outside them and no new error, and a second run changes nothing.
+func TestProjectFixtures(t *testing.T) {
+	var dirs []string
+	for _, pattern := range []string{"../testdata/bundles/*", "../testdata/bundles/*/*", "../lint/testdata/rules/*/*"} {
+		m, _ := filepath.Glob(pattern)
+		for _, d := range m {
+			if st, err := os.Stat(filepath.Join(d, "index.md")); err == nil && !st.IsDir() || strings.Contains(d, "invalid/") || strings.Contains(d, "/rules/") && isDir(d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 10 {
+		t.Fatalf("found only %d fixture bundles", len(dirs))
+	}
+	for _, src := range dirs {
+		t.Run(filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(src, "../testdata/bundles/"), "../lint/testdata/")), func(t *testing.T) {
+			dir := copyTree(t, src)
+			b0, err := okf.LoadDir(dir, okf.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			errorsBefore := map[string]bool{}
+			for _, d := range lint.Run(b0, lint.Options{Now: now}) {
+				if d.Severity == okf.Error {
+					errorsBefore[d.Pos.Path+" "+d.Code] = true
+				}
+			}
+			plan := migrate.Run(b0, migrate.Options{Now: now})
+			left := map[string]bool{}
+			for _, p := range plan.Left {
+				left[p.Pos.Path] = true
+				if len(plan.Changes) > 0 && p.Untouched {
+					for _, c := range plan.Changes {
+						if c.Path == p.Pos.Path {
+							t.Errorf("%s is listed untouched but changed", c.Path)
+						}
+					}
+				}
+			}
+			if _, refused, err := migrate.Apply(dir, plan); err != nil || len(refused) > 0 {
+				t.Fatalf("apply: %v %v", err, refused)
+			}
+			b1, err := okf.LoadDir(dir, okf.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range lint.Run(b1, lint.Options{Now: now}) {
+				switch {
+				case (d.Code == lint.LegacyTimestamp.Code || d.Code == lint.LegacyCitations.Code) && !left[d.Pos.Path]:
+					t.Errorf("legacy finding after migrate in a migrated file: %s", d)
+				case d.Code == lint.LegacyBundle.Code:
+					t.Errorf("still a v0.1 bundle: %s", d)
+				case d.Severity == okf.Error && !errorsBefore[d.Pos.Path+" "+d.Code]:
+					t.Errorf("new error after migrate: %s", d)
+				}
+			}
+			if again := migrate.Run(b1, migrate.Options{Now: now}); again.Changed() {
+				t.Errorf("second run would change:\n%s", again.Diff())
+			}
+		})
+	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
