@@ -31,8 +31,9 @@ func fixers() map[string]fixer {
 		"OKF202": fixTimestamp, // timestamp-no-offset → the same time with Z (D10)
 		"OKF104": fixTags,      // tags: "a, b" → [a, b]
 		"OKF107": fixVersionKey,
-		"OKF602": fixRootRelative, // root-only relative path → /path (D14)
-		"OKF802": fixNotIndexed,   // concept missing from its index → entry appended
+		"OKF602": fixRootRelative,   // root-only relative path → /path (D14)
+		"OKF802": fixNotIndexed,     // concept missing from its index → entry appended
+		"OKF013": fixLooseDelimiter, // frontmatter delimiter with spaces or tabs → exactly --- (D2)
 	}
 }
 
@@ -43,6 +44,7 @@ var FixDocs = map[string]string{
 	"OKF104": "rewrites a comma-separated tags string as a flow list (\"sales, orders\" → [sales, orders]); other shapes are left to you",
 	"OKF107": "renames the look-alike key to okf_version, when it is the only one and okf_version is not there",
 	"OKF602": "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes",
+	"OKF013": "rewrites the delimiter line as exactly --- (its spaces and tabs removed; the line ending stays)",
 	"OKF802": "appends an entry `* [Title](file.md) - description` at the end of the index (merge mode: nothing else in the index changes)",
 }
 
@@ -278,4 +280,23 @@ func linkTarget(name string) string {
 		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(name) + ">"
 	}
 	return name
+}
+
+// fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)
+// as exactly "---": the finding's line, when it is such a line, and nothing else.
+func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	start := okf.OffsetOf(src, d.Pos.Line, 1)
+	if start < 0 {
+		return Fix{}, false
+	}
+	if d.Pos.Line == 1 && bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) {
+		start += 3
+	}
+	end := okf.LineEnd(src, start)
+	line := src[start:end]
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	if string(bytes.Trim(line, " \t")) != "---" || string(line) == "---" {
+		return Fix{}, false
+	}
+	return Fix{Description: "delimiter → ---", Path: d.Pos.Path, Edits: []okf.Edit{{Start: start, End: start + len(line), New: "---"}}}, true
 }

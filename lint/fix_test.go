@@ -147,3 +147,21 @@ func TestFixOnEveryFixture(t *testing.T) {
 		t.Fatalf("only %d fixtures", n)
 	}
 }
+
+// The delimiter fix (D2) works from the finding's line alone, so it is tested on the text: the
+// line becomes exactly ---, its line ending stays, and any other line is left.
+func TestFixLooseDelimiter(t *testing.T) {
+	src := []byte("\xEF\xBB\xBF--- \r\ntype: Note\r\n\t---\t\r\nBody ---\n")
+	var edits []okf.Edit
+	for _, line := range []int{1, 3, 2, 4} {
+		f, ok := fixLooseDelimiter(nil, okf.Diagnostic{Pos: okf.Position{Path: "a.md", Line: line, Col: 1}}, src)
+		if ok != (line == 1 || line == 3) {
+			t.Errorf("line %d: fix %v", line, ok)
+		}
+		edits = append(edits, f.Edits...)
+	}
+	got, err := okf.ApplyEdits(src, edits)
+	if want := "\xEF\xBB\xBF---\r\ntype: Note\r\n---\r\nBody ---\n"; err != nil || string(got) != want {
+		t.Errorf("got %q, want %q (%v)", got, want, err)
+	}
+}
