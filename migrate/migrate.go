@@ -594,12 +594,17 @@ func plural(n int, what string) string {
 }
 
 // Diff renders the plan as a unified diff, file by file in path order (a created file is shown
-// against /dev/null).
-func (p *Plan) Diff() string {
+// against /dev/null), with paths from the bundle root.
+func (p *Plan) Diff() string { return p.DiffAs(func(s string) string { return s }) }
+
+// DiffAs is Diff with each path shown as display makes it (relative to the working directory, so
+// that the diff applies from there).
+func (p *Plan) DiffAs(display func(string) string) string {
 	var b strings.Builder
 	for _, c := range p.Changes {
+		name := display(c.Path)
 		if c.Old == nil {
-			fmt.Fprintf(&b, "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", c.Path, strings.Count(string(c.New), "\n"))
+			fmt.Fprintf(&b, "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", name, strings.Count(string(c.New), "\n"))
 			for _, l := range strings.SplitAfter(string(c.New), "\n") {
 				if l != "" {
 					b.WriteString("+" + l)
@@ -607,7 +612,7 @@ func (p *Plan) Diff() string {
 			}
 			continue
 		}
-		b.WriteString(okf.UnifiedDiff(c.Path, c.Old, c.Edits))
+		b.WriteString(okf.UnifiedDiff(name, c.Old, c.Edits))
 	}
 	return b.String()
 }

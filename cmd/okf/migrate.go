@@ -71,7 +71,7 @@ func migrateCommand(e *env) *cli.Command {
 			}
 			switch {
 			case c.Bool("dry-run"):
-				fmt.Fprint(e.stdout, escapeDiff(plan.Diff()))
+				fmt.Fprint(e.stdout, escapeDiff(plan.DiffAs(func(p string) string { return displayPath(root, p) })))
 				return nil
 			case c.Bool("check"):
 				for _, ch := range plan.Changes {
