@@ -69,6 +69,7 @@ type fileEdits struct {
 	notes   []string
 	left    []Problem
 	blocked bool
+	n       counts // what this file's edits do, counted into the log entry unless it is blocked
 }
 
 func (f *fileEdits) add(e okf.Edit, note string) {
@@ -102,11 +103,10 @@ func Run(b *okf.Bundle, opts Options) *Plan {
 	plan := &Plan{}
 	var n counts
 	for _, c := range b.Concepts {
-		f := migrateConcept(b, c, &n)
-		plan.collect(f)
+		plan.collect(migrateConcept(b, c), &n)
 	}
 	if x := b.RootIndex(); x != nil {
-		plan.collect(migrateRootIndex(b, x, &n))
+		plan.collect(migrateRootIndex(b, x), &n)
 	}
 	if len(plan.Changes) > 0 {
 		if ch, p := logEntry(b, opts.Now, len(plan.Changes), n); ch != nil {
@@ -120,7 +120,7 @@ func Run(b *okf.Bundle, opts Options) *Plan {
 	return plan
 }
 
-func (p *Plan) collect(f *fileEdits) {
+func (p *Plan) collect(f *fileEdits, n *counts) {
 	if f == nil {
 		return
 	}
@@ -141,9 +141,14 @@ func (p *Plan) collect(f *fileEdits) {
 		return
 	}
 	p.Changes = append(p.Changes, Change{Path: f.path, Old: f.src, New: out, Edits: f.edits, Notes: f.notes})
+	n.timestamps += f.n.timestamps
+	n.citations += f.n.citations
+	n.retimed += f.n.retimed
+	n.tags += f.n.tags
+	n.version = n.version || f.n.version
 }
 
-func migrateConcept(b *okf.Bundle, c *okf.Concept, n *counts) *fileEdits {
+func migrateConcept(b *okf.Bundle, c *okf.Concept) *fileEdits {
 	fm := c.Frontmatter
 	f := &fileEdits{path: c.Path}
 	if !fm.Present {
@@ -162,23 +167,23 @@ func migrateConcept(b *okf.Bundle, c *okf.Concept, n *counts) *fileEdits {
 		f.block(okf.Position{}, "frontmatter changed since it was read: left untouched")
 		return f
 	}
-	migrateTimestamp(f, fm, n)
-	retime(f, fm, n)
+	migrateTimestamp(f, fm)
+	retime(f, fm)
 	if fm.Tags.IsString() {
 		if e, ok := okf.TagsEdit(src, fm.Tags); ok {
 			f.add(e, "tags: string → list")
-			n.tags++
+			f.n.tags++
 		} else {
 			f.keep(fm.Tags.Pos, "tags is a string okf cannot rewrite in place (a value over several lines?): write it as a list by hand")
 		}
 	}
-	migrateCitations(f, c, sp, n)
+	migrateCitations(f, c, sp)
 	return f
 }
 
 // migrateTimestamp turns `timestamp: V` into `generated: { by: ACTOR, at: V }` in place: the key is
 // renamed and the value wrapped, so the line keeps its place, its comment and V's quoting.
-func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter, n *counts) {
+func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 	ts := fm.LegacyTimestamp
 	if ts.Form == okf.TimeAbsent {
 		return
@@ -213,7 +218,7 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter, n *counts) {
 	}
 	f.add(okf.Edit{Start: ks, End: ke, New: "generated"}, note)
 	f.add(okf.Edit{Start: vs, End: ve, New: "{ by: " + okf.Quote(by, 0) + ", at: " + at + " }"}, "")
-	n.timestamps++
+	f.n.timestamps++
 }
 
 // producer returns generated.by for a migrated concept: the value of a producer key that follows
@@ -233,7 +238,7 @@ func producer(fm *okf.Frontmatter) (by, from string) {
 
 // retime rewrites date-only and offset-less timestamps as the datetime okf already reads them as
 // (D10: 00:00 UTC, or UTC).
-func retime(f *fileEdits, fm *okf.Frontmatter, n *counts) {
+func retime(f *fileEdits, fm *okf.Frontmatter) {
 	for _, nt := range timestamps(fm) {
 		if nt.ts.Form != okf.DateOnly && nt.ts.Form != okf.NoOffset {
 			continue
@@ -244,7 +249,7 @@ func retime(f *fileEdits, fm *okf.Frontmatter, n *counts) {
 			continue
 		}
 		f.add(e, nt.name+": "+nt.ts.Form.String()+" → datetime")
-		n.retimed++
+		f.n.retimed++
 	}
 }
 
@@ -291,7 +296,7 @@ var (
 // migrateCitations moves a body `# Citations` list into `sources` (§13.1) and removes the section.
 // Only a section that holds nothing but its list is moved; anything else is ambiguous and the file
 // is left untouched.
-func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split, n *counts) {
+func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 	var heads []okf.Heading
 	for _, h := range c.Body.Headings {
 		if strings.EqualFold(strings.TrimSpace(h.Text), "citations") {
@@ -404,7 +409,7 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split, n *counts) {
 		}
 	}
 	f.add(okf.Edit{Start: delFrom, End: end}, "")
-	n.citations++
+	f.n.citations++
 }
 
 // citedBy returns the label of a footnote whose definition points at the citation, so the new
@@ -433,7 +438,7 @@ func lineCol(src []byte, off int) (int, int) {
 
 // migrateRootIndex makes the root index.md declare okf_version "0.2" (§12), renaming a look-alike
 // key (D9) rather than adding a second one.
-func migrateRootIndex(b *okf.Bundle, x *okf.Index, n *counts) *fileEdits {
+func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 	f := &fileEdits{path: x.Path}
 	src, err := b.ReadFile(x.Path)
 	if err != nil {
@@ -452,7 +457,7 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index, n *counts) *fileEdits {
 		}
 		nl := okf.Newline(src)
 		f.add(okf.Edit{Start: off, End: off, New: "---" + nl + "okf_version: " + want + nl + "---" + nl}, `okf_version: "0.2" declared`)
-		n.version = true
+		f.n.version = true
 		return f
 	case sp.Status != okf.FrontmatterOK || fm == nil || !fm.Present:
 		f.block(okf.Position{}, "root index.md frontmatter cannot be read: okf_version not set")
@@ -473,7 +478,7 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index, n *counts) *fileEdits {
 			nv = "'0.2'"
 		}
 		f.add(okf.Edit{Start: s, End: e, New: nv}, fmt.Sprintf("okf_version %q → \"0.2\"", v.Raw))
-		n.version = true
+		f.n.version = true
 		return f
 	}
 	for _, k := range fm.Keys {
@@ -490,13 +495,13 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index, n *counts) *fileEdits {
 		if strings.TrimSpace(k.Value.Raw) != "0.2" || k.Value.Tag != "!!str" {
 			f.add(okf.Edit{Start: vs, End: ve, New: want}, "")
 		}
-		n.version = true
+		f.n.version = true
 		return f
 	}
 	nl := okf.Newline(src)
 	at := okf.LineEnd(src, 0) // after the opening delimiter
 	f.add(okf.Edit{Start: at, End: at, New: "okf_version: " + want + nl}, `okf_version: "0.2" declared`)
-	n.version = true
+	f.n.version = true
 	return f
 }
 

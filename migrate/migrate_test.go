@@ -2,6 +2,7 @@ package migrate_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,6 +111,7 @@ func TestUnsafeFilesAreLeftAndListed(t *testing.T) {
 		"both.md":  "---\ntype: A\ntimestamp: 2026-01-15T08:15:00Z\nsources:\n  - resource: https://y.example\n---\n# Citations\n- https://x.example/a\n",
 		"gen.md":   "---\ntype: A\ngenerated: { by: human:ana, at: 2026-01-16T00:00:00Z }\ntimestamp: 2026-01-15T08:15:00Z\n---\n",
 		"block.md": "---\ntype: A\ntimestamp: >-\n  2026-01-15T08:15:00Z\n---\n",
+		"ok.md":    "---\ntype: A\ntags: \"x, y\"\n---\n",
 	})
 	p := plan(t, dir)
 	left := map[string]string{}
@@ -117,6 +119,10 @@ func TestUnsafeFilesAreLeftAndListed(t *testing.T) {
 	for _, l := range p.Left {
 		left[l.Pos.Path] += l.Message
 		untouched[l.Pos.Path] = untouched[l.Pos.Path] || l.Untouched
+	}
+	// A blocked file's edits are not counted in the log entry.
+	if log := newText(p, "log.md"); !strings.Contains(log, "(1 file): tags written as lists in 1 concept.") || strings.Contains(log, "timestamp") {
+		t.Errorf("log entry counts untouched files: %s", log)
 	}
 	for _, want := range []struct {
 		path, says string
@@ -241,5 +247,44 @@ func TestDiff(t *testing.T) {
 		"+- Migrated from OKF v0.1 to v0.2 with okf migrate (1 file): timestamp → generated.at in 1 concept (generated.by process:okf-migrate where the file named no producer: the author is unknown).\n"
 	if got := plan(t, dir).Diff(); got != want {
 		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The --dry-run diff is a real patch: git apply turns a copy of the bundle into exactly what a run
+// writes (skipped without git).
+func TestDiffAppliesWithGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	files := map[string]string{
+		"index.md": "# KB\n\n* [A](a.md)",
+		"log.md":   "# Log\n\n## 2026-01-01\n\n- Made.\n",
+		"a.md":     "---\ntype: A\ntags: \"x, y\"\ntimestamp: 2026-01-15 # c\nstale_after: 2026-02-01\n---\nText.\n\n# Citations\n\n- [P](https://p.example) more\n- plain words\n\n# Notes\nkept\n\n# Next\nend",
+		"b.md":     "---\r\ntype: B\r\ntimestamp: '2026-01-15T08:00:00'\r\n---\r\nB.\r\n\r\n## Citations\r\n- https://b.example\r\n",
+	}
+	patched, written := bundle(t, files), bundle(t, files)
+	p := plan(t, patched)
+	if len(p.Changes) != 4 || len(p.Left) != 0 {
+		t.Fatalf("want all 4 files migrated, got %d changes, left %+v", len(p.Changes), p.Left)
+	}
+	patch := filepath.Join(t.TempDir(), "m.patch")
+	if err := os.WriteFile(patch, []byte(p.Diff()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(git, "apply", "--whitespace=nowarn", patch)
+	cmd.Dir = patched
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\n%s", err, out, p.Diff())
+	}
+	if _, refused, err := migrate.Apply(written, plan(t, written)); err != nil || len(refused) > 0 {
+		t.Fatal(err, refused)
+	}
+	for name := range files {
+		a, _ := os.ReadFile(filepath.Join(patched, name))
+		b, _ := os.ReadFile(filepath.Join(written, name))
+		if string(a) != string(b) {
+			t.Errorf("%s: patched %q, written %q", name, a, b)
+		}
 	}
 }
