@@ -18,7 +18,7 @@ const maxFixRounds = 5
 // printed as a diff and nil returned: nothing more to report), and the bundle is loaded again for
 // the report of what is left. Files are written as okf migrate writes them (migrate.Apply): only
 // when unchanged since read, never through a symbolic link, atomically.
-func applyFixes(e *env, b *okf.Bundle, opts lint.Options, root string, ignore []string, dryRun bool) (*okf.Bundle, error) {
+func applyFixes(e *env, b *okf.Bundle, opts lint.Options, root string, r *okf.Root, ignore []string, dryRun bool) (*okf.Bundle, error) {
 	if !dryRun {
 		// The lock okf gen, okf index and okf migrate take: no two writers interleave in one bundle.
 		unlock, err := generate.Lock(root)
@@ -57,7 +57,7 @@ func applyFixes(e *env, b *okf.Bundle, opts lint.Options, root string, ignore []
 			pos.Path = displayPath(root, pos.Path)
 			fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
 		}
-		if b, err = okf.LoadDir(root, okf.LoadOptions{Ignore: ignore}); err != nil {
+		if b, err = okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}); err != nil {
 			return nil, fatalErr("%v", err)
 		}
 		if len(refused) > 0 {

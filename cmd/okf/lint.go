@@ -64,6 +64,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+			maxFileSizeFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes of the rules that offer one (--list-rules), then report what is left"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
 		},
@@ -101,15 +102,28 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			cfg, cfgDisplay, err := loadConfig(t.root, c.String("config"))
+			limit, err := flagMaxFileSize(c)
+			if err != nil {
+				return err
+			}
+			// Every file of the bundle is read through r: confined to it, regular files only, at
+			// most the size limit each.
+			r, err := okf.OpenBundle(t.root, limit)
+			if err != nil {
+				return fatalErr("%v", err)
+			}
+			cfg, cfgDisplay, err := loadConfig(r, c.String("config"))
 			if err != nil {
 				return err
 			}
 			var ignore []string
 			if cfg != nil {
 				ignore = cfg.Ignore
+				if limit == 0 && cfg.MaxFileSize > 0 {
+					r = okf.NewRoot(r, cfg.MaxFileSize)
+				}
 			}
-			b, err := okf.LoadDir(t.root, okf.LoadOptions{Ignore: ignore})
+			b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
 			if err != nil {
 				return fatalErr("%v", err)
 			}
@@ -118,7 +132,7 @@ func lintCommand(e *env) *cli.Command {
 				return writeBaselineFile(e, b, opts, t.root, writeBaseline.value)
 			}
 			if p := c.String("baseline"); p != "" {
-				data, err := os.ReadFile(p)
+				data, err := r.ReadPath(p) // confined when inside the bundle
 				if err != nil {
 					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
 				}
@@ -130,7 +144,7 @@ func lintCommand(e *env) *cli.Command {
 				return usageErr("--dry-run goes with --fix")
 			}
 			if c.Bool("fix") {
-				if b, err = applyFixes(e, b, opts, t.root, ignore, c.Bool("dry-run")); err != nil || b == nil {
+				if b, err = applyFixes(e, b, opts, t.root, r, ignore, c.Bool("dry-run")); err != nil || b == nil {
 					return err
 				}
 			}
@@ -143,7 +157,7 @@ func lintCommand(e *env) *cli.Command {
 			}
 			readFile := func(p string) ([]byte, error) {
 				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
-					return os.ReadFile(cfgDisplay) // a --config file outside the bundle
+					return okf.ReadFileLimit(cfgDisplay, r.MaxFileSize()) // a --config file outside the bundle
 				}
 				return b.ReadFile(p)
 			}
@@ -284,31 +298,33 @@ func relToCwd(abs string) string {
 	return rel
 }
 
-// loadConfig reads --config, or <root>/.okf.yaml when it exists. The Config's Path is the slash path
-// from the root when the file is inside the bundle; otherwise display is how to show it.
-func loadConfig(root, flag string) (cfg *lint.Config, display string, err error) {
-	path := flag
-	if path == "" {
-		path = filepath.Join(root, lint.ConfigName)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+// loadConfig reads --config, or <root>/.okf.yaml when it exists, through the bundle's root: a file
+// inside the bundle is read confined (a link leading outside, a named pipe or an oversize file is
+// not read: for .okf.yaml that is a finding and the defaults apply). The Config's Path is the slash
+// path from the root when the file is inside the bundle; otherwise display is how to show it.
+func loadConfig(r *okf.Root, flag string) (cfg *lint.Config, display string, err error) {
+	if flag == "" {
+		data, err := r.ReadFile(lint.ConfigName)
+		if isNotExist(err) {
 			return nil, "", nil
 		}
+		if err != nil {
+			return lint.UnreadableConfig(lint.ConfigName, err), "", nil
+		}
+		return lint.ParseConfig(lint.ConfigName, data), "", nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if flag != "" {
+	if rel, ok := r.Rel(flag); ok {
+		data, err := r.ReadFile(rel)
+		if err != nil {
 			return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
 		}
-		return nil, "", fatalErr("cannot read %q: %v", path, unwrapPathErr(err))
+		return lint.ParseConfig(rel, data), "", nil
 	}
-	name := filepath.ToSlash(path)
-	absRoot, err1 := filepath.Abs(root)
-	absCfg, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(absRoot, absCfg); err == nil && !strings.HasPrefix(rel, "..") {
-			return lint.ParseConfig(filepath.ToSlash(rel), data), "", nil
-		}
+	data, err := okf.ReadFileLimit(flag, r.MaxFileSize())
+	if err != nil {
+		return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
 	}
+	name := filepath.ToSlash(flag)
 	return lint.ParseConfig(name, data), name, nil
 }
 

@@ -29,6 +29,7 @@ func migrateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the changes as a unified diff"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 listing the files that would change"},
 			&cli.StringFlag{Name: "now", Usage: "date the log.md entry as of `TIME` (RFC 3339, or a date); default $OKF_NOW, else the clock"},
+			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -50,15 +51,28 @@ func migrateCommand(e *env) *cli.Command {
 				}
 				defer unlock()
 			}
-			cfg, _, err := loadConfig(root, "")
+			limit, err := flagMaxFileSize(c)
+			if err != nil {
+				return err
+			}
+			// Every file is read through r: confined to the bundle, regular files only, capped.
+			r, err := okf.OpenBundle(root, limit)
+			if err != nil {
+				return fatalErr("%v", err)
+			}
+			defer r.Close()
+			cfg, _, err := loadConfig(r, "")
 			if err != nil {
 				return err
 			}
 			var ignore []string
 			if cfg != nil {
 				ignore = cfg.Ignore
+				if limit == 0 && cfg.MaxFileSize > 0 {
+					r = okf.NewRoot(r, cfg.MaxFileSize)
+				}
 			}
-			b, err := okf.LoadDir(root, okf.LoadOptions{Ignore: ignore})
+			b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
 			if err != nil {
 				return fatalErr("%v", err)
 			}

@@ -28,6 +28,7 @@ func trustCommand(e *env) *cli.Command {
 			"Exit codes: 0 done, 1 a --fail-on condition met (the concepts are listed on stderr),\n" +
 			"2 bad usage, 3 the bundle or the output cannot be read or written.",
 		Flags: []cli.Flag{
+			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(trust.Formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "now", Usage: "judge staleness at `TIME` (RFC 3339, or a date meaning 00:00 UTC); default $OKF_NOW, else the clock"},
@@ -94,7 +95,11 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	opts.Builtins = attest.BuiltinNames()
 
-	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	r, err := openBundleRoot(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
+	if err != nil {
+		return err
+	}
+	b, err := okf.LoadRoot(r, okf.LoadOptions{})
 	if err != nil {
 		return fatalErr("cannot read bundle %q: %v", dir, err)
 	}
@@ -108,7 +113,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	full += " " + shellQuote(dir)
 	if ref := c.String("base"); ref != "" {
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{})
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize()})
 		if errors.Is(err, trust.ErrRevision) {
 			return usageErr("--base: %v", err)
 		}
