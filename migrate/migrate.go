@@ -190,7 +190,20 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 	}
 	key, _ := fm.Key("timestamp")
 	if fm.Generated != nil {
-		f.keep(key.Pos, "legacy timestamp kept: generated is present, so okf already ignores it (D10); delete it by hand once you have checked it")
+		// A timestamp that says what generated.at says is redundant: its line goes. Any other is
+		// kept for a person to judge.
+		if g := fm.Generated.At; g.Usable() && ts.Usable() && g.Time.Equal(ts.Time) && key.Pos.Col == 1 && key.Pos.Line == ts.Pos.Line {
+			if _, ve, _, ok := okf.ScalarSpan(f.src, ts.Value); ok {
+				start := okf.LineStart(f.src, ve)
+				end := okf.LineEnd(f.src, ve)
+				if strings.TrimSpace(string(f.src[ve:end])) == "" {
+					f.add(okf.Edit{Start: start, End: end}, "timestamp equal to generated.at removed")
+					f.n.timestamps++
+					return
+				}
+			}
+		}
+		f.keep(key.Pos, "legacy timestamp kept: generated is present and says otherwise, so okf ignores the timestamp (D10); delete it by hand once you have checked it")
 		return
 	}
 	if !ts.Usable() {

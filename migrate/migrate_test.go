@@ -84,6 +84,11 @@ func TestConceptEdits(t *testing.T) {
 				"# Notes\n\nKept.\n\n[^1]: https://wiki.acme/rev\n",
 		},
 		{
+			name: "a timestamp equal to generated.at is redundant and goes",
+			in:   "---\ntype: A\ngenerated: { by: human:ana, at: 2026-01-15T09:15:00+01:00 }\ntimestamp: 2026-01-15T08:15:00Z\ntitle: T\n---\n",
+			want: "---\ntype: A\ngenerated: { by: human:ana, at: 2026-01-15T09:15:00+01:00 }\ntitle: T\n---\n",
+		},
+		{
 			name: "CRLF line endings are kept",
 			in:   "---\r\ntype: A\r\ntimestamp: 2026-01-15\r\n---\r\nText.\r\n\r\n## Citations\r\n- https://x.example/a\r\n",
 			want: "---\r\ntype: A\r\ngenerated: { by: process:okf-migrate, at: 2026-01-15T00:00:00Z }\r\nsources:\r\n  - resource: https://x.example/a\r\n---\r\nText.\r\n",
