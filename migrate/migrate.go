@@ -8,6 +8,7 @@
 package migrate
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -359,14 +360,14 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 			items++
 		case continuationRE.MatchString(line):
 		default:
-			l, _ := lineCol(src, off)
-			f.block(okf.Position{Path: f.path, Line: l, Col: 1}, "the Citations section holds more than a list: ambiguous, left untouched (move it into sources by hand)")
+			f.block(okf.Position{Path: f.path, Line: lineOf(src, off), Col: 1}, "the Citations section holds more than a list: ambiguous, left untouched (move it into sources by hand)")
 			return
 		}
 	}
 	var cites []okf.Citation
+	endLine := lineOf(src, end)
 	for _, ci := range c.Body.Citations {
-		if ci.Pos.Line > h.Pos.Line && (end == len(src) || ci.Pos.Line < lineOf(src, end)) {
+		if ci.Pos.Line > h.Pos.Line && (end == len(src) || ci.Pos.Line < endLine) {
 			cites = append(cites, ci)
 		}
 	}
@@ -440,13 +441,9 @@ func citedBy(b *okf.Body, ci okf.Citation) string {
 	return ""
 }
 
+// lineOf returns the 1-based line of byte offset off.
 func lineOf(src []byte, off int) int {
-	l, _ := lineCol(src, off)
-	return l
-}
-
-func lineCol(src []byte, off int) (int, int) {
-	return strings.Count(string(src[:off]), "\n") + 1, 1
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
 }
 
 // migrateRootIndex makes the root index.md declare okf_version "0.2" (§12), renaming a look-alike
