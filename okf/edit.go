@@ -158,7 +158,32 @@ func Quote(text string, quote byte) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(text)
-	return strings.TrimSuffix(b.String(), "\n")
+	out := strings.TrimSuffix(b.String(), "\n")
+	// YAML allows fewer characters raw than JSON does (DEL, C1 controls, U+FFFE/U+FFFF): escape them.
+	if strings.IndexFunc(out, notYAMLPrintable) < 0 {
+		return out
+	}
+	var e strings.Builder
+	for _, r := range out {
+		if notYAMLPrintable(r) {
+			fmt.Fprintf(&e, "\\u%04x", r)
+			continue
+		}
+		e.WriteRune(r)
+	}
+	return e.String()
+}
+
+// notYAMLPrintable reports a character YAML 1.2 does not allow unescaped (its c-printable set,
+// less the tab and line breaks a one-line scalar cannot hold).
+func notYAMLPrintable(r rune) bool {
+	switch {
+	case r == 0x85:
+		return false
+	case r < 0x20, r >= 0x7f && r < 0xa0, r >= 0xd800 && r < 0xe000, r == 0xfffe, r == 0xffff:
+		return true
+	}
+	return false
 }
 
 // PlainSafe reports whether text, written unquoted as a flow or block value, reads back as the same
@@ -167,11 +192,20 @@ func PlainSafe(text string) bool {
 	if text == "" || strings.TrimSpace(text) != text || strings.ContainsAny(text, "\n\r\t") {
 		return false
 	}
-	var got []any
-	if err := yaml.Unmarshal([]byte("["+text+"]"), &got); err != nil || len(got) != 1 {
+	// Read back in both contexts: a flow list item ([x]) and a block value (k: x) differ (a
+	// trailing colon is text in one and a mapping in the other).
+	var flow []any
+	if err := yaml.Unmarshal([]byte("["+text+"]"), &flow); err != nil || len(flow) != 1 {
 		return false
 	}
-	s, ok := got[0].(string)
+	if s, ok := flow[0].(string); !ok || s != text {
+		return false
+	}
+	var block map[string]any
+	if err := yaml.Unmarshal([]byte("k: "+text+"\n"), &block); err != nil || len(block) != 1 {
+		return false
+	}
+	s, ok := block["k"].(string)
 	return ok && s == text
 }
 

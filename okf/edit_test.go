@@ -68,9 +68,11 @@ func TestQuote(t *testing.T) {
 		{"- item", 0, `"- item"`},
 		{"R&D <x>", 0, "R&D <x>"},
 		{"R&D: <x>", 0, `"R&D: <x>"`},
+		{"000000:", 0, `"000000:"`}, // text in a flow list, a mapping as a block value (found by fuzzing)
 		{"it's", '\'', `"it's"`},
 		{"ok", '\'', `'ok'`},
 		{"esc\x1b", 0, `"esc\u001b"`},
+		{"del\x7f c1\u0085\u009b", 0, "\"del\\u007f c1\u0085\\u009b\""}, // found by fuzzing; NEL is printable in YAML
 	} {
 		if got := Quote(tc.text, tc.quote); got != tc.want {
 			t.Errorf("Quote(%q, %q) = %s, want %s", tc.text, tc.quote, got, tc.want)
