@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -262,7 +263,27 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
 		lead = nl
 	}
-	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{{Start: len(src), End: len(src), New: lead + entry + nl}}}, true
+	e := okf.Edit{Start: len(src), End: len(src), New: lead + entry + nl}
+	// The entry must read as a link to the concept once appended (an index that is not UTF-8, or
+	// whose frontmatter never closes, has no body to add to): else the fix would never settle.
+	out, err := okf.ApplyEdits(src, []okf.Edit{e})
+	if err != nil || !utf8.Valid(out) {
+		return Fix{}, false
+	}
+	sp := okf.SplitFrontmatter(out)
+	if sp.Status == okf.Unterminated {
+		return Fix{}, false
+	}
+	found := false
+	for _, l := range okf.ParseBody(d.Pos.Path, out, sp.BodyOffset).Links {
+		if r := b.ResolveLink(d.Pos.Path, l.Target); r.Kind == okf.RefLocal && r.Target == c.Path {
+			found = true
+		}
+	}
+	if !found {
+		return Fix{}, false
+	}
+	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
 }
 
 // squash writes text on one line with single spaces, as an index entry shows it.

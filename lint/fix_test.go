@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -164,4 +165,47 @@ func TestFixLooseDelimiter(t *testing.T) {
 	if want := "\xEF\xBB\xBF---\r\ntype: Note\r\n---\r\nBody ---\n"; err != nil || string(got) != want {
 		t.Errorf("got %q, want %q (%v)", got, want, err)
 	}
+}
+
+// FuzzFix: whatever a concept and its index hold, --fix does not panic, keeps the concept's
+// frontmatter readable with the same type, and settles: after the rounds one --fix makes, nothing
+// is left to fix.
+func FuzzFix(f *testing.F) {
+	for _, s := range []string{
+		"---\ntype: A\ntags: \"a, b\"\nstale_after: 2026-01-15\ngenerated: { by: x/y, at: '2026-01-15T08:00' }\nresource: sub/x.md\n---\n",
+		"--- \r\ntype: A\r\n\t---\r\nText\r\n",
+		"---\ntype: A\ntags: 'a,,b'\nsources:\n  - resource: sub/x.md\n    last_modified: 2026-02-30\n---\n",
+	} {
+		f.Add(s, "# KB\n\n* [X](sub/x.md)")
+	}
+	f.Fuzz(func(t *testing.T, concept, index string) {
+		files := fstest.MapFS{"c.md": {Data: []byte(concept)}, "index.md": {Data: []byte(index)}, "sub/x.md": {Data: []byte("---\ntype: X\n---\n")}}
+		type0 := ""
+		for round := 0; ; round++ {
+			b, err := okf.Load(files, okf.LoadOptions{})
+			if err != nil {
+				return
+			}
+			c := b.Concept("c")
+			if c == nil {
+				return
+			}
+			if round == 0 {
+				type0 = c.Frontmatter.Type.Raw
+			} else if c.Frontmatter.Type.Raw != type0 {
+				t.Fatalf("round %d: type %q became %q:\n%q", round, type0, c.Frontmatter.Type.Raw, files["c.md"].Data)
+			}
+			ds := Run(b, Options{Now: fixtureNow})
+			plan := PlanFixes(b, ds, Fixes(b, ds))
+			if len(plan) == 0 {
+				return
+			}
+			if round == 6 {
+				t.Fatalf("--fix does not settle on %q / %q", concept, index)
+			}
+			for _, p := range plan {
+				files[p.Path] = &fstest.MapFile{Data: p.New}
+			}
+		}
+	})
 }

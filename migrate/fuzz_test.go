@@ -20,8 +20,6 @@ func FuzzMigrate(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	now := okf.Position{}
-	_ = now
 	f.Fuzz(func(t *testing.T, text string) {
 		b, err := okf.Load(fstest.MapFS{"c.md": {Data: []byte(text)}, "log.md": {Data: []byte("# Log\n")}}, okf.LoadOptions{})
 		if err != nil {
