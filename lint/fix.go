@@ -42,7 +42,7 @@ func fixers() map[string]fixer {
 var FixDocs = map[string]string{
 	"OKF201": "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes",
 	"OKF202": "adds the Z okf already reads the datetime with (2026-06-20T22:53:05 → 2026-06-20T22:53:05Z), keeping its quotes",
-	"OKF104": "rewrites a comma-separated tags string as a flow list (\"sales, orders\" → [sales, orders]); other shapes are left to you",
+	"OKF104": "rewrites a tags string as a flow list (\"sales, orders\" → [sales, orders]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); other shapes are left to you",
 	"OKF107": "renames the look-alike key to okf_version, when it is the only one and okf_version is not there",
 	"OKF602": "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes",
 	"OKF013": "rewrites the delimiter line as exactly --- (its spaces and tabs removed; the line ending stays)",
@@ -178,7 +178,22 @@ func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 
 func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	c := conceptAt(b, d.Pos.Path)
-	if c == nil || c.Frontmatter.Tags.Pos != d.Pos {
+	if c == nil {
+		return Fix{}, false
+	}
+	// An item YAML reads as a number or boolean: quoted as written (2026 → "2026").
+	for _, it := range c.Frontmatter.Tags.Items {
+		if it.Pos != d.Pos || it.Kind != okf.Scalar || it.IsString() {
+			continue
+		}
+		s, e, q, ok := okf.ScalarSpan(src, it)
+		if !ok || q != 0 {
+			return Fix{}, false
+		}
+		nv := okf.Quote(it.Raw, '"')
+		return Fix{Description: "tag " + it.Raw + " → " + nv, Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: nv}}}, true
+	}
+	if c.Frontmatter.Tags.Pos != d.Pos {
 		return Fix{}, false
 	}
 	e, ok := okf.TagsEdit(src, c.Frontmatter.Tags)

@@ -33,17 +33,19 @@ func fixRound(t *testing.T, dir string) int {
 // written by hand from each fix's documentation.
 func TestFixEveryFixableRule(t *testing.T) {
 	files := map[string]string{
-		"index.md": "---\nokf_spec_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)",
+		"index.md": "---\nokf_spec_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)\n* [D](d.md)",
 		"a.md": "---\ntype: Note\ntitle: A\ndescription: A note.\ntags: \"x, y\"\nstale_after: 2026-09-23 # review\n" +
 			"generated: { by: human:ana, at: '2026-06-20T22:53:05' }\nverified: { by: human:bo, at: soon }\n---\nA.\n",
 		"b.md":            "---\ntype: Note\ntitle: B\ndescription: B note.\ntags: [x, 2026]\n---\nB.\n",
+		"d.md":            "---\ntype: Note\ntitle: D\ndescription: D note.\ntags: {a: 1}\n---\nD.\n",
 		"skills/run.md":   "---\ntype: Skill\ntitle: Run\ndescription: Runs.\n---\n",
 		"sub/c.md":        "---\ntype: Note\ntitle: C\ndescription: C note.\nresource: \"skills/run.md\"\ncomputation: skills/missing.sql\n---\n",
 		"sub/index.md":    "# Sub\n\n* [C](c.md) - C note.\n",
 		"skills/index.md": "# Skills\n\n* [Run](run.md) - Runs.\n",
 	}
 	want := map[string]string{
-		"index.md": "---\nokf_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)\n* [B](b.md) - B note.\n",
+		"b.md":     "---\ntype: Note\ntitle: B\ndescription: B note.\ntags: [x, \"2026\"]\n---\nB.\n",
+		"index.md": "---\nokf_version: \"0.2\" # declared\n---\n# KB\n\n* [A](a.md) - A note.\n* [Run](skills/run.md)\n* [D](d.md)\n* [B](b.md) - B note.\n",
 		"a.md": "---\ntype: Note\ntitle: A\ndescription: A note.\ntags: [x, y]\nstale_after: 2026-09-23T00:00:00Z # review\n" +
 			"generated: { by: human:ana, at: '2026-06-20T22:53:05Z' }\nverified: { by: human:bo, at: soon }\n---\nA.\n",
 		"sub/c.md": "---\ntype: Note\ntitle: C\ndescription: C note.\nresource: \"/skills/run.md\"\ncomputation: skills/missing.sql\n---\n",
@@ -79,10 +81,13 @@ func TestFixEveryFixableRule(t *testing.T) {
 			}
 		}
 	}
-	// Left: only the finding whose fix is not mechanical, an integer tag (the rule fixes a tags
-	// string, not the meaning of a value).
-	if after := fixableCodes(t, dir); after != "b.md:5:11: tags[1] is an integer, expected a string: quote it, \"2026\" (§4.1) [OKF104]" {
+	// Left: only the finding of a fixing rule that is not mechanical (tags as a mapping: which tags
+	// were meant is a choice); the unreadable verified.at (OKF204) has no fix and stays.
+	if after := fixableCodes(t, dir); after != "d.md:5:7: tags must be a list of strings, found a mapping (§4.1) [OKF104]" {
 		t.Errorf("findings of fixing rules left:\n%s", after)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.md")); !strings.Contains(string(got), "at: soon") {
+		t.Errorf("the unfixable verified.at changed: %s", got)
 	}
 	if n := fixRound(t, dir); n != 0 {
 		t.Errorf("second --fix changed %d files", n)
