@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -69,8 +70,8 @@ func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 		src, ok := texts[d.Pos.Path]
 		if !ok {
 			data, err := b.ReadFile(d.Pos.Path)
-			if err != nil {
-				data = nil
+			if err != nil || isLink(b, d.Pos.Path) {
+				data = nil // never rewritten through a symbolic link
 			}
 			texts[d.Pos.Path], src = data, data
 		}
@@ -335,4 +336,16 @@ func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) 
 		return Fix{}, false
 	}
 	return Fix{Description: "delimiter → ---", Path: d.Pos.Path, Edits: []okf.Edit{{Start: start, End: start + len(line), New: "---"}}}, true
+}
+
+// isLink reports whether the bundle file at p is a symbolic link.
+func isLink(b *okf.Bundle, p string) bool {
+	l, ok := b.FS.(interface {
+		Lstat(string) (fs.FileInfo, error)
+	})
+	if !ok {
+		return false
+	}
+	st, err := l.Lstat(p)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }

@@ -10,6 +10,7 @@ package migrate
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"sort"
 	"strings"
@@ -155,6 +156,10 @@ func migrateConcept(b *okf.Bundle, c *okf.Concept) *fileEdits {
 	if !fm.Present {
 		// No frontmatter, or frontmatter that is not YAML: nothing can be placed safely.
 		f.block(okf.Position{}, "no readable frontmatter: left untouched (okf lint says why)")
+		return f
+	}
+	if isLink(b, c.Path) {
+		f.block(okf.Position{}, "is a symbolic link: left untouched (migrate the file it points to)")
 		return f
 	}
 	src, err := b.ReadFile(c.Path)
@@ -450,6 +455,10 @@ func lineOf(src []byte, off int) int {
 // key (D9) rather than adding a second one.
 func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 	f := &fileEdits{path: x.Path}
+	if isLink(b, x.Path) {
+		f.block(okf.Position{}, "is a symbolic link: left untouched (okf_version not set)")
+		return f
+	}
 	src, err := b.ReadFile(x.Path)
 	if err != nil {
 		f.block(okf.Position{}, "cannot read: %v: left untouched", err)
@@ -630,4 +639,17 @@ func (p *Plan) DiffAs(display func(string) string) string {
 		b.WriteString(okf.UnifiedDiff(name, c.Old, c.Edits))
 	}
 	return b.String()
+}
+
+// isLink reports whether the bundle file at p is a symbolic link (the loader reads links that stay
+// inside the bundle): okf never rewrites through one, so such a file is planned as untouched.
+func isLink(b *okf.Bundle, p string) bool {
+	l, ok := b.FS.(interface {
+		Lstat(string) (fs.FileInfo, error)
+	})
+	if !ok {
+		return false
+	}
+	st, err := l.Lstat(p)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }

@@ -293,3 +293,26 @@ func TestDiffAppliesWithGit(t *testing.T) {
 		}
 	}
 }
+
+// A concept that is a symbolic link inside the bundle is planned as untouched, not refused at write
+// time (which would make every run exit 3).
+func TestSymlinkConceptIsLeft(t *testing.T) {
+	dir := bundle(t, map[string]string{"real.md": "---\ntype: A\ntimestamp: 2026-01-15\n---\n"})
+	if err := os.Symlink("real.md", filepath.Join(dir, "alias.md")); err != nil {
+		t.Skip("no symbolic links here")
+	}
+	p := plan(t, dir)
+	if newText(p, "alias.md") != "" || newText(p, "real.md") == "" {
+		t.Errorf("changes: %s", p.Diff())
+	}
+	found := false
+	for _, l := range p.Left {
+		found = found || l.Pos.Path == "alias.md" && l.Untouched && strings.Contains(l.Message, "symbolic link")
+	}
+	if !found {
+		t.Errorf("alias.md not listed: %+v", p.Left)
+	}
+	if _, refused, err := migrate.Apply(dir, p); err != nil || len(refused) > 0 {
+		t.Errorf("apply: %v %+v", err, refused)
+	}
+}
