@@ -214,3 +214,25 @@ func FuzzFix(f *testing.F) {
 		}
 	})
 }
+
+// Every fix is documented for --explain and the README, and every fixing rule is in the registry
+// (OKF013 joins when the loose-delimiter rule does).
+func TestFixDocs(t *testing.T) {
+	for code := range fixers() {
+		if FixDocs[code] == "" {
+			t.Errorf("%s: fix without documentation", code)
+		}
+		if r := ByCode(code); r == nil && code != "OKF013" {
+			t.Errorf("%s: fix for no rule", code)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Skip("README.md not found")
+	}
+	for _, r := range All() {
+		if r.Fixable() && !strings.Contains(string(readme), "| "+r.Code+" `"+r.Name+"` |") {
+			t.Errorf("README's fix table has no row for %s %s", r.Code, r.Name)
+		}
+	}
+}
