@@ -626,7 +626,7 @@ func (p *Plan) Diff() string { return p.DiffAs(func(s string) string { return s 
 func (p *Plan) DiffAs(display func(string) string) string {
 	var b strings.Builder
 	for _, c := range p.Changes {
-		name := display(c.Path)
+		name := strings.TrimPrefix(display(c.Path), "/")
 		if c.Old == nil {
 			fmt.Fprintf(&b, "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", name, strings.Count(string(c.New), "\n"))
 			for _, l := range strings.SplitAfter(string(c.New), "\n") {

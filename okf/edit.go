@@ -363,6 +363,7 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 	}
 	finish(hunks[len(hunks)-1])
 	var b strings.Builder
+	path = strings.TrimPrefix(path, "/") // an absolute path reads a/tmp/x.md, as git would write it
 	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", path, path)
 	shift := 0
 	for _, h := range hunks {
