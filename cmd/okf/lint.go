@@ -144,8 +144,13 @@ func lintCommand(e *env) *cli.Command {
 				return usageErr("--dry-run goes with --fix")
 			}
 			if c.Bool("fix") {
-				if b, err = applyFixes(e, b, opts, t.root, r, ignore, c.Bool("dry-run")); err != nil || b == nil {
+				load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
+				done, err := applyFixes(e, t.root, load, opts, c.Bool("dry-run"))
+				if err != nil || done {
 					return err
+				}
+				if b, err = load(); err != nil {
+					return fatalErr("%v", err)
 				}
 			}
 			ds := lint.Run(b, opts)
