@@ -22,6 +22,9 @@ type Report struct {
 	Rules []*Rule
 	// Version is okf's version, for SARIF.
 	Version string
+	// Fixes are the fixes of the findings that have one (Fixes), written into SARIF results as
+	// fixes[] (nil: none). Their byte offsets are turned into regions with ReadFile.
+	Fixes map[okf.Diagnostic]Fix
 }
 
 func (r *Report) path(p string) string {

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"bytes"
 	"io"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -60,6 +62,22 @@ type (
 		Message             sarifText         `json:"message"`
 		Locations           []sarifLocation   `json:"locations"`
 		PartialFingerprints map[string]string `json:"partialFingerprints"`
+		Fixes               []sarifFix        `json:"fixes,omitempty"`
+	}
+	sarifFix struct {
+		Description     sarifText           `json:"description"`
+		ArtifactChanges []sarifArtifactEdit `json:"artifactChanges"`
+	}
+	sarifArtifactEdit struct {
+		ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+		Replacements     []sarifReplacement `json:"replacements"`
+	}
+	sarifReplacement struct {
+		DeletedRegion   sarifRegion  `json:"deletedRegion"`
+		InsertedContent *sarifInsert `json:"insertedContent,omitempty"`
+	}
+	sarifInsert struct {
+		Text string `json:"text"`
 	}
 	sarifLocation struct {
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`
@@ -132,13 +150,51 @@ func (SARIFPrinter) Print(w io.Writer, r *Report) error {
 		if d.End.Line > 0 {
 			region.EndLine, region.EndColumn = d.End.Line, d.End.Col
 		}
+		var fixes []sarifFix
+		if f, ok := r.Fixes[d]; ok {
+			fixes = r.sarifFixes(f)
+		}
 		run.Results = append(run.Results, sarifResult{
 			RuleID: d.Code, RuleIndex: idx, Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: sarifURI(r.path(d.Pos.Path))}, Region: region}}},
 			// The baseline's key, which survives edits elsewhere in the file.
 			PartialFingerprints: map[string]string{"okfFinding/v1": messageHash(d.Pos.Path + "\x00" + d.Code + "\x00" + d.Message)},
+			Fixes:               fixes,
 		})
 	}
 	return writeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifFixes writes a fix as SARIF artifact changes: each edit's byte range becomes a region of
+// lines and code-point columns (an insertion is an empty region), which code-scanning UIs can
+// offer to apply. Nothing is written when the file cannot be read.
+func (r *Report) sarifFixes(f Fix) []sarifFix {
+	if r.ReadFile == nil {
+		return nil
+	}
+	src, err := r.ReadFile(f.Path)
+	if err != nil {
+		return nil
+	}
+	change := sarifArtifactEdit{ArtifactLocation: sarifArtifact{URI: sarifURI(r.path(f.Path))}}
+	for _, e := range f.Edits {
+		if e.Start < 0 || e.End > len(src) || e.Start > e.End {
+			return nil
+		}
+		sl, sc := lineColumn(src, e.Start)
+		el, ec := lineColumn(src, e.End)
+		rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: sl, StartColumn: sc, EndLine: el, EndColumn: ec}}
+		if e.New != "" {
+			rep.InsertedContent = &sarifInsert{Text: e.New}
+		}
+		change.Replacements = append(change.Replacements, rep)
+	}
+	return []sarifFix{{Description: sarifText{Text: f.Description}, ArtifactChanges: []sarifArtifactEdit{change}}}
+}
+
+// lineColumn turns a byte offset into a 1-based line and code-point column.
+func lineColumn(src []byte, off int) (int, int) {
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	return bytes.Count(src[:off], []byte{'\n'}) + 1, utf8.RuneCount(src[start:off]) + 1
 }

@@ -144,17 +144,23 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 		}
 	}
 	// Real findings too: every rule over the corpus bundles, when ../shared/corpus is there.
+	// With their fixes (fixes[]): the fixture bundles of fixing rules always have some.
 	corpus := filepath.Join("..", "..", "shared", "corpus")
-	for _, name := range []string{"acme_retail", "cricket", "stackoverflow"} {
-		b, err := okf.LoadDir(filepath.Join(corpus, name), okf.LoadOptions{})
+	withFixes := 0
+	for _, dir := range []string{filepath.Join(corpus, "acme_retail"), filepath.Join(corpus, "cricket"), filepath.Join(corpus, "stackoverflow"),
+		filepath.Join("testdata", "rules", "OKF201", "bad"), filepath.Join("testdata", "rules", "OKF802", "bad"), filepath.Join("testdata", "rules", "OKF602", "bad")} {
+		name := filepath.Base(dir)
+		b, err := okf.LoadDir(dir, okf.LoadOptions{})
 		if err != nil {
 			continue
 		}
 		var buf bytes.Buffer
-		rep := &Report{Diagnostics: Run(b, Options{Now: time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)}), DisplayPath: func(p string) string { return name + "/" + p }}
+		ds := Run(b, Options{Now: time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)})
+		rep := &Report{Diagnostics: ds, DisplayPath: func(p string) string { return name + "/" + p }, ReadFile: b.ReadFile, Fixes: Fixes(b, ds)}
 		if err := (SARIFPrinter{}).Print(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
+		withFixes += strings.Count(buf.String(), `"artifactChanges"`)
 		inst, err := jsonschema.UnmarshalJSON(&buf)
 		if err != nil {
 			t.Fatal(err)
@@ -162,6 +168,9 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 		if err := schema.Validate(inst); err != nil {
 			t.Errorf("%s: SARIF output does not validate: %v", name, err)
 		}
+	}
+	if withFixes == 0 {
+		t.Error("no SARIF result carried a fix")
 	}
 	// The check can fail: a result without a message is refused.
 	bad := map[string]any{"version": "2.1.0", "runs": []any{map[string]any{"tool": map[string]any{"driver": map[string]any{"name": "okf"}}, "results": []any{map[string]any{"ruleId": "X"}}}}}

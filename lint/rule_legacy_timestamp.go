@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/okf-tools/okf/okf"
+import (
+	"fmt"
+
+	"github.com/okf-tools/okf/okf"
+)
 
 // LegacyTimestamp reports the v0.1 `timestamp` key, superseded by `generated.at` (§13.1). D10 reads
 // it as `generated.at` when `generated` is absent and ignores it otherwise; the message spells out
@@ -11,10 +15,20 @@ var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: 
 		"superseded (§13.1). okf falls back to it when `generated` is absent (D10). Move the value into " +
 		"`generated.at` and name who wrote the content in `generated.by`.\n\n" +
 		"Bad:\n\n    timestamp: '2026-01-15T08:15:00+00:00'\n\n" +
-		"Good:\n\n    generated: { by: reference_agent/gemini-2.5-pro, at: 2026-01-15T08:15:00+00:00 }",
+		"Good:\n\n    generated: { by: reference_agent/gemini-2.5-pro, at: 2026-01-15T08:15:00+00:00 }\n\n" +
+		"On a v0.1 bundle (see legacy-bundle, OKF309) this finding is info: the bundle gets one warning instead of one per concept.",
 	Check: checkLegacyTimestamp}
 
 func checkLegacyTimestamp(p *Pass) {
+	// On a v0.1 bundle the one legacy-bundle warning (OKF309) says it all; each concept's finding is
+	// info there, so it stays available without drowning the rest.
+	sev := p.Rule.Severity
+	if v01, _ := legacyBundle(p.Bundle); v01 {
+		sev = okf.Info
+	}
+	reportf := func(pos okf.Position, format string, a ...any) {
+		p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev, Message: fmt.Sprintf(format, a...)})
+	}
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
 		ts := fm.LegacyTimestamp
 		if ts.Form == okf.TimeAbsent {
@@ -23,11 +37,11 @@ func checkLegacyTimestamp(p *Pass) {
 		pos := fm.KeyPos("timestamp")
 		switch {
 		case fm.Generated != nil:
-			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)")
+			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)")
 		case ts.Usable():
-			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1): read as generated.at = %s%s; replace it with generated: { by: <actor>, at: %s }", rfc3339(ts), approxNote(ts), rfc3339(ts))
+			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1): read as generated.at = %s%s; replace it with generated: { by: <actor>, at: %s }", rfc3339(ts), approxNote(ts), rfc3339(ts))
 		default:
-			p.Reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1) and cannot be read as a date: replace it with generated: { by: <actor>, at: <ISO 8601 datetime with offset> }")
+			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1) and cannot be read as a date: replace it with generated: { by: <actor>, at: <ISO 8601 datetime with offset> }")
 		}
 	})
 }

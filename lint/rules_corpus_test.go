@@ -99,6 +99,11 @@ func TestCorpusFindings(t *testing.T) {
 		{"cricket", corpusNow, Orphan.Code, okf.Info, 5, "5 concepts are reached only through README prose or a custom frontmatter list"},
 		{"antigravity", corpusNow, HeadingMissing.Code, okf.Info, 8, "its 8 concepts open their sections with ## under a frontmatter title"},
 		{"ifmis", corpusNow, LinkAnchorMissing.Code, okf.Info, 0, "its table-of-contents links match GitHub's anchors (2-glossary--key-terminology)"},
+		{"ml_experiment_trail", corpusNow, LegacyBundle.Code, okf.Warning, 1, "v0.1 keys and no v0.2 field: one bundle-level finding (§13)"},
+		{"ml_experiment_trail", corpusNow, LegacyTimestamp.Code, okf.Info, 5, "on a v0.1 bundle each legacy timestamp is info"},
+		{"tempguru_event_staffing", corpusNow, LegacyBundle.Code, okf.Warning, 1, "the root declares okf_version 0.1"},
+		{"tempguru_event_staffing", corpusNow, LegacyTimestamp.Code, okf.Info, 81, "on a v0.1 bundle each legacy timestamp is info"},
+		{"acme_retail", corpusNow, LegacyBundle.Code, okf.Warning, 0, "a v0.2 bundle"},
 	} {
 		t.Run(tc.bundle+"/"+tc.code, func(t *testing.T) {
 			ds := lintCorpus(t, tc.bundle, tc.now)

@@ -31,6 +31,7 @@ func familyRules() []*Rule {
 		ChangedSinceVerified,
 		HumanAuthoredUnreviewed,
 		LegacyTimestamp,
+		LegacyBundle,
 
 		StatusUnknown,
 		Stale,

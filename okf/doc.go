@@ -11,5 +11,9 @@
 // (D13), FreshnessOf and ResolveNow (D11), ResolvePath (D14), ResolveLink (D15), ClassifyActor (§7),
 // and the Attested Computation helpers ComputationBlocks and Placeholders (D17).
 //
+// Edit, ApplyEdits and UnifiedDiff are the rewrite machinery okf migrate and okf lint --fix share:
+// an edit replaces the text at a position the parser gave (ScalarSpan, KeySpan), so a rewritten file
+// keeps its key order, comments and quoting.
+//
 // This package imports no other package of the module.
 package okf

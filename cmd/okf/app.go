@@ -116,6 +116,7 @@ func newApp(e *env) *cli.App {
 			attestCommand(e),
 			genCommand(e),
 			indexCommand(e),
+			migrateCommand(e),
 			schemaCommand(e),
 			serveCommand(e),
 			versionCommand(e),

@@ -65,6 +65,8 @@ func lintCommand(e *env) *cli.Command {
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 			maxFileSizeFlag(),
+			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes of the rules that offer one (--list-rules), then report what is left"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
@@ -138,6 +140,19 @@ func lintCommand(e *env) *cli.Command {
 					return usageErr("--baseline %q: %v", p, err)
 				}
 			}
+			if c.Bool("dry-run") && !c.Bool("fix") {
+				return usageErr("--dry-run goes with --fix")
+			}
+			if c.Bool("fix") {
+				load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
+				done, err := applyFixes(e, t.root, load, opts, c.Bool("dry-run"))
+				if err != nil || done {
+					return err
+				}
+				if b, err = load(); err != nil {
+					return fatalErr("%v", err)
+				}
+			}
 			ds := lint.Run(b, opts)
 			display := func(p string) string {
 				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
@@ -152,6 +167,9 @@ func lintCommand(e *env) *cli.Command {
 				return b.ReadFile(p)
 			}
 			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: readFile, Version: okfVersion()}
+			if c.String("format") == "sarif" {
+				report.Fixes = lint.Fixes(b, ds)
+			}
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
@@ -383,9 +401,13 @@ func displayPath(root, p string) string {
 
 func listRules(e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tSOURCE\tTITLE")
+	fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tFIX\tSOURCE\tTITLE")
 	for _, r := range lint.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, r.Source(), r.Title)
+		fix := "-"
+		if r.Fixable() {
+			fix = "fix"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, fix, r.Source(), r.Title)
 	}
 	return tw.Flush()
 }
@@ -399,6 +421,12 @@ func explainRule(e *env, code string) error {
 	if r.Decision != "" {
 		src += ", decision " + r.Decision
 	}
+	if r.Fixable() {
+		src += "; fixable with --fix"
+	}
 	fmt.Fprintf(e.stdout, "%s %s (%s; %s)\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, src, r.Title, r.Doc)
+	if doc := lint.FixDocs[r.Code]; doc != "" {
+		fmt.Fprintf(e.stdout, "\nFix (okf lint --fix): %s.\n", doc)
+	}
 	return nil
 }

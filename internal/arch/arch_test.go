@@ -12,8 +12,8 @@ const module = "github.com/okf-tools/okf"
 
 // TestImportGraph keeps the layering: okf/ imports no sibling package; lint, trust, attest and
 // generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
-// other; only cmd/okf ties them together. serve/ (the MCP server) builds on okf/ and trust/ only, and
-// only cmd/okf imports it.
+// other; migrate imports okf/ only (its edits are okf's, shared with lint --fix); only cmd/okf ties
+// them together. serve/ (the MCP server) builds on okf/ and trust/ only, and only cmd/okf imports it.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -55,6 +55,10 @@ func TestImportGraph(t *testing.T) {
 			case "lint", "trust", "attest", "generate":
 				if depTop != "okf" && depTop != "schemas" && depTop != "internal" && depTop != top {
 					t.Errorf("%s imports %s: %s/ may import only okf/ (and schemas/, internal/)", rel, dep, top)
+				}
+			case "migrate":
+				if depTop != "okf" && depTop != top {
+					t.Errorf("%s imports %s: migrate/ may import only okf/", rel, dep)
 				}
 			case "serve":
 				if depTop != "okf" && depTop != "trust" && depTop != top {

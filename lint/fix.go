@@ -1,0 +1,351 @@
+package lint
+
+import (
+	"bytes"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Fix is a rule's mechanical repair of one finding: edits to one file, made at the positions the
+// parser gave (okf.Edit), so nothing around them changes.
+type Fix struct {
+	// Description says what the fix does, for SARIF and --fix --dry-run.
+	Description string
+	Path        string
+	Edits       []okf.Edit
+}
+
+// fixer computes the fix of one finding from the bundle and the file's current text; ok is false
+// when this finding cannot be fixed safely (its text is not where the parser said, the value is
+// written over several lines, the fix would clash with another key).
+type fixer func(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool)
+
+// fixers are the rules that offer a fix, by code. Every fix here is safe: it writes what the
+// finding's message already says okf reads or recommends, and applying it twice changes nothing.
+func fixers() map[string]fixer {
+	return map[string]fixer{
+		"OKF201": fixTimestamp, // timestamp-date-only → datetime at 00:00 UTC (D10)
+		"OKF202": fixTimestamp, // timestamp-no-offset → the same time with Z (D10)
+		"OKF104": fixTags,      // tags: "a, b" → [a, b]
+		"OKF107": fixVersionKey,
+		"OKF602": fixRootRelative,   // root-only relative path → /path (D14)
+		"OKF802": fixNotIndexed,     // concept missing from its index → entry appended
+		"OKF013": fixLooseDelimiter, // frontmatter delimiter with spaces or tabs → exactly --- (D2)
+	}
+}
+
+// FixDocs says what each fix does, for --explain and the README.
+var FixDocs = map[string]string{
+	"OKF201": "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes",
+	"OKF202": "adds the Z okf already reads the datetime with (2026-06-20T22:53:05 → 2026-06-20T22:53:05Z), keeping its quotes",
+	"OKF104": "rewrites a tags string as a flow list (\"sales, orders\" → [sales, orders]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); other shapes are left to you",
+	"OKF107": "renames the look-alike key to okf_version, when it is the only one and okf_version is not there",
+	"OKF602": "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes",
+	"OKF013": "rewrites the delimiter line as exactly --- (its spaces and tabs removed; the line ending stays)",
+	"OKF802": "appends an entry `* [Title](file.md) - description` at the end of the index (merge mode: nothing else in the index changes)",
+}
+
+// Fixable reports whether the rule offers a fix (okf lint --fix).
+func (r *Rule) Fixable() bool {
+	_, ok := fixers()[r.Code]
+	return ok
+}
+
+// Fixes computes the fix of every finding whose rule offers one and can fix it safely, keyed by
+// the finding. Files are read again through the bundle (okf.Root), once each.
+func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
+	fs := fixers()
+	out := map[okf.Diagnostic]Fix{}
+	texts := map[string][]byte{}
+	for _, d := range ds {
+		fx := fs[d.Code]
+		if fx == nil || d.Pos.Path == "" {
+			continue
+		}
+		src, ok := texts[d.Pos.Path]
+		if !ok {
+			data, err := b.ReadFile(d.Pos.Path)
+			if err != nil || isLink(b, d.Pos.Path) {
+				data = nil // never rewritten through a symbolic link
+			}
+			texts[d.Pos.Path], src = data, data
+		}
+		if src == nil {
+			continue
+		}
+		if f, ok := fx(b, d, src); ok && len(f.Edits) > 0 {
+			out[d] = f
+		}
+	}
+	return out
+}
+
+// FileFix is one file okf lint --fix rewrites: its text before and after, the edits between them,
+// and the findings fixed.
+type FileFix struct {
+	Path     string
+	Old, New []byte
+	Edits    []okf.Edit
+	Fixed    []okf.Diagnostic
+}
+
+// PlanFixes groups fixes by file, in the order of the findings (ds), and applies them to each
+// file's text. A fix whose edits overlap one already taken in the same file is left for the next
+// run (after which its finding is computed again from the new text).
+func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix) []FileFix {
+	byPath := map[string]*FileFix{}
+	type span struct{ s, e int }
+	taken := map[string][]span{}
+	for _, d := range ds {
+		f, ok := fixes[d]
+		if !ok {
+			continue
+		}
+		ff := byPath[f.Path]
+		if ff == nil {
+			src, err := b.ReadFile(f.Path)
+			if err != nil {
+				continue
+			}
+			ff = &FileFix{Path: f.Path, Old: src}
+			byPath[f.Path] = ff
+		}
+		clash := false
+		for _, e := range f.Edits {
+			for _, t := range taken[f.Path] {
+				// Overlapping replacements clash, and so does an insertion strictly inside a
+				// replaced range; two insertions at one place both go in, in the findings' order.
+				if e.Start < t.e && t.s < e.End ||
+					e.Start == e.End && t.s < e.Start && e.Start < t.e ||
+					t.s == t.e && e.Start < t.s && t.s < e.End {
+					clash = true
+				}
+			}
+		}
+		if clash {
+			continue
+		}
+		for _, e := range f.Edits {
+			taken[f.Path] = append(taken[f.Path], span{e.Start, e.End})
+		}
+		ff.Edits = append(ff.Edits, f.Edits...)
+		ff.Fixed = append(ff.Fixed, d)
+	}
+	var out []FileFix
+	for _, ff := range byPath {
+		nw, err := okf.ApplyEdits(ff.Old, ff.Edits)
+		if err != nil || bytes.Equal(nw, ff.Old) {
+			continue
+		}
+		ff.New = nw
+		out = append(out, *ff)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// conceptAt returns the concept at path p when its frontmatter was read.
+func conceptAt(b *okf.Bundle, p string) *okf.Concept {
+	c := b.ConceptAt(p)
+	if c == nil || c.Frontmatter == nil || !c.Frontmatter.Present {
+		return nil
+	}
+	return c
+}
+
+func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	c := conceptAt(b, d.Pos.Path)
+	if c == nil {
+		return Fix{}, false
+	}
+	for _, f := range timestampFields(nil, c.Frontmatter) {
+		if f.ts.Pos != d.Pos {
+			continue
+		}
+		e, ok := okf.RetimeEdit(src, f.ts)
+		if !ok {
+			return Fix{}, false
+		}
+		text, _ := okf.DatetimeText(f.ts)
+		return Fix{Description: f.name() + " → " + text, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+	}
+	return Fix{}, false
+}
+
+func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	c := conceptAt(b, d.Pos.Path)
+	if c == nil {
+		return Fix{}, false
+	}
+	// An item YAML reads as a number or boolean: quoted as written (2026 → "2026").
+	for _, it := range c.Frontmatter.Tags.Items {
+		if it.Pos != d.Pos || it.Kind != okf.Scalar || it.IsString() {
+			continue
+		}
+		s, e, q, ok := okf.ScalarSpan(src, it)
+		if !ok || q != 0 {
+			return Fix{}, false
+		}
+		nv := okf.Quote(it.Raw, '"')
+		return Fix{Description: "tag " + it.Raw + " → " + nv, Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: nv}}}, true
+	}
+	if c.Frontmatter.Tags.Pos != d.Pos {
+		return Fix{}, false
+	}
+	e, ok := okf.TagsEdit(src, c.Frontmatter.Tags)
+	if !ok {
+		return Fix{}, false
+	}
+	return Fix{Description: "tags → " + e.New, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+}
+
+func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	x := b.RootIndex()
+	if x == nil || x.Path != d.Pos.Path || x.Frontmatter == nil || !x.Frontmatter.Present {
+		return Fix{}, false
+	}
+	fm := x.Frontmatter
+	if _, ok := fm.Key("okf_version"); ok {
+		return Fix{}, false
+	}
+	var only *okf.Key
+	for i, k := range fm.Keys {
+		if versionLookAlike(k.Name) {
+			if only != nil {
+				return Fix{}, false // two candidates: which one is meant is not mechanical
+			}
+			only = &fm.Keys[i]
+		}
+	}
+	if only == nil || only.Pos != d.Pos {
+		return Fix{}, false
+	}
+	s, e, ok := okf.KeySpan(src, only.Pos, only.Name)
+	if !ok {
+		return Fix{}, false
+	}
+	return Fix{Description: only.Name + " → okf_version", Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: "okf_version"}}}, true
+}
+
+func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	c := conceptAt(b, d.Pos.Path)
+	if c == nil {
+		return Fix{}, false
+	}
+	for _, f := range pathFields(nil, c.Frontmatter) {
+		if f.v.Pos != d.Pos {
+			continue
+		}
+		r := b.ResolvePath(c.Path, f.v.Raw)
+		if !r.RootOnly {
+			return Fix{}, false
+		}
+		s, e, q, ok := okf.ScalarSpan(src, f.v)
+		if !ok {
+			return Fix{}, false
+		}
+		nv := okf.Quote("/"+r.Target, q)
+		return Fix{Description: f.name() + " → /" + r.Target, Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: nv}}}, true
+	}
+	return Fix{}, false
+}
+
+// fixNotIndexed appends the entry the finding suggests to the end of the index: the concept path
+// leads the message ("tables/orders.md is not listed in this index: …").
+func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	p, _, ok := strings.Cut(d.Message, " is not listed in this index")
+	if !ok {
+		return Fix{}, false
+	}
+	c := b.ConceptAt(p)
+	if c == nil || path.Dir(c.Path) != path.Dir(d.Pos.Path) {
+		return Fix{}, false
+	}
+	title := squash(c.Frontmatter.Title.Text())
+	if title == "" {
+		title = path.Base(c.ID)
+	}
+	entry := "* [" + escapeLinkText(title) + "](" + linkTarget(path.Base(c.Path)) + ")"
+	if desc := squash(c.Frontmatter.Description.Text()); desc != "" {
+		entry += " - " + desc
+	}
+	nl := okf.Newline(src)
+	lead := ""
+	if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
+		lead = nl
+	}
+	e := okf.Edit{Start: len(src), End: len(src), New: lead + entry + nl}
+	// The entry must read as a link to the concept once appended (an index that is not UTF-8, or
+	// whose frontmatter never closes, has no body to add to): else the fix would never settle.
+	out, err := okf.ApplyEdits(src, []okf.Edit{e})
+	if err != nil || !utf8.Valid(out) {
+		return Fix{}, false
+	}
+	sp := okf.SplitFrontmatter(out)
+	if sp.Status == okf.Unterminated {
+		return Fix{}, false
+	}
+	found := false
+	for _, l := range okf.ParseBody(d.Pos.Path, out, sp.BodyOffset).Links {
+		if r := b.ResolveLink(d.Pos.Path, l.Target); r.Kind == okf.RefLocal && r.Target == c.Path {
+			found = true
+		}
+	}
+	if !found {
+		return Fix{}, false
+	}
+	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+}
+
+// squash writes text on one line with single spaces, as an index entry shows it.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// escapeLinkText keeps a title from closing its link text early.
+func escapeLinkText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// linkTarget writes a file name as a link destination: in angle brackets when it has a space or
+// parenthesis.
+func linkTarget(name string) string {
+	if strings.ContainsAny(name, " ()<>") {
+		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(name) + ">"
+	}
+	return name
+}
+
+// fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)
+// as exactly "---": the finding's line, when it is such a line, and nothing else.
+func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+	start := okf.OffsetOf(src, d.Pos.Line, 1)
+	if start < 0 {
+		return Fix{}, false
+	}
+	if d.Pos.Line == 1 && bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) {
+		start += 3
+	}
+	end := okf.LineEnd(src, start)
+	line := src[start:end]
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	if string(bytes.Trim(line, " \t")) != "---" || string(line) == "---" {
+		return Fix{}, false
+	}
+	return Fix{Description: "delimiter → ---", Path: d.Pos.Path, Edits: []okf.Edit{{Start: start, End: start + len(line), New: "---"}}}, true
+}
+
+// isLink reports whether the bundle file at p is a symbolic link.
+func isLink(b *okf.Bundle, p string) bool {
+	l, ok := b.FS.(interface {
+		Lstat(string) (fs.FileInfo, error)
+	})
+	if !ok {
+		return false
+	}
+	st, err := l.Lstat(p)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
+}

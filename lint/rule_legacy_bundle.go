@@ -1,0 +1,112 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// LegacyBundle reports, once, a bundle that is still OKF v0.1 (§13): its root index.md declares
+// okf_version "0.1", or it uses the v0.1 `timestamp` or `# Citations` and no v0.2 field anywhere.
+// On such a bundle the per-concept legacy-timestamp warning would fire on every concept (5,120 times
+// on a public wiki of 5,678 files) and drown every other finding, so it is reported at info there and
+// this one warning says what to do.
+var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Warning, Spec: "§13", Decision: "D9",
+	Title: "bundle is OKF v0.1",
+	Doc: "A bundle whose root index.md declares `okf_version: \"0.1\"`, or that uses the v0.1 `timestamp` or a " +
+		"`# Citations` list and no v0.2 field (`generated`, `verified`, `sources`, `status`, `stale_after`, " +
+		"`usage_window`, the Attested Computation keys) anywhere, is a v0.1 bundle (§13). It gets this one " +
+		"finding instead of a legacy-timestamp warning per concept, which on such a bundle is lowered to info. " +
+		"`okf migrate` upgrades the bundle in place, losing nothing.\n\n" +
+		"Bad:\n\n    ---\n    okf_version: \"0.1\"\n    ---\n\n" +
+		"Good (after okf migrate):\n\n    ---\n    okf_version: \"0.2\"\n    ---",
+	Check: checkLegacyBundle}
+
+// legacyBundle reports whether the bundle is v0.1, and why.
+func legacyBundle(b *okf.Bundle) (bool, string) {
+	v := b.OKFVersion()
+	if v.Kind == okf.Scalar {
+		switch strings.TrimSpace(v.Raw) {
+		case "0.1":
+			return true, `its root index.md declares okf_version "0.1"`
+		case "0.2":
+			return false, ""
+		}
+	}
+	legacy := false
+	for _, c := range b.Concepts {
+		fm := c.Frontmatter
+		if !fm.Present {
+			continue
+		}
+		if hasV02Field(fm) {
+			return false, ""
+		}
+		if fm.LegacyTimestamp.Form != okf.TimeAbsent || len(c.Body.Citations) > 0 {
+			legacy = true
+		}
+	}
+	if !legacy {
+		return false, ""
+	}
+	return true, "it uses v0.1 keys and no v0.2 field"
+}
+
+// hasV02Field reports whether a concept uses a family v0.2 added (§13.2).
+func hasV02Field(fm *okf.Frontmatter) bool {
+	return fm.Generated != nil || fm.Verified.Present() || fm.Sources.Present() || fm.Status.Present() ||
+		fm.StaleAfter.Present() || fm.UsageWindow != nil || fm.Runtime.Present() || fm.Parameters.Present() ||
+		fm.Computation.Present() || fm.Executor != nil || fm.Attester != nil
+}
+
+func checkLegacyBundle(p *Pass) {
+	b := p.Bundle
+	v01, why := legacyBundle(b)
+	if !v01 {
+		return
+	}
+	timestamps, citations := 0, 0
+	var first okf.Position
+	for _, c := range b.Concepts {
+		fm := c.Frontmatter
+		if fm.Present && fm.LegacyTimestamp.Form != okf.TimeAbsent {
+			timestamps++
+			if first.Path == "" {
+				first = fm.KeyPos("timestamp")
+			}
+		}
+		if len(c.Body.Citations) > 0 {
+			citations++
+			if first.Path == "" {
+				first = c.Body.Citations[0].Pos
+			}
+		}
+	}
+	pos := first
+	if x := b.RootIndex(); x != nil {
+		pos = okf.Position{Path: x.Path, Line: 1, Col: 1}
+		if v := b.OKFVersion(); v.Pos.Line > 0 {
+			pos = v.Pos
+		}
+	}
+	var uses []string
+	if timestamps > 0 {
+		uses = append(uses, fmt.Sprintf("%s the legacy timestamp", conceptCount(timestamps)))
+	}
+	if citations > 0 {
+		uses = append(uses, fmt.Sprintf("%s a # Citations list", conceptCount(citations)))
+	}
+	detail := ""
+	if len(uses) > 0 {
+		detail = " (" + strings.Join(uses, ", ") + ")"
+	}
+	p.Reportf(pos, "this is an OKF v0.1 bundle: %s%s; run okf migrate to upgrade it to v0.2 in place (§13). Per-concept legacy findings are info on a v0.1 bundle", why, detail)
+}
+
+func conceptCount(n int) string {
+	if n == 1 {
+		return "1 concept uses"
+	}
+	return fmt.Sprintf("%d concepts use", n)
+}
