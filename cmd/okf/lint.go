@@ -45,10 +45,12 @@ func lintCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "check a bundle for OKF v0.2 conformance (§11) and hygiene",
-		ArgsUsage: "[PATH | FILE...]",
-		Description: "Lints the bundle at PATH (default: the current directory), or just the FILEs named, in the\n" +
-			"context of their bundle (found by walking up to .okf.yaml or the topmost index.md; --root names it).\n" +
-			"Configuration is read from .okf.yaml at the bundle root (--config names another file).\n\n" +
+		ArgsUsage: "[DIR | FILE]...",
+		Description: "Lints the bundle holding each DIR or FILE (default: the current directory). The root is found\n" +
+			"by walking up to the nearest .okf.yaml, else the top of the chain of folders holding index.md\n" +
+			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
+			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
+			"bundle root (--config names another file).\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
 			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
@@ -60,7 +62,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "now", Usage: "judge time as of `TIME` (RFC 3339, or a date for 00:00 UTC); default $OKF_NOW, else the clock"},
 			&cli.StringFlag{Name: "expiring-within", Usage: "report concepts going stale within `DURATION` (30d, 720h); default: the configuration's, else 30d"},
 			&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of <root>/.okf.yaml"},
-			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the FILEs named (default: found from the files)"},
+			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the paths named (default: found from them)"},
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
@@ -95,28 +97,16 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("--now: %v", err)
 			}
-			t, err := resolveTarget(c.Args().Slice(), c.String("root"))
+			targets, err := lint.ResolveTargets(c.Args().Slice(), c.String("root"))
 			if err != nil {
-				return err
+				return pathErr(err)
 			}
-			cfg, cfgDisplay, err := loadConfig(t.root, c.String("config"))
-			if err != nil {
-				return err
+			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
+				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
 			}
-			var ignore []string
-			if cfg != nil {
-				ignore = cfg.Ignore
-			}
-			b, err := okf.LoadDir(t.root, okf.LoadOptions{Ignore: ignore})
-			if err != nil {
-				return fatalErr("%v", err)
-			}
-			opts := lint.Options{Now: now, ExpiringWithin: window, Config: cfg, Files: t.files}
-			if writeBaseline.set {
-				return writeBaselineFile(e, b, opts, t.root, writeBaseline.value)
-			}
+			opts := lint.Options{Now: now, ExpiringWithin: window}
 			if p := c.String("baseline"); p != "" {
-				data, err := os.ReadFile(p)
+				data, err := okf.ReadFileLimit(p, 0)
 				if err != nil {
 					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
 				}
@@ -124,20 +114,19 @@ func lintCommand(e *env) *cli.Command {
 					return usageErr("--baseline %q: %v", p, err)
 				}
 			}
-			ds := lint.Run(b, opts)
-			display := func(p string) string {
-				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
-					return cfgDisplay
+			var runs []lintRun
+			for _, t := range targets {
+				r, err := lintTarget(t, c.String("config"), opts)
+				if err != nil {
+					return err
 				}
-				return displayPath(t.display, p)
-			}
-			readFile := func(p string) ([]byte, error) {
-				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
-					return os.ReadFile(cfgDisplay) // a --config file outside the bundle
+				if writeBaseline.set {
+					return writeBaselineFile(e, r.ds, t.Root, writeBaseline.value)
 				}
-				return b.ReadFile(p)
+				runs = append(runs, r)
 			}
-			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: readFile, Version: okfVersion()}
+			report := combine(runs)
+			report.Version = okfVersion()
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
@@ -149,6 +138,7 @@ func lintCommand(e *env) *cli.Command {
 			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 				return fatalErr("cannot write the report: %v", err)
 			}
+			ds := report.Diagnostics
 			_, warnings, _ := report.Counts()
 			for _, d := range ds {
 				if d.Severity <= failOn {
@@ -164,139 +154,88 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-// target is what okf lint was asked to check: a bundle root, how to show paths under it, and
-// optionally the files (slash paths from the root) whose findings to report.
-type target struct {
-	root, display string
-	files         []string
+// pathErr turns lint's error about the paths named into a usage error (exit 2).
+func pathErr(err error) error {
+	var ue *lint.UsageError
+	if errors.As(err, &ue) {
+		return usageErr("%s", ue.Msg)
+	}
+	return fatalErr("%v", err)
 }
 
-// resolveTarget reads the positional arguments: none (the current directory, or --root), one
-// directory (the bundle root), or files, whose bundle root is --root or found from the first file.
-func resolveTarget(args []string, rootFlag string) (target, error) {
-	if len(args) == 0 {
-		root := rootFlag
-		if root == "" {
-			root = "."
-		}
-		return target{root: root, display: root}, nil
+func bundleList(ts []lint.Target) string {
+	var roots []string
+	for _, t := range ts {
+		roots = append(roots, filepath.ToSlash(t.Root))
 	}
-	if len(args) == 1 {
-		st, err := os.Stat(args[0])
-		if err != nil || st.IsDir() {
-			// A directory is the bundle root; a path that cannot be read is taken for one too, so
-			// that loading it says why it is unusable (exit 3).
-			if rootFlag != "" {
-				return target{}, usageErr("--root names the bundle of FILE arguments; %q is a directory: lint it as the bundle, without --root", args[0])
+	return strings.Join(roots, ", ")
+}
+
+// lintRun is the result of linting one bundle: its findings and how to show and read them.
+type lintRun struct {
+	ds       []okf.Diagnostic
+	display  func(string) string
+	readFile func(string) ([]byte, error)
+}
+
+// lintTarget loads one bundle with its configuration and lints it.
+func lintTarget(t lint.Target, configFlag string, opts lint.Options) (lintRun, error) {
+	cfg, cfgDisplay, err := lint.LoadConfig(t.Root, configFlag, 0)
+	if err != nil {
+		return lintRun{}, pathErr(err)
+	}
+	var ignore []string
+	if cfg != nil {
+		ignore = cfg.Ignore
+	}
+	b, err := okf.LoadDir(t.Root, okf.LoadOptions{Ignore: ignore})
+	if err != nil {
+		return lintRun{}, fatalErr("%v", err)
+	}
+	opts.Config = cfg
+	opts.Filter = t.Filter()
+	isCfg := func(p string) bool { return cfg != nil && cfgDisplay != "" && p == cfg.Path }
+	return lintRun{
+		ds: lint.Run(b, opts),
+		display: func(p string) string {
+			if isCfg(p) {
+				return cfgDisplay
 			}
-			return target{root: args[0], display: args[0]}, nil
-		}
-	}
-	for _, a := range args {
-		if st, err := os.Stat(a); err == nil && st.IsDir() {
-			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
-		}
-	}
-	root := rootFlag
-	if root == "" {
-		first, err := filepath.Abs(args[0])
-		if err != nil {
-			return target{}, usageErr("%v", err)
-		}
-		found, ok := findRoot(filepath.Dir(first))
-		if !ok {
-			return target{}, usageErr("cannot find the bundle of %q: no .okf.yaml or index.md above it (name the bundle with --root)", args[0])
-		}
-		root = found
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return target{}, usageErr("%v", err)
-	}
-	t := target{root: root, display: relToCwd(absRoot)}
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return target{}, usageErr("cannot lint %q: %v", a, unwrapPathErr(err))
-		}
-		if st.IsDir() {
-			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
-		}
-		abs, _ := filepath.Abs(a)
-		rel, err := filepath.Rel(absRoot, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return target{}, usageErr("%q is outside the bundle %q", a, t.display)
-		}
-		t.files = append(t.files, filepath.ToSlash(rel))
-	}
-	return t, nil
+			return displayPath(t.Root, p)
+		},
+		readFile: func(p string) ([]byte, error) {
+			if isCfg(p) {
+				return okf.ReadFileLimit(cfgDisplay, 0) // a --config file outside the bundle
+			}
+			return b.ReadFile(p)
+		},
+	}, nil
 }
 
-// findRoot walks up from dir to the bundle root: the nearest folder holding .okf.yaml, else the
-// topmost folder of the unbroken chain of folders holding an index.md (every folder of a bundle may
-// have its own index.md, §8, so the nearest one is usually not the root).
-func findRoot(dir string) (string, bool) {
-	has := func(d, name string) bool {
-		_, err := os.Stat(filepath.Join(d, name))
-		return err == nil
+// combine makes one report of the runs over one or more bundles. With several, each finding's path
+// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again.
+func combine(runs []lintRun) *lint.Report {
+	if len(runs) == 1 {
+		r := runs[0]
+		return &lint.Report{Diagnostics: r.ds, DisplayPath: r.display, ReadFile: r.readFile}
 	}
-	candidate := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		if has(d, lint.ConfigName) {
-			return d, true
-		}
-		if has(d, "index.md") {
-			candidate = d
-		} else if candidate != "" {
-			return candidate, true
-		}
-		if filepath.Dir(d) == d {
-			break
+	var ds []okf.Diagnostic
+	reader := map[string]func() ([]byte, error){}
+	for _, r := range runs {
+		for _, d := range r.ds {
+			p := d.Pos.Path
+			d.Pos.Path = r.display(p)
+			read := r.readFile
+			reader[d.Pos.Path] = func() ([]byte, error) { return read(p) }
+			ds = append(ds, d)
 		}
 	}
-	return candidate, candidate != ""
-}
-
-// relToCwd shows an absolute path relative to the working directory ("..", "../.." included), as
-// every path okf prints is.
-func relToCwd(abs string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil {
-		return abs
-	}
-	return rel
-}
-
-// loadConfig reads --config, or <root>/.okf.yaml when it exists. The Config's Path is the slash path
-// from the root when the file is inside the bundle; otherwise display is how to show it.
-func loadConfig(root, flag string) (cfg *lint.Config, display string, err error) {
-	path := flag
-	if path == "" {
-		path = filepath.Join(root, lint.ConfigName)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, "", nil
+	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), ReadFile: func(p string) ([]byte, error) {
+		if f := reader[p]; f != nil {
+			return f()
 		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if flag != "" {
-			return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
-		}
-		return nil, "", fatalErr("cannot read %q: %v", path, unwrapPathErr(err))
-	}
-	name := filepath.ToSlash(path)
-	absRoot, err1 := filepath.Abs(root)
-	absCfg, err2 := filepath.Abs(path)
-	if err1 == nil && err2 == nil {
-		if rel, err := filepath.Rel(absRoot, absCfg); err == nil && !strings.HasPrefix(rel, "..") {
-			return lint.ParseConfig(filepath.ToSlash(rel), data), "", nil
-		}
-	}
-	return lint.ParseConfig(name, data), name, nil
+		return nil, fs.ErrNotExist
+	}}
 }
 
 func unwrapPathErr(err error) error {
@@ -307,7 +246,7 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path string) error {
+func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string) error {
 	if path == "" {
 		path = filepath.Join(root, defaultBaseline)
 		// The default file is in the bundle, which may come from a stranger: a symbolic link there
@@ -316,7 +255,6 @@ func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path stri
 			return fatalErr("cannot write %q: it is a symbolic link that leaves the bundle (name the file with --write-baseline=FILE)", filepath.ToSlash(path))
 		}
 	}
-	ds := lint.Run(b, opts)
 	if err := okf.WriteFileAtomic(path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
 		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
 	}
@@ -357,12 +295,24 @@ func resolvesInside(root, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// displayPath shows a bundle path as a path from the working directory, so editors and CI can open it.
+// displayPath shows a bundle path as a path from the working directory, so editors and CI can open
+// it (a bundle found above the working directory shows as "a.md", not "../sub/a.md"); under a root
+// written as an absolute path, as an absolute path.
 func displayPath(root, p string) string {
-	if root == "." || root == "" {
+	if p == "" {
 		return p
 	}
-	return filepath.ToSlash(filepath.Join(root, filepath.FromSlash(p)))
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if !filepath.IsAbs(root) {
+		if wd, err := os.Getwd(); err == nil {
+			if abs, err := filepath.Abs(full); err == nil {
+				if rel, err := filepath.Rel(wd, abs); err == nil {
+					full = rel
+				}
+			}
+		}
+	}
+	return filepath.ToSlash(full)
 }
 
 func listRules(e *env) error {
