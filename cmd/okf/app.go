@@ -26,6 +26,7 @@ const (
 type exitError struct {
 	code int
 	msg  string
+	hint string // a second line, "run 'okf lint --help' for usage"
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -94,7 +95,7 @@ func buildCommit() (rev, when string) {
 }
 
 func newApp(e *env) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "okf",
 		Usage:     "check, report on and generate Open Knowledge Format (OKF) v0.2 bundles",
 		UsageText: "okf COMMAND [options] [PATH]\n\nStart with:  okf lint path/to/bundle",
@@ -118,17 +119,19 @@ func newApp(e *env) *cli.App {
 			schemaCommand(e),
 			versionCommand(e),
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("%v", err)
-		},
 	}
+	finishCommands(app)
+	return app
 }
 
 // run is main without os.Exit: it returns the exit code, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, args))
+	args, err := commandArgs(app, args)
+	if err == nil {
+		err = app.Run(flagsFirst(app, args))
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -138,6 +141,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
+		}
+		if ee.hint != "" {
+			fmt.Fprintf(stderr, "%s\n", okf.EscapeControl(ee.hint))
 		}
 		return ee.code
 	}

@@ -27,7 +27,7 @@ func genCommand(e *env) *cli.Command {
 			"2 bad usage, 3 a file could not be read or written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: okf-gen.yaml when present)"},
-			&cli.StringFlag{Name: "posts", Usage: "folder of .md/.mdx posts"},
+			&cli.StringFlag{Name: "posts", Usage: "the folder `DIR` of .md/.mdx posts"},
 			&cli.StringFlag{Name: "site", Usage: "the site's base `URL`"},
 			&cli.StringFlag{Name: "url", Usage: "a post's URL: `TEMPLATE` with {site} and {slug}", Value: generate.DefaultURL},
 			&cli.StringFlag{Name: "out", Usage: "bundle `DIR` to write"},

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/okf-tools/okf/lint"
@@ -57,8 +56,8 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "exit 1 when there are more than `N` warnings (-1: no limit)"},
-			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title) and exit"},
-			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name) and exit"},
+			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title), or the rules named as arguments, and exit (-f json for JSON)"},
+			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name, in any case) and exit"},
 			&cli.StringFlag{Name: "now", Usage: "judge time as of `TIME` (RFC 3339, or a date for 00:00 UTC); default $OKF_NOW, else the clock"},
 			&cli.StringFlag{Name: "expiring-within", Usage: "report concepts going stale within `DURATION` (30d, 720h); default: the configuration's, else 30d"},
 			&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of <root>/.okf.yaml"},
@@ -69,7 +68,7 @@ func lintCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
-				return listRules(e)
+				return listRules(e, c.Args().Slice(), c.String("format"))
 			}
 			if code := c.String("explain"); code != "" {
 				return explainRule(e, code)
@@ -315,24 +314,37 @@ func displayPath(root, p string) string {
 	return filepath.ToSlash(full)
 }
 
-func listRules(e *env) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tSOURCE\tTITLE")
-	for _, r := range lint.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, r.Source(), r.Title)
+// listRules lists every rule, or the rules named (codes or names, any case), as text or JSON.
+func listRules(e *env, names []string, format string) error {
+	rules := lint.All()
+	if len(names) > 0 {
+		rules = nil
+		for _, n := range names {
+			r := lint.LookupFold(n)
+			if r == nil {
+				return usageErr("--list-rules: %v", lint.UnknownRuleError(n))
+			}
+			rules = append(rules, r)
+		}
 	}
-	return tw.Flush()
+	if format != "text" && format != "pretty" && format != "json" {
+		return usageErr("--list-rules prints text or json, not %q", format)
+	}
+	return lint.WriteRules(e.stdout, rules, format)
 }
 
 func explainRule(e *env, code string) error {
-	r := lint.Lookup(code)
+	r := lint.LookupFold(code)
 	if r == nil {
-		return usageErr("--explain: unknown rule %q (okf lint --list-rules lists them)", code)
+		return usageErr("--explain: %v", lint.UnknownRuleError(code))
 	}
 	src := r.Source()
 	if r.Decision != "" {
 		src += ", decision " + r.Decision
 	}
-	fmt.Fprintf(e.stdout, "%s %s (%s; %s)\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, src, r.Title, r.Doc)
+	fmt.Fprintf(e.stdout, "%s %s (%s; %s)\n\n%s\n\n%s\n\nDocumentation: %s\n", r.Code, r.Name, r.Severity, src, r.Title, r.Doc, r.HelpURI())
+	if r.Decision != "" {
+		fmt.Fprintf(e.stdout, "Decision %s: %s\n", r.Decision, lint.DecisionsURL)
+	}
 	return nil
 }
