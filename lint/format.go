@@ -22,6 +22,11 @@ type Report struct {
 	Rules []*Rule
 	// Version is okf's version, for SARIF.
 	Version string
+	// Color turns on ANSI colour in the pretty format (the CLI sets it for a terminal, without
+	// NO_COLOR, or for --color always).
+	Color bool
+	// Quiet leaves out the pretty format's closing summary line: the findings only.
+	Quiet bool
 }
 
 func (r *Report) path(p string) string {

@@ -118,7 +118,9 @@ func newApp(e *env) *cli.App {
 			indexCommand(e),
 			schemaCommand(e),
 			versionCommand(e),
+			completionCommand(e),
 		},
+		EnableBashCompletion: true,
 	}
 	finishCommands(app)
 	return app

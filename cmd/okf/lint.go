@@ -65,6 +65,8 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
+			colorFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
@@ -120,12 +122,18 @@ func lintCommand(e *env) *cli.Command {
 					return err
 				}
 				if writeBaseline.set {
-					return writeBaselineFile(e, r.ds, t.Root, writeBaseline.value)
+					return writeBaselineFile(e, r.ds, t.Root, writeBaseline.value, c.Bool("quiet"))
 				}
 				runs = append(runs, r)
 			}
 			report := combine(runs)
 			report.Version = okfVersion()
+			report.Quiet = c.Bool("quiet")
+			colour, err := useColor(c, e, c.String("output") != "")
+			if err != nil {
+				return err
+			}
+			report.Color = colour && c.String("format") == "pretty"
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
@@ -145,6 +153,9 @@ func lintCommand(e *env) *cli.Command {
 				}
 			}
 			if maxWarnings >= 0 && warnings > maxWarnings {
+				if c.Bool("quiet") {
+					return findings
+				}
 				fmt.Fprintf(e.stderr, "okf: %s, more than --max-warnings %d\n", countOf(warnings, "warning"), maxWarnings)
 				return findings
 			}
@@ -245,7 +256,7 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string) error {
+func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet bool) error {
 	if path == "" {
 		path = filepath.Join(root, defaultBaseline)
 		// The default file is in the bundle, which may come from a stranger: a symbolic link there
@@ -256,6 +267,9 @@ func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string) error {
 	}
 	if err := okf.WriteFileAtomic(path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
 		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
+	}
+	if quiet {
+		return nil
 	}
 	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(path)))
 	return nil
