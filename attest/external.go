@@ -206,6 +206,9 @@ func copyBundle(b *okf.Bundle, dir string) error {
 			}
 			continue
 		}
+		if !st.Mode().IsRegular() || st.Size() > b.FileRoot().MaxFileSize() {
+			continue // a named pipe or device is never opened (it could block); an oversize file is not copied
+		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 			return err
 		}

@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"sort"
 	"strconv"
@@ -33,6 +35,9 @@ type Config struct {
 	ExpiringWithin time.Duration
 	// Schemas maps a concept `type` to a schema file of the bundle (a slash path from the root).
 	Schemas map[string]SchemaRef
+	// MaxFileSize is the largest file of the bundle read, in bytes (max_file_size); zero when not
+	// set (okf.DefaultMaxFileSize applies). --max-file-size wins over it.
+	MaxFileSize int64
 	// Diagnostics are the problems found in the file itself.
 	Diagnostics []okf.Diagnostic
 }
@@ -59,7 +64,7 @@ type SchemaRef struct {
 }
 
 // configKeys are the top-level keys of .okf.yaml, in the order the docs list them.
-var configKeys = []string{"rules", "overrides", "ignore", "expiring_within", "schemas"}
+var configKeys = []string{"rules", "overrides", "ignore", "expiring_within", "schemas", "max_file_size"}
 
 // ParseConfig reads the configuration text src; name is the path shown in positions. It never
 // fails: every problem is a diagnostic and the rest of the file still applies.
@@ -68,6 +73,11 @@ func ParseConfig(name string, src []byte) *Config {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		c.errorf(ConfigInvalid, yamlErrLine(err), 0, "configuration is not valid YAML: %s", yamlErrMsg(err))
+		return c
+	}
+	var ae *okf.AliasError
+	if err := okf.CheckYAMLAliases(&doc); errors.As(err, &ae) {
+		c.errorf(ConfigInvalid, ae.Line, 0, "configuration is not valid YAML: %s", ae.Msg)
 		return c
 	}
 	if len(doc.Content) == 0 {
@@ -103,10 +113,31 @@ func ParseConfig(name string, src []byte) *Config {
 			c.ExpiringWithin = WindowSetting(d)
 		case "schemas":
 			c.parseSchemas(v)
+		case "max_file_size":
+			// A number of bytes, or a size with a unit (8MiB, 512KiB).
+			n, err := okf.ParseSize(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil {
+				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", shape(v))
+				continue
+			}
+			c.MaxFileSize = n
 		default:
 			c.errorf(ConfigUnknownKey, k.Line, k.Column, "unknown configuration key %q (want %s)", k.Value, strings.Join(configKeys, ", "))
 		}
 	}
+	return c
+}
+
+// UnreadableConfig is the configuration used when the file name could not be read (linked outside
+// the bundle, not a regular file, over the size limit): empty, with one finding saying why. The
+// file's content is never shown.
+func UnreadableConfig(name string, err error) *Config {
+	c := ParseConfig(name, nil)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	c.errorf(ConfigInvalid, 1, 1, "configuration not read: %s; the defaults apply", strings.TrimSuffix(err.Error(), ": not read"))
 	return c
 }
 

@@ -58,7 +58,7 @@ var (
 		Check: loaderRule(okf.CodeLogHeading)}
 	FileUnreadable = &Rule{Code: okf.CodeUnreadable, Name: "file-unreadable", Severity: okf.Error, Spec: "§11",
 		Title: "file cannot be read",
-		Doc:   "A file of the bundle could not be read (permissions, I/O error), so its conformance cannot be established.\n\nBad: a concept readable only by another user.\n\nGood: every file readable by the linter.",
+		Doc:   "A file of the bundle could not be read, so its conformance cannot be established: permissions or an I/O error; a named pipe, socket or device where a file was expected (never opened, so okf cannot hang on it); a file larger than the size limit (8 MiB unless --max-file-size or max_file_size in .okf.yaml says otherwise; skipped without being read); or a path whose symbolic links lead outside the bundle.\n\nBad: a concept readable only by another user; a 200 MB `data.md`.\n\nGood: every file a regular file, readable by the linter, under the size limit.",
 		Check: loaderRule(okf.CodeUnreadable)}
 	SymlinkOutside = &Rule{Code: okf.CodeSymlinkOutside, Name: "symlink-outside", Severity: okf.Warning, Decision: "D5",
 		Title: "symbolic link leading outside the bundle",

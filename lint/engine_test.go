@@ -78,7 +78,7 @@ colour: blue
 		`.okf.yaml:9:5: unknown key "colour" in an override (want paths, rules) [OKF902] warning`,
 		`.okf.yaml:10:5: override without paths: it would apply to no file [OKF901] warning`,
 		`.okf.yaml:15:10: schemas.Table: want the path of a schema file in the bundle, found a list [OKF901] warning`,
-		`.okf.yaml:16:1: unknown configuration key "colour" (want rules, overrides, ignore, expiring_within, schemas) [OKF902] warning`,
+		`.okf.yaml:16:1: unknown configuration key "colour" (want rules, overrides, ignore, expiring_within, schemas, max_file_size) [OKF902] warning`,
 	)
 	if got := c.Rules["OKF001"]; got.Off || got.Severity != okf.Warning {
 		t.Errorf("OKF001 setting = %+v", got)
@@ -486,7 +486,7 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := "rules:\n  OKF905: info\n  unused-suppression: off\noverrides:\n  - paths: [\"legacy/**\"]\n    rules: { OKF001: warning }\nignore: [\"scratch/**\"]\nexpiring_within: 14d\nschemas:\n  Metric: schemas/metric.json\n"
+	good := "rules:\n  OKF905: info\n  unused-suppression: off\noverrides:\n  - paths: [\"legacy/**\"]\n    rules: { OKF001: warning }\nignore: [\"scratch/**\"]\nexpiring_within: 14d\nschemas:\n  Metric: schemas/metric.json\nmax_file_size: 16MiB\n"
 	if c := ParseConfig("c", []byte(good)); len(c.Diagnostics) != 0 {
 		t.Errorf("parser: %v", c.Diagnostics)
 	}
@@ -497,14 +497,20 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 	if vs := s.Validate(n.Content[0]); len(vs) != 0 {
 		t.Errorf("schema: %+v", vs)
 	}
-	bad := "rules:\n  OKF905: loud\nexpiring_within: soon\ncolour: blue\n"
-	if c := ParseConfig("c", []byte(bad)); len(c.Diagnostics) != 3 {
-		t.Errorf("parser found %d problems, want 3: %v", len(c.Diagnostics), c.Diagnostics)
+	if c := ParseConfig("c", []byte(good)); c.MaxFileSize != 16<<20 {
+		t.Errorf("max_file_size 16MiB read as %d", c.MaxFileSize)
+	}
+	if c := ParseConfig("c", []byte("max_file_size: 1048576\n")); c.MaxFileSize != 1<<20 || len(c.Diagnostics) != 0 {
+		t.Errorf("max_file_size in bytes: %d %v", c.MaxFileSize, c.Diagnostics)
+	}
+	bad := "rules:\n  OKF905: loud\nexpiring_within: soon\ncolour: blue\nmax_file_size: huge\n"
+	if c := ParseConfig("c", []byte(bad)); len(c.Diagnostics) != 4 || c.MaxFileSize != 0 {
+		t.Errorf("parser found %d problems, want 4: %v", len(c.Diagnostics), c.Diagnostics)
 	}
 	if err := yaml.Unmarshal([]byte(bad), &n); err != nil {
 		t.Fatal(err)
 	}
-	if vs := s.Validate(n.Content[0]); len(vs) != 3 {
-		t.Errorf("schema found %d problems, want 3: %+v", len(vs), vs)
+	if vs := s.Validate(n.Content[0]); len(vs) != 4 {
+		t.Errorf("schema found %d problems, want 4: %+v", len(vs), vs)
 	}
 }

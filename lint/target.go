@@ -236,46 +236,43 @@ func holdsMarkdown(dir string) bool {
 	return found
 }
 
-// LoadConfig reads the configuration of the bundle at root: the file flag names (read as the
-// user's own file, capped at maxSize), else <root>/.okf.yaml through the bundle's confined door
-// (nil when absent). The Config's Path is the slash path from the root when the file is in the
-// bundle; otherwise display is how to show it. A .okf.yml at the root (never read) adds a finding
-// asking to rename it. The error is a *UsageError when the flag's file cannot be read.
-func LoadConfig(root, flag string, maxSize int64) (cfg *Config, display string, err error) {
-	r, err := okf.OpenRoot(root, maxSize)
-	if err != nil {
-		return nil, "", err
-	}
-	defer r.Close()
-	legacy := false
-	if _, err := r.Lstat(LegacyConfigName); err == nil {
-		legacy = true
-	}
-	if flag != "" {
-		data, err := r.ReadPath(flag)
-		if err != nil {
-			return nil, "", usagef("--config: cannot read %q: %v", flag, unwrapPathErr(err))
-		}
-		if rel, ok := r.Rel(flag); ok {
-			cfg = ParseConfig(rel, data)
-		} else {
-			display = filepath.ToSlash(flag)
-			cfg = ParseConfig(display, data)
-		}
-	} else {
+// LoadConfig reads the configuration of the bundle r was opened on: the file flag names (through
+// r, confined, when it lies inside the bundle; else as the user's own file, capped at r's limit),
+// else <root>/.okf.yaml through r (nil when absent; one that cannot be read, such as a link leading
+// outside or a named pipe, is a finding and the defaults apply). The Config's Path is the slash path
+// from the root when the file is in the bundle; otherwise display is how to show it. A .okf.yml at
+// the root (never read) adds a finding asking to rename it. The error is a *UsageError when the
+// flag's file cannot be read.
+func LoadConfig(r *okf.Root, flag string) (cfg *Config, display string, err error) {
+	switch {
+	case flag == "":
 		data, err := r.ReadFile(ConfigName)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return nil, "", fmt.Errorf("cannot read %q: %v", filepath.Join(root, ConfigName), unwrapPathErr(err))
+			cfg = UnreadableConfig(ConfigName, err)
 		default:
 			cfg = ParseConfig(ConfigName, data)
 		}
+	default:
+		if rel, ok := r.Rel(flag); ok {
+			data, err := r.ReadFile(rel)
+			if err != nil {
+				return nil, "", usagef("--config: cannot read %q: %v", flag, unwrapPathErr(err))
+			}
+			cfg = ParseConfig(rel, data)
+			break
+		}
+		data, err := okf.ReadFileLimit(flag, r.MaxFileSize())
+		if err != nil {
+			return nil, "", usagef("--config: cannot read %q: %v", flag, unwrapPathErr(err))
+		}
+		display = filepath.ToSlash(flag)
+		cfg = ParseConfig(display, data)
 	}
-	if legacy {
+	if _, err := r.Lstat(LegacyConfigName); err == nil {
 		if cfg == nil {
-			cfg = ParseConfig(ConfigName, nil)
-			cfg.Path = LegacyConfigName
+			cfg = ParseConfig(LegacyConfigName, nil)
 		}
 		cfg.Diagnostics = append(cfg.Diagnostics, okf.Diagnostic{
 			Pos: okf.Position{Path: LegacyConfigName, Line: 1, Col: 1}, Code: ConfigInvalid.Code, Severity: ConfigInvalid.Severity,

@@ -3,12 +3,12 @@ package okf
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -91,7 +91,7 @@ type Comment struct {
 // markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
 // are not read as link reference definitions). Tables, strikethrough and task lists are left out:
 // they add no link, heading or code block, and a table's links are still found in its text.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.Footnote))
+var markdown = goldmark.New(goldmark.WithExtensions(footnotes))
 
 // bodyParser walks one body; offsets from goldmark are relative to the body and are shifted by
 // offset into the file before they become positions.
@@ -291,13 +291,20 @@ func (p *bodyParser) footnotes(b *Body, code [][2]int) {
 	if bytes.Index(p.src, []byte("[^")) < 0 {
 		return
 	}
-	inCode := func(off int) bool {
-		for _, r := range code {
-			if off >= r[0] && off < r[1] {
-				return true
-			}
+	// Bound: code ranges do not overlap; sorted (goldmark walks footnote definitions, and the code
+	// in them, last) and met by lines in order, one index moves forward through them: r log r plus
+	// lines, where a scan of every range per line was quadratic on a body alternating code blocks
+	// and references.
+	code = slices.Clone(code)
+	slices.SortFunc(code, func(a, b [2]int) int { return a[0] - b[0] })
+	ci := 0
+	// inCode reports whether the line [off, end) is in a code block; an indented block's range starts
+	// after its first line's indentation, so the line need only overlap it.
+	inCode := func(off, end int) bool {
+		for ci < len(code) && code[ci][1] <= off {
+			ci++
 		}
-		return false
+		return ci < len(code) && code[ci][0] < end
 	}
 	type ref struct {
 		label string
@@ -315,7 +322,7 @@ func (p *bodyParser) footnotes(b *Body, code [][2]int) {
 			off = next
 			continue
 		}
-		if fence || bytes.Index(line, []byte("[^")) < 0 || inCode(off) {
+		if fence || bytes.Index(line, []byte("[^")) < 0 || inCode(off, off+len(line)) {
 			off = next
 			continue
 		}

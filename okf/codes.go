@@ -21,7 +21,10 @@ const (
 	CodeRootIndexKeys = "OKF008"
 	// CodeLogHeading: a log.md `##` heading that does not begin with a YYYY-MM-DD date (D8).
 	CodeLogHeading = "OKF009"
-	// CodeUnreadable: a file that could not be read.
+	// CodeUnreadable: a file that could not be read: permissions or I/O, a named pipe, socket or
+	// device (never opened), a file over the size limit (never read), a path leading outside the
+	// root; also a stretch of a body not parsed because the Markdown parser would take too long on
+	// it (tame.go).
 	CodeUnreadable = "OKF010"
 	// CodeSymlinkOutside: a symbolic link leading outside the bundle root, not followed (D5).
 	CodeSymlinkOutside = "OKF011"

@@ -274,6 +274,10 @@ func decodeYAML(raw []byte, firstLine int) (*yaml.Node, error) {
 	if err := checkDuplicates(top); err != nil {
 		return nil, err
 	}
+	if err := CheckYAMLAliases(top); err != nil {
+		ae := err.(*AliasError)
+		return nil, &yamlError{Line: ae.Line, Msg: ae.Msg}
+	}
 	return top, nil
 }
 
@@ -295,10 +299,24 @@ func shiftLines(n *yaml.Node, by int) {
 	}
 }
 
-// checkDuplicates reports the first key written twice in any mapping (D3: unparseable). Mappings
-// are small, so keys are compared pairwise rather than through a map allocated per mapping.
+// checkDuplicates reports the first key written twice in any mapping (D3: unparseable). Bound:
+// linear in the keys. Mappings are usually small, and up to 16 keys are compared pairwise (at most
+// 120 comparisons, no allocation); a larger mapping goes through a map (40,000 keys: 40,000
+// look-ups, where pairwise took 800 million comparisons).
 func checkDuplicates(n *yaml.Node) error {
-	if n.Kind == yaml.MappingNode {
+	if n.Kind == yaml.MappingNode && len(n.Content) > 32 {
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if prev, ok := seen[k.Value]; ok {
+				return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+			}
+			seen[k.Value] = k
+		}
+	} else if n.Kind == yaml.MappingNode {
 		for i := 2; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {

@@ -235,6 +235,10 @@ func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 		if !typeOK(st.Mode(), dirOK) {
 			return nil, nil, &fs.PathError{Op: op, Path: name, Err: notRegular(st.Mode())}
 		}
+		if !dirOK && st.Size() > r.max {
+			// Refused before opening: a file system may hold a size it never fetched.
+			return nil, nil, &fs.PathError{Op: op, Path: name, Err: &TooLargeError{Size: st.Size(), Limit: r.max}}
+		}
 		if f, err = r.fsys.Open(c); err != nil {
 			return nil, nil, fixErr(op, name, err)
 		}

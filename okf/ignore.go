@@ -1,7 +1,6 @@
 package okf
 
 import (
-	"bufio"
 	"bytes"
 	"path"
 	"strings"
@@ -26,9 +25,9 @@ type ignoreRule struct {
 // escape a leading character, trailing unescaped spaces are trimmed.
 func ParseIgnore(text []byte) *Ignore {
 	ig := &Ignore{}
-	sc := bufio.NewScanner(bytes.NewReader(text))
-	for sc.Scan() {
-		ig.Add(sc.Text())
+	// Split, not bufio.Scanner: a line over the scanner's 64 KiB would silently end the list.
+	for _, line := range bytes.Split(text, []byte{'\n'}) {
+		ig.Add(string(line))
 	}
 	return ig
 }
@@ -91,27 +90,56 @@ func (r ignoreRule) matches(p string) bool {
 }
 
 // globMatch matches pattern segments against path segments, with "**" for any number of segments.
+//
+// Bound: at most len(pat) × (len(segs)+1) segment matches (path.Match, itself linear in the
+// segment for Go's glob syntax, which never backtracks across stars), whatever the pattern: the
+// table below records, for each pattern suffix, which path suffixes it matches, so a pattern such
+// as **/**/**/…/a is polynomial instead of trying every way to split the path (exponential).
 func globMatch(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			rest := pat[1:]
-			if len(rest) == 0 {
-				return true
+	if !hasDoubleStar(pat) {
+		// The common case: one segment each, no table.
+		if len(pat) != len(segs) {
+			return false
+		}
+		for i := range pat {
+			if ok, err := path.Match(pat[i], segs[i]); err != nil || !ok {
+				return false
 			}
-			for i := 0; i <= len(segs); i++ {
-				if globMatch(rest, segs[i:]) {
-					return true
+		}
+		return true
+	}
+	// next[j]: pat[i+1:] matches segs[j:]; cur[j]: pat[i:] matches segs[j:].
+	next := make([]bool, len(segs)+1)
+	cur := make([]bool, len(segs)+1)
+	next[len(segs)] = true // the empty pattern matches only the empty path
+	for i := len(pat) - 1; i >= 0; i-- {
+		if pat[i] == "**" {
+			// "**" takes zero or more segments: pat[i:] matches segs[j:] when pat[i+1:] matches
+			// segs[k:] for some k ≥ j.
+			cur[len(segs)] = next[len(segs)]
+			for j := len(segs) - 1; j >= 0; j-- {
+				cur[j] = next[j] || cur[j+1]
+			}
+		} else {
+			cur[len(segs)] = false
+			for j := len(segs) - 1; j >= 0; j-- {
+				cur[j] = false
+				if next[j+1] {
+					ok, err := path.Match(pat[i], segs[j])
+					cur[j] = err == nil && ok
 				}
 			}
-			return false
 		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
+		next, cur = cur, next
 	}
-	return len(segs) == 0
+	return next[0]
+}
+
+func hasDoubleStar(pat []string) bool {
+	for _, p := range pat {
+		if p == "**" {
+			return true
+		}
+	}
+	return false
 }

@@ -73,6 +73,16 @@ var ErrNotBundle = errors.New("not a readable bundle directory")
 // LoadDir loads the bundle rooted at dir. The error is non-nil only when dir itself cannot be read;
 // every problem with a file is a diagnostic, and loading goes on with the other files.
 func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
+	r, err := OpenBundle(dir, opts.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return LoadRoot(r, opts)
+}
+
+// OpenBundle opens the bundle folder dir as a Root (see OpenRoot), for reading its configuration
+// before loading it with LoadRoot. The error wraps ErrNotBundle when dir is not a readable folder.
+func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
@@ -80,11 +90,20 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
 	}
-	r, err := OpenRoot(dir, opts.MaxFileSize)
+	r, err := OpenRoot(dir, maxSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	return LoadRoot(r, opts)
+	return r, nil
+}
+
+// FileRoot returns the Root the bundle's files are read through (confined, regular files only, at
+// most its size limit).
+func (b *Bundle) FileRoot() *Root {
+	if r, ok := b.FS.(*Root); ok {
+		return r
+	}
+	return NewRoot(b.FS, 0)
 }
 
 // LoadRoot loads the bundle a Root was opened on: every file is read through it (confined to the
@@ -108,7 +127,9 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 }
 
 // Load loads a bundle from fsys (tests, embedded bundles, archives), with the same checks as
-// LoadDir as far as fsys allows: regular files only, at most the size limit each.
+// LoadDir as far as fsys allows: regular files only, at most the size limit each. Confinement is
+// fsys's own (os.DirFS follows symbolic links anywhere): for a folder on disk use LoadDir, or pass
+// a *Root from OpenRoot.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
 	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts}
 	return l.load()
@@ -365,6 +386,13 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 	li := newLineIndex(src)
 	sp := SplitFrontmatter(src)
 	var diags []Diagnostic
+	// Shapes of text the Markdown parser would spend superlinear time on are blanked first
+	// (tame.go); offsets are unchanged, so li and sp still hold.
+	src, tamedParts := tameBody(src, sp.BodyOffset)
+	for _, t := range tamedParts {
+		line, col := li.pos(t.off)
+		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
+	}
 	fm := &Frontmatter{path: j.path}
 	bodyOffset := sp.BodyOffset
 	name := path.Base(j.path)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/okf-tools/okf/okf"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -97,6 +98,9 @@ func Compile(name string, text []byte) (*Schema, error) {
 		if err := yaml.Unmarshal(text, &n); err != nil {
 			return nil, fmt.Errorf("cannot read %q as YAML: %v", name, err)
 		}
+		if err := okf.CheckYAMLAliases(&n); err != nil {
+			return nil, fmt.Errorf("cannot read %q as YAML: %v", name, err)
+		}
 		doc = ValueOf(&n)
 	} else {
 		var err error
@@ -120,30 +124,44 @@ func Compile(name string, text []byte) (*Schema, error) {
 // ValueOf builds the JSON-shaped value of a YAML node: mappings become map[string]any, sequences
 // []any, and scalars follow their resolved YAML tag. It never decodes into `any` through yaml.v3, so a
 // timestamp stays the string that was written (D3) and `2026-06-01` is not turned into a time.Time.
-func ValueOf(n *yaml.Node) any { return valueOf(n, 0) }
+//
+// Bound: values reached through aliases count against okf.MaxAliasExpansion; past it an alias
+// stands for null, so a node that okf.CheckYAMLAliases did not vet still cannot expand without end.
+func ValueOf(n *yaml.Node) any {
+	budget := okf.MaxAliasExpansion
+	return (&projector{budget: &budget}).valueOf(n, 0, false)
+}
 
-func valueOf(n *yaml.Node, depth int) any {
+type projector struct{ budget *int }
+
+func (p *projector) valueOf(n *yaml.Node, depth int, aliased bool) any {
 	if n == nil || depth > 64 {
 		return nil
+	}
+	if aliased {
+		if *p.budget <= 0 {
+			return nil
+		}
+		*p.budget--
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil
 		}
-		return valueOf(n.Content[0], depth+1)
+		return p.valueOf(n.Content[0], depth+1, aliased)
 	case yaml.AliasNode:
-		return valueOf(n.Alias, depth+1)
+		return p.valueOf(n.Alias, depth+1, true)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			m[keyText(n.Content[i])] = valueOf(n.Content[i+1], depth+1)
+			m[keyText(n.Content[i])] = p.valueOf(n.Content[i+1], depth+1, aliased)
 		}
 		return m
 	case yaml.SequenceNode:
 		a := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			a[i] = valueOf(c, depth+1)
+			a[i] = p.valueOf(c, depth+1, aliased)
 		}
 		return a
 	case yaml.ScalarNode:

@@ -43,7 +43,7 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 	}
 	root := strings.TrimSpace(string(top))
 	pre := strings.TrimSpace(string(prefix))
-	args := []string{"ls-tree", "-r", "-z", "--full-tree", strings.TrimSpace(string(tree))}
+	args := []string{"ls-tree", "-r", "-z", "-l", "--full-tree", strings.TrimSpace(string(tree))}
 	if pre != "" {
 		args = append(args, "--", pre)
 	}
@@ -52,7 +52,11 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 		return nil, fmt.Errorf("listing %q at %q: %v", dir, ref, err)
 	}
 
-	fsys := fstest.MapFS{}
+	fsys := revisionFS{MapFS: fstest.MapFS{}, large: map[string]int64{}}
+	limit := opts.MaxFileSize
+	if limit <= 0 {
+		limit = okf.DefaultMaxFileSize
+	}
 	var want []string // object ids to read, in order
 	var wantPath []string
 	for _, rec := range bytes.Split(list, []byte{0}) {
@@ -61,14 +65,19 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 		}
 		meta, name, ok := strings.Cut(string(rec), "\t")
 		fields := strings.Fields(meta)
-		if !ok || len(fields) != 3 || fields[1] != "blob" || fields[0] == "120000" {
+		if !ok || len(fields) != 4 || fields[1] != "blob" || fields[0] == "120000" {
 			continue // submodules and symbolic links are not followed
 		}
 		rel := strings.TrimPrefix(name, pre)
 		if rel == "" || !fs.ValidPath(rel) {
 			continue
 		}
-		fsys[rel] = &fstest.MapFile{Mode: 0o644}
+		fsys.MapFS[rel] = &fstest.MapFile{Mode: 0o644}
+		if size, err := strconv.ParseInt(fields[3], 10, 64); err == nil && size > limit {
+			// Never fetched: the loader sees its size and reports it over the limit (OKF010).
+			fsys.large[rel] = size
+			continue
+		}
 		if strings.HasSuffix(rel, ".md") || path.Base(rel) == ".okfignore" {
 			want = append(want, fields[2])
 			wantPath = append(wantPath, rel)
@@ -80,7 +89,7 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 			return nil, fmt.Errorf("reading %q at %q: %v", dir, ref, err)
 		}
 		for i, p := range wantPath {
-			fsys[p].Data = blobs[i]
+			fsys.MapFS[p].Data = blobs[i]
 		}
 	}
 	return okf.Load(fsys, opts)

@@ -117,6 +117,7 @@ func newApp(e *env) *cli.App {
 			genCommand(e),
 			indexCommand(e),
 			schemaCommand(e),
+			serveCommand(e),
 			versionCommand(e),
 			completionCommand(e),
 		},

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
@@ -119,6 +118,7 @@ func wantsHelp(args []string) bool {
 
 // subcommand builds an attest subcommand that parses its own flags (see interspersed).
 func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action func(c *cli.Context, args []string) error) *cli.Command {
+	flags = append(flags[:len(flags):len(flags)], maxFileSizeFlag())
 	cmd := &cli.Command{
 		Name:            name,
 		Usage:           usage,
@@ -145,9 +145,14 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 	return cmd
 }
 
-// loadBundle loads the bundle at dir; an unreadable root is fatal (exit 3).
-func loadBundle(dir string) (*okf.Bundle, error) {
-	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+// loadBundle loads the bundle at dir through its root, with the size limit of --max-file-size or
+// .okf.yaml; an unreadable root is fatal (exit 3).
+func loadBundle(c *cli.Context, dir string) (*okf.Bundle, error) {
+	r, err := openBundleRoot(c, dir, "")
+	if err != nil {
+		return nil, err
+	}
+	b, err := okf.LoadRoot(r, okf.LoadOptions{})
 	if err != nil {
 		return nil, fatalErr("%v", err)
 	}
@@ -181,7 +186,7 @@ func attestListCommand(e *env) *cli.Command {
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			b, err := loadBundle(dir)
+			b, err := loadBundle(c, dir)
 			if err != nil {
 				return err
 			}
@@ -281,7 +286,7 @@ func attestCheckCommand(e *env) *cli.Command {
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			b, err := loadBundle(dir)
+			b, err := loadBundle(c, dir)
 			if err != nil {
 				return err
 			}
@@ -328,7 +333,7 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 	if len(args) != 1 {
 		return nil, nil, usageErr("attest %s: expected one CONCEPT (an Attested Computation's ID or path), got %d arguments", cmd, len(args))
 	}
-	b, err := loadBundle(c.String("bundle"))
+	b, err := loadBundle(c, c.String("bundle"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -398,7 +403,9 @@ func attestVerifyCommand(e *env) *cli.Command {
 			if c.String("receipt") == "" {
 				return usageErr("attest verify: --receipt FILE is required")
 			}
-			data, err := os.ReadFile(c.String("receipt"))
+			// Inside the bundle the receipt is read confined (a link leading outside is refused);
+			// anywhere, at most the size limit.
+			data, err := b.FileRoot().ReadPath(c.String("receipt"))
 			if err != nil {
 				return fatalErr("cannot read receipt: %v", err)
 			}

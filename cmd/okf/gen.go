@@ -177,7 +177,7 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		}
 	}
 	if cfgPath != "" {
-		src, err := os.ReadFile(cfgPath)
+		src, err := readCheckoutFile(cfgPath)
 		if err != nil {
 			return opts, fatalErr("reading configuration: %v", err)
 		}
@@ -272,7 +272,7 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	case c.IsSet("concepts") || (!opts.All && cfg.ConceptsFile != ""):
 		opts.All = false
 		file := str("concepts", cfg.ConceptsFile, true)
-		src, err := os.ReadFile(file)
+		src, err := readCheckoutFile(file)
 		if err != nil {
 			return opts, fatalErr("reading concept map: %v", err)
 		}

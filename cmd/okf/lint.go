@@ -67,6 +67,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
 			colorFlag(),
+			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
@@ -102,12 +103,20 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return pathErr(err)
 			}
+			limit, err := flagMaxFileSize(c)
+			if err != nil {
+				return err
+			}
 			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
 				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
 			}
 			opts := lint.Options{Now: now, ExpiringWithin: window}
 			if p := c.String("baseline"); p != "" {
-				data, err := okf.ReadFileLimit(p, 0)
+				rb, err := okf.OpenBundle(targets[0].Root, limit)
+				if err != nil {
+					return fatalErr("%v", err)
+				}
+				data, err := rb.ReadPath(p) // confined when inside the bundle
 				if err != nil {
 					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
 				}
@@ -117,7 +126,7 @@ func lintCommand(e *env) *cli.Command {
 			}
 			var runs []lintRun
 			for _, t := range targets {
-				r, err := lintTarget(t, c.String("config"), opts)
+				r, err := lintTarget(t, c.String("config"), limit, opts)
 				if err != nil {
 					return err
 				}
@@ -188,17 +197,26 @@ type lintRun struct {
 	readFile func(string) ([]byte, error)
 }
 
-// lintTarget loads one bundle with its configuration and lints it.
-func lintTarget(t lint.Target, configFlag string, opts lint.Options) (lintRun, error) {
-	cfg, cfgDisplay, err := lint.LoadConfig(t.Root, configFlag, 0)
+// lintTarget loads one bundle with its configuration and lints it. Every file of the bundle is
+// read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
+// else the configuration's max_file_size, else the default).
+func lintTarget(t lint.Target, configFlag string, limit int64, opts lint.Options) (lintRun, error) {
+	r, err := okf.OpenBundle(t.Root, limit)
+	if err != nil {
+		return lintRun{}, fatalErr("%v", err)
+	}
+	cfg, cfgDisplay, err := lint.LoadConfig(r, configFlag)
 	if err != nil {
 		return lintRun{}, pathErr(err)
 	}
 	var ignore []string
 	if cfg != nil {
 		ignore = cfg.Ignore
+		if limit == 0 && cfg.MaxFileSize > 0 {
+			r = okf.NewRoot(r, cfg.MaxFileSize)
+		}
 	}
-	b, err := okf.LoadDir(t.Root, okf.LoadOptions{Ignore: ignore})
+	b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
 	if err != nil {
 		return lintRun{}, fatalErr("%v", err)
 	}
@@ -215,7 +233,7 @@ func lintTarget(t lint.Target, configFlag string, opts lint.Options) (lintRun, e
 		},
 		readFile: func(p string) ([]byte, error) {
 			if isCfg(p) {
-				return okf.ReadFileLimit(cfgDisplay, 0) // a --config file outside the bundle
+				return okf.ReadFileLimit(cfgDisplay, r.MaxFileSize()) // a --config file outside the bundle
 			}
 			return b.ReadFile(p)
 		},

@@ -31,6 +31,8 @@ func TestScript(t *testing.T) {
 			"exits":       exitsCmd,
 			"sqlite-exec": sqliteExecCmd,
 			"mkfile":      mkfileCmd,
+			"sparse":      sparseCmd,
+			"mkfifo":      mkfifoCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("OKF_NOW", "")

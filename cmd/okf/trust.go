@@ -29,6 +29,7 @@ func trustCommand(e *env) *cli.Command {
 			"2 bad usage, 3 the bundle or the output cannot be read or written.",
 		Flags: []cli.Flag{
 			colorFlag(),
+			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(trust.Formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "now", Usage: "judge staleness at `TIME` (RFC 3339, or a date meaning 00:00 UTC); default $OKF_NOW, else the clock"},
@@ -95,7 +96,11 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	opts.Builtins = attest.BuiltinNames()
 
-	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	r, err := openBundleRoot(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
+	if err != nil {
+		return err
+	}
+	b, err := okf.LoadRoot(r, okf.LoadOptions{})
 	if err != nil {
 		return fatalErr("cannot read bundle %q: %v", dir, err)
 	}
@@ -109,7 +114,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	full += " " + shellQuote(dir)
 	if ref := c.String("base"); ref != "" {
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{})
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize()})
 		if errors.Is(err, trust.ErrRevision) {
 			return usageErr("--base: %v", err)
 		}

@@ -12,7 +12,8 @@ const module = "github.com/okf-tools/okf"
 
 // TestImportGraph keeps the layering: okf/ imports no sibling package; lint, trust, attest and
 // generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
-// other; only cmd/okf ties them together.
+// other; only cmd/okf ties them together. serve/ (the MCP server) builds on okf/ and trust/ only, and
+// only cmd/okf imports it.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -22,6 +23,7 @@ func TestImportGraph(t *testing.T) {
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
+	cmdServes := false
 	for {
 		var p struct {
 			ImportPath string
@@ -41,6 +43,12 @@ func TestImportGraph(t *testing.T) {
 			}
 			dep := strings.TrimPrefix(imp, module+"/")
 			depTop := strings.SplitN(dep, "/", 2)[0]
+			if depTop == "serve" && rel == "cmd/okf" {
+				cmdServes = true
+			}
+			if depTop == "serve" && rel != "cmd/okf" && top != "serve" {
+				t.Errorf("%s imports %s: only cmd/okf may import serve/", rel, dep)
+			}
 			switch top {
 			case "okf":
 				t.Errorf("%s imports %s: okf/ must import no sibling package", rel, dep)
@@ -48,12 +56,19 @@ func TestImportGraph(t *testing.T) {
 				if depTop != "okf" && depTop != "schemas" && depTop != "internal" && depTop != top {
 					t.Errorf("%s imports %s: %s/ may import only okf/ (and schemas/, internal/)", rel, dep, top)
 				}
+			case "serve":
+				if depTop != "okf" && depTop != "trust" && depTop != top {
+					t.Errorf("%s imports %s: serve/ may import only okf/ and trust/", rel, dep)
+				}
 			case "schemas":
 				if depTop != "okf" && depTop != top {
 					t.Errorf("%s imports %s: schemas/ is a leaf over okf/", rel, dep)
 				}
 			}
 		}
+	}
+	if !cmdServes {
+		t.Error("cmd/okf does not import serve/: okf serve is the only way in")
 	}
 	if seen < 3 {
 		t.Fatalf("go list saw %d packages", seen)

@@ -1,0 +1,213 @@
+package serve
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/trust"
+)
+
+// doc is one servable file: a concept or an index.md. Its text is the file as written, read once
+// at load through the bundle's own reader (confined to the bundle, size-capped), so a read never
+// touches the disk again and an edit that breaks the file can fall back to this version.
+type doc struct {
+	id   string // concept ID, or "<dir>/index" for an index.md
+	path string
+	uri  string
+	text []byte
+	body []byte // text after the frontmatter
+
+	concept *okf.Concept   // nil for an index
+	index   *okf.Index     // nil for a concept
+	row     *trust.Concept // the concept's trust facts (nil for an index)
+
+	title, description, typ string
+	tags                    []string // lowercase
+	status                  okf.Status
+	tier                    okf.Tier
+
+	// stale is set when the file on disk is broken and this is the last good version: the error.
+	stale string
+}
+
+func (d *doc) isIndex() bool { return d.index != nil }
+
+// snapshot is one loaded version of the bundle. It is never changed after it is built; a reload
+// builds a new one.
+type snapshot struct {
+	bundle *okf.Bundle
+	report *trust.Report
+	docs   []*doc // concepts sorted by ID, then indexes sorted by path
+	byID   map[string]*doc
+	byURI  map[string]*doc
+	// concepts is the number of concepts (docs[:concepts]); search numbers documents by position.
+	concepts int
+	idx      *index
+	// dirs maps a folder ("" for the root) to its direct subfolders, sorted.
+	dirs map[string][]string
+	// errors are the diagnostics of Error severity, for the startup and reload reports.
+	errors []okf.Diagnostic
+
+	urisOnce sync.Once
+	uris     []string
+}
+
+// indexID is the resource ID of the index.md in dir: "index" at the root, "dir/index" below. No
+// concept can have it: index.md is a reserved name (§8).
+func indexID(dir string) string {
+	if dir == "" {
+		return "index"
+	}
+	return dir + "/index"
+}
+
+// build makes a snapshot of b. prev (nil on the first load) supplies the last good version of a
+// file whose new version has errors.
+func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
+	s := &snapshot{bundle: b, byID: map[string]*doc{}, byURI: map[string]*doc{}, dirs: map[string][]string{}}
+	var notes []string
+	broken := map[string]okf.Diagnostic{}
+	for _, d := range b.Diagnostics {
+		if d.Severity == okf.Error {
+			s.errors = append(s.errors, d)
+			if _, ok := broken[d.Pos.Path]; !ok {
+				broken[d.Pos.Path] = d
+			}
+		}
+	}
+	s.report = trust.Build(b, trust.Options{Now: opts.now(), ExpiringWithin: opts.ExpiringWithin})
+	rows := make(map[string]*trust.Concept, len(s.report.Concepts))
+	for _, r := range s.report.Concepts {
+		rows[r.ID] = r
+	}
+	for _, c := range b.Concepts {
+		d := &doc{id: c.ID, path: c.Path, concept: c, row: rows[c.ID]}
+		if e, bad := broken[c.Path]; bad && prev != nil {
+			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != "" || prev.cleanFile(old.path)) {
+				kept := *old
+				kept.stale = fmt.Sprintf("%s: %s", e.Pos, e.Message)
+				if old.stale != "" {
+					kept.stale = old.stale
+				}
+				notes = append(notes, fmt.Sprintf("%s: serving the last good version (%s)", c.Path, e.Message))
+				s.add(&kept)
+				continue
+			}
+		}
+		text, err := b.ReadFile(c.Path)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", c.Path, err))
+			continue
+		}
+		d.setText(text)
+		f := c.Frontmatter
+		d.title = strings.TrimSpace(f.Title.Text())
+		d.description = strings.TrimSpace(f.Description.Text())
+		d.typ = strings.TrimSpace(f.Type.Text())
+		for _, t := range f.Tags.Items {
+			if tag := strings.ToLower(strings.TrimSpace(t.Text())); tag != "" {
+				d.tags = append(d.tags, tag)
+			}
+		}
+		d.status, _ = okf.StatusOf(f.Status)
+		d.tier = okf.TierOf(f.Verified)
+		s.add(d)
+	}
+	slices.SortFunc(s.docs, func(a, b *doc) int { return strings.Compare(a.id, b.id) })
+	s.concepts = len(s.docs)
+	for _, x := range b.Indexes {
+		text, err := b.ReadFile(x.Path)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", x.Path, err))
+			continue
+		}
+		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: "Index of /" + x.Dir()}
+		d.setText(text)
+		s.add(d)
+	}
+	s.docs = s.docs[:len(s.docs):len(s.docs)]
+
+	for _, p := range b.Files() {
+		if exists, isDir := b.Stat(p); exists && isDir {
+			parent := path.Dir(p)
+			if parent == "." {
+				parent = ""
+			}
+			s.dirs[parent] = append(s.dirs[parent], p)
+		}
+	}
+
+	var ib indexBuilder
+	for _, d := range s.docs[:s.concepts] {
+		var lens [numFields]int32
+		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
+		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
+		for _, t := range d.tags {
+			lens[fieldTags] += ib.addField(fieldTags, []byte(t))
+		}
+		lens[fieldBody] = ib.addField(fieldBody, d.body)
+		ib.endDoc(lens)
+	}
+	s.idx = ib.build()
+	return s, notes
+}
+
+// cleanFile reports whether the file at p loaded without an error in this snapshot.
+func (s *snapshot) cleanFile(p string) bool {
+	for _, e := range s.errors {
+		if e.Pos.Path == p {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *snapshot) add(d *doc) {
+	d.uri = uriOf(d.id)
+	s.docs = append(s.docs, d)
+	s.byID[d.id] = d
+	s.byURI[d.uri] = d
+}
+
+func (d *doc) setText(text []byte) {
+	d.text = text
+	d.body = okf.SplitFrontmatter(text).Body
+}
+
+// Options configures a Server.
+type Options struct {
+	// Dir is the bundle folder.
+	Dir string
+	// Load tunes the loader (ignore patterns, workers).
+	Load okf.LoadOptions
+	// Now is the clock for staleness (D11); nil means time.Now. okf serve passes a fixed clock for
+	// --now / $OKF_NOW.
+	Now func() time.Time
+	// ExpiringWithin is the "expiring soon" window (D11); 0 turns it off.
+	ExpiringWithin time.Duration
+	// PageSize is how many resources one resources/list page holds (0: 500).
+	PageSize int
+	// Version is the server version reported to clients.
+	Version string
+	// Report receives what the server has to say outside the protocol: load errors, reloads,
+	// a file served from its last good version. Lines are already escaped. nil discards them.
+	Report func(line string)
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o *Options) report(format string, a ...any) {
+	if o.Report != nil {
+		o.Report(okf.EscapeControl(fmt.Sprintf(format, a...)))
+	}
+}

@@ -1,0 +1,142 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func waitListChanged(t *testing.T, c *client) {
+	t.Helper()
+	select {
+	case <-c.listChanged:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/resources/list_changed after the reload")
+	}
+}
+
+func TestReload(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			dir := copyBundle(t)
+			s, rep := newServer(t, dir, 0)
+			c := inMemory(t, s, era)
+			kv := filepath.Join(dir, "caching/kv-cache.md")
+
+			// An edit: the new title is searched and listed, and the host is told the list changed.
+			data, _ := os.ReadFile(kv)
+			os.WriteFile(kv, []byte(strings.Replace(string(data), "title: KV cache", "title: Key-value cache", 1)), 0o644)
+			if err := s.Reload(); err != nil {
+				t.Fatal(err)
+			}
+			waitListChanged(t, c)
+			var out SearchOut
+			call(t, c, "search", map[string]any{"query": "key value"}, &out)
+			if len(out.Hits) == 0 || out.Hits[0].ID != "caching/kv-cache" || out.Hits[0].Title != "Key-value cache" {
+				t.Errorf("after edit: %+v", out.Hits)
+			}
+
+			// A file broken mid-edit: its last good version is served and the error reported.
+			pa := filepath.Join(dir, "caching/paged-attention.md")
+			good, _ := os.ReadFile(pa)
+			os.WriteFile(pa, []byte("---\ntype: [Concept\ntitle: Paged\n---\nhalf-written"), 0o644)
+			if err := s.Reload(); err != nil {
+				t.Fatal(err)
+			}
+			var r ReadOut
+			call(t, c, "read", map[string]any{"id": "caching/paged-attention"}, &r)
+			if !strings.HasPrefix(r.Trust, "Trust: unverified draft;") || !strings.Contains(r.Trust, "Note: the file on disk has an error (caching/paged-attention.md:") || !strings.Contains(r.Text, "like virtual memory") {
+				t.Errorf("broken file: %+v", r)
+			}
+			res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://caching/paged-attention"})
+			if err != nil || res.Contents[0].Text != string(good) {
+				t.Errorf("broken file as a resource: %v %+v", err, res)
+			}
+			if !strings.Contains(rep.all(), "caching/paged-attention.md: serving the last good version") {
+				t.Errorf("reports:\n%s", rep.all())
+			}
+			// Still broken on the next reload: still the last good version.
+			s.Reload()
+			call(t, c, "read", map[string]any{"id": "caching/paged-attention"}, &r)
+			if !strings.Contains(r.Text, "like virtual memory") {
+				t.Errorf("second reload lost the last good version: %+v", r)
+			}
+
+			// A removed file is gone: not found as a resource, a tool error in read.
+			os.Remove(filepath.Join(dir, "glossary.md"))
+			if err := s.Reload(); err != nil {
+				t.Fatal(err)
+			}
+			waitListChanged(t, c)
+			_, err = c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://glossary"})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+				t.Errorf("removed file: %v", err)
+			}
+			if res := call(t, c, "read", map[string]any{"id": "glossary"}, nil); !res.IsError {
+				t.Error("removed file: read is not an error")
+			}
+
+			// The bundle folder itself gone: the last snapshot stays.
+			moved := dir + ".moved"
+			os.Rename(dir, moved)
+			defer os.Rename(moved, dir)
+			if err := s.Reload(); err == nil {
+				t.Error("reload of a missing folder: no error")
+			}
+			call(t, c, "search", map[string]any{"query": "key value"}, &out)
+			if len(out.Hits) == 0 {
+				t.Error("missing folder: the last snapshot was dropped")
+			}
+		})
+	}
+}
+
+// TestWatch edits a file under a watched bundle and waits (bounded) for the change to be served.
+func TestWatch(t *testing.T) {
+	dir := copyBundle(t)
+	s, _ := newServer(t, dir, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Watch(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	c := inMemory(t, s, eras[1])
+	time.Sleep(100 * time.Millisecond) // let the watcher add its folders
+	os.MkdirAll(filepath.Join(dir, "new"), 0o755)
+	time.Sleep(400 * time.Millisecond) // the new folder is picked up on the reload it causes
+	os.WriteFile(filepath.Join(dir, "new/zebra.md"), []byte("---\ntype: Concept\ntitle: Zebra crossing\n---\nStripes.\n"), 0o644)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var out SearchOut
+		call(t, c, "search", map[string]any{"query": "zebra"}, &out)
+		if len(out.Hits) == 1 && out.Hits[0].ID == "new/zebra" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new concept in a new folder was not served within 10s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestReloadNotifiesOverHTTP: a 2026-07-28 client over stateless HTTP hears of a list change through
+// its subscriptions/listen stream; a 2025-11-25 client over stateless HTTP has no stream to hear it
+// on (GET is refused in stateless mode) and relies on ttlMs.
+func TestReloadNotifiesOverHTTP(t *testing.T) {
+	dir := copyBundle(t)
+	s, _ := newServer(t, dir, 0)
+	c := overHTTP(t, s, eras[0])
+	time.Sleep(100 * time.Millisecond) // the listen stream is opened during Connect; let it settle
+	os.Remove(filepath.Join(dir, "glossary.md"))
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	waitListChanged(t, c)
+}

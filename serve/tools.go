@@ -1,0 +1,497 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/trust"
+)
+
+// The tools' names and descriptions are short on purpose: every host puts them in the model's
+// context on every call (TestToolsListBudget keeps the whole tools/list under 600 o200k tokens).
+
+// SearchIn is the search tool's input.
+type SearchIn struct {
+	Query             string `json:"query"`
+	K                 int    `json:"k,omitempty" jsonschema:"hits, default 5"`
+	Type              string `json:"type,omitempty"`
+	Tag               string `json:"tag,omitempty"`
+	MinTier           string `json:"min_tier,omitempty"`
+	IncludeDeprecated bool   `json:"include_deprecated,omitempty"`
+}
+
+// Hit is one search result.
+type Hit struct {
+	ID          string  `json:"id"`
+	URI         string  `json:"uri"`
+	Title       string  `json:"title,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Type        string  `json:"type,omitempty"`
+	Status      string  `json:"status"`
+	Tier        string  `json:"tier"`
+	Freshness   string  `json:"freshness"`
+	Score       float64 `json:"score"`
+}
+
+// SearchOut is the search tool's output.
+type SearchOut struct {
+	Hits []Hit `json:"hits"`
+}
+
+// ReadIn is the read tool's input.
+type ReadIn struct {
+	ID       string `json:"id"`
+	MaxWords int    `json:"max_words,omitempty" jsonschema:"default 400"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"word to start at"`
+}
+
+// ReadOut is the read tool's output.
+type ReadOut struct {
+	ID    string `json:"id"`
+	Trust string `json:"trust"`
+	Text  string `json:"text"`
+	Words int    `json:"words"`
+	Next  int    `json:"next_offset,omitempty"`
+}
+
+// BrowseIn is the browse tool's input.
+type BrowseIn struct {
+	Dir string `json:"dir,omitempty" jsonschema:"folder, default root"`
+}
+
+// Entry is one child of a folder: a concept (ID) or a subfolder (Dir).
+type Entry struct {
+	Title       string `json:"title,omitempty"`
+	ID          string `json:"id,omitempty"`
+	Dir         string `json:"dir,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Tier        string `json:"tier,omitempty"`
+	Status      string `json:"status,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// BrowseOut is the browse tool's output.
+type BrowseOut struct {
+	Dir string `json:"dir"`
+	// Index is the folder's index.md as a resource URI ("" when the folder has none).
+	Index   string  `json:"index,omitempty"`
+	Entries []Entry `json:"entries"`
+}
+
+// TrustIn is the trust tool's input.
+type TrustIn struct {
+	ID string `json:"id"`
+}
+
+// Stamp is an actor and an instant.
+type Stamp struct {
+	By string `json:"by,omitempty"`
+	At string `json:"at,omitempty"`
+}
+
+// Source is one `sources` entry.
+type Source struct {
+	ID       string `json:"id,omitempty"`
+	Resource string `json:"resource,omitempty"`
+	Title    string `json:"title,omitempty"`
+}
+
+// TrustOut is the trust tool's output: what `okf trust` knows about one concept.
+type TrustOut struct {
+	ID                   string           `json:"id"`
+	Tier                 string           `json:"tier"`
+	Status               string           `json:"status"`
+	Freshness            string           `json:"freshness"`
+	StaleAfter           string           `json:"stale_after,omitempty"`
+	Generated            *Stamp           `json:"generated,omitempty"`
+	Verified             []Stamp          `json:"verified"`
+	ChangedSinceVerified bool             `json:"changed_since_verified"`
+	Sources              []Source         `json:"sources"`
+	DerivesFrom          []string         `json:"derives_from"`
+	FlaggedUpstream      []trust.Upstream `json:"flagged_upstream"`
+	UsedBy               []string         `json:"used_by"`
+	Notes                []string         `json:"notes,omitempty"`
+}
+
+var (
+	yes      = true
+	no       = false
+	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+)
+
+func (s *Server) addTools() {
+	searchSchema, err := jsonschema.For[SearchIn](nil)
+	if err != nil {
+		panic(err)
+	}
+	searchSchema.Properties["min_tier"].Enum = []any{"unverified", "machine-confirmed", "human-reviewed"}
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "search",
+		Description: "BM25 search over title, description, tags and body. Hits give id, title, type, status, trust tier and freshness. Deprecated concepts are left out unless asked.",
+		InputSchema: searchSchema,
+		Annotations: readOnly,
+	}, untyped(s.search))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "read",
+		Description: "A concept's text; the first line states its trust. Continue with next_offset.",
+		Annotations: readOnly,
+	}, untyped(s.read))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "browse",
+		Description: "A folder's index entries and subfolders, with type and tier.",
+		Annotations: readOnly,
+	}, untyped(s.browse))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "trust",
+		Description: "A concept's provenance: sources, generated, verified, staleness, lineage.",
+		Annotations: readOnly,
+	}, untyped(s.trust))
+}
+
+// untyped hides a handler's output type from the SDK, so that tools/list carries no output schema:
+// the schemas would double what every host puts in the model's context (about 1,100 o200k tokens
+// instead of 500). The output is still sent as structuredContent (and as JSON text), and the README
+// documents it.
+func untyped[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return res, out, nil
+	}
+}
+
+func (s *Server) freshness(d *doc) string {
+	if d.concept == nil {
+		return trust.FreshNone
+	}
+	sa := d.concept.Frontmatter.StaleAfter
+	if !sa.Usable() {
+		return trust.FreshNone
+	}
+	f := okf.FreshnessOf(sa, s.opts.now(), s.opts.ExpiringWithin)
+	switch {
+	case f.Stale:
+		return trust.FreshStale
+	case f.Expiring:
+		return trust.FreshExpiring
+	}
+	return trust.FreshFresh
+}
+
+func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+	out := SearchOut{Hits: []Hit{}}
+	q := tokens(in.Query, nil)
+	if len(q) == 0 {
+		return nil, out, errors.New("query has no words to search for")
+	}
+	if len(q) > 64 {
+		q = q[:64]
+	}
+	k := in.K
+	switch {
+	case k == 0:
+		k = 5
+	case k < 0:
+		return nil, out, fmt.Errorf("k must be at least 1, got %d", k)
+	case k > maxK:
+		k = maxK
+	}
+	minTier := okf.Unverified
+	if in.MinTier != "" {
+		t, ok := okf.ParseTier(in.MinTier)
+		if !ok {
+			return nil, out, fmt.Errorf("min_tier %q: want unverified, machine-confirmed or human-reviewed", in.MinTier)
+		}
+		minTier = t
+	}
+	typ := strings.TrimSpace(in.Type)
+	tag := strings.ToLower(strings.TrimSpace(in.Tag))
+	snap := s.snap.Load()
+	keep := func(i int) bool {
+		d := snap.docs[i]
+		switch {
+		case d.tier < minTier:
+			return false
+		case d.status == okf.Deprecated && !in.IncludeDeprecated:
+			return false
+		case typ != "" && !strings.EqualFold(d.typ, typ):
+			return false
+		case tag != "" && !contains(d.tags, tag):
+			return false
+		}
+		return true
+	}
+	for _, h := range snap.idx.search(q, k, keep) {
+		d := snap.docs[h.doc]
+		out.Hits = append(out.Hits, Hit{
+			ID: d.id, URI: d.uri, Title: clip(d.title, 300), Description: clip(d.description, 500), Type: clip(d.typ, 100),
+			Status: d.status.String(), Tier: d.tier.String(), Freshness: s.freshness(d),
+			Score: float64(int64(h.score*1000+0.5)) / 1000,
+		})
+	}
+	return nil, out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens s to at most n bytes at a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+func (s *Server) lookup(id string) (*snapshot, *doc, error) {
+	snap := s.snap.Load()
+	id = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(id), "/"), ".md")
+	if u, ok := idOf(id); ok {
+		id = u
+	}
+	if id == "" {
+		return nil, nil, errors.New("id is empty: give a concept ID from search or browse")
+	}
+	d := snap.byID[id]
+	if d == nil {
+		return nil, nil, fmt.Errorf("no concept %q in this bundle; find IDs with search or browse", okf.EscapeControl(clip(id, 200)))
+	}
+	return snap, d, nil
+}
+
+func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
+	var out ReadOut
+	if in.Offset < 0 {
+		return nil, out, fmt.Errorf("offset must be 0 or more, got %d", in.Offset)
+	}
+	n := in.MaxWords
+	switch {
+	case n == 0:
+		n = 400
+	case n < 0:
+		return nil, out, fmt.Errorf("max_words must be at least 1, got %d", n)
+	case n > maxWords:
+		n = maxWords
+	}
+	snap, d, err := s.lookup(in.ID)
+	if err != nil {
+		return nil, out, err
+	}
+	text, total, next := cutWords(string(d.body), in.Offset, n)
+	out = ReadOut{ID: d.id, Trust: s.trustLine(snap, d), Text: text, Words: total, Next: next}
+	var b strings.Builder
+	b.WriteString(out.Trust)
+	b.WriteString("\n\n")
+	b.WriteString(text)
+	if next > 0 {
+		fmt.Fprintf(&b, "\n\n[words %d-%d of %d; continue with offset=%d]", in.Offset+1, next, total, next)
+	} else if in.Offset >= total && total > 0 {
+		fmt.Fprintf(&b, "[offset %d is past the end: the text has %d words]", in.Offset, total)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}
+
+// when prints an instant as written: a date when it was date-only or had no offset (D10).
+func when(t time.Time, approx bool) string {
+	if t.IsZero() {
+		return "an unreadable time"
+	}
+	if approx {
+		return t.UTC().Format("2006-01-02")
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// trustLine states a concept's trust in one line: tier, status, who verified it and when, who
+// generated it, staleness, sources and flagged lineage. Bundle text in it is escaped so it cannot
+// break the line.
+func (s *Server) trustLine(snap *snapshot, d *doc) string {
+	if d.isIndex() {
+		return "Trust: this is a folder index (a list of links), not a concept."
+	}
+	e := okf.EscapeControl
+	parts := []string{fmt.Sprintf("Trust: %s %s", d.tier, d.status)}
+	r := d.row
+	if r != nil && r.Verified != nil {
+		parts = append(parts, fmt.Sprintf("verified by %s (%s) at %s", e(r.Verified.By), okf.ClassifyActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
+	} else {
+		parts = append(parts, "never verified")
+	}
+	if r != nil && r.Generated != nil {
+		g := "generated"
+		if r.Generated.By != "" {
+			g += fmt.Sprintf(" by %s (%s)", e(r.Generated.By), okf.ClassifyActor(r.Generated.By))
+		}
+		if !r.Generated.At.IsZero() {
+			g += " at " + when(r.Generated.At, r.Generated.Approximate)
+		}
+		parts = append(parts, g)
+	}
+	if r != nil && r.ChangedSinceVerified {
+		parts = append(parts, "changed since verified")
+	}
+	sa := d.concept.Frontmatter.StaleAfter
+	switch f := s.freshness(d); f {
+	case trust.FreshNone:
+		parts = append(parts, "no stale_after")
+	case trust.FreshStale:
+		parts = append(parts, "STALE since "+when(sa.Time, sa.Approximate()))
+	case trust.FreshExpiring:
+		parts = append(parts, "expiring at "+when(sa.Time, sa.Approximate()))
+	default:
+		parts = append(parts, "fresh until "+when(sa.Time, sa.Approximate()))
+	}
+	n := len(d.concept.Frontmatter.Sources.Items)
+	switch n {
+	case 1:
+		parts = append(parts, "1 source")
+	default:
+		parts = append(parts, fmt.Sprintf("%d sources", n))
+	}
+	if r != nil && len(r.Upstream) > 0 {
+		var ups []string
+		for _, u := range r.Upstream {
+			ups = append(ups, fmt.Sprintf("%s (%s)", e(u.ID), strings.Join(u.Reasons, ", ")))
+		}
+		parts = append(parts, "derives from flagged "+strings.Join(ups, ", "))
+	}
+	line := strings.Join(parts, "; ") + "."
+	if d.stale != "" {
+		line += " Note: the file on disk has an error (" + e(d.stale) + "); this is its last good version."
+	}
+	return line
+}
+
+func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) (*mcp.CallToolResult, BrowseOut, error) {
+	snap := s.snap.Load()
+	dir := strings.Trim(strings.TrimSpace(in.Dir), "/")
+	if dir == "." {
+		dir = ""
+	}
+	out := BrowseOut{Dir: dir, Entries: []Entry{}}
+	if exists, isDir := snap.bundle.Stat(dir); dir != "" && (!exists || !isDir) {
+		return nil, out, fmt.Errorf("no folder %q in this bundle; browse the root (dir \"\") to see its folders", okf.EscapeControl(clip(dir, 200)))
+	}
+	listed := map[string]bool{}
+	add := func(e Entry) {
+		if len(out.Entries) < maxEntries {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	concept := func(d *doc, title, desc string) Entry {
+		if title == "" {
+			title = d.title
+		}
+		if desc == "" {
+			desc = d.description
+		}
+		return Entry{Title: title, ID: d.id, Type: d.typ, Tier: d.tier.String(), Status: d.status.String(), Description: clip(desc, 500)}
+	}
+	if x := snap.byID[indexID(dir)]; x != nil {
+		out.Index = x.uri
+		for _, sec := range x.index.Sections {
+			for _, ie := range sec.Entries {
+				res := snap.bundle.ResolveLink(x.path, ie.Target)
+				if res.Kind != okf.RefLocal || !res.Exists || res.Escapes {
+					continue
+				}
+				target := strings.TrimSuffix(res.Target, "/")
+				if c := snap.bundle.ConceptAt(target); c != nil && snap.byID[c.ID] != nil {
+					if !listed[c.ID] {
+						listed[c.ID] = true
+						add(concept(snap.byID[c.ID], ie.Title, ie.Description))
+					}
+					continue
+				}
+				if path.Base(target) == "index.md" {
+					target = path.Dir(target)
+				}
+				if _, isDir := snap.bundle.Stat(target); isDir && !listed[target+"/"] {
+					listed[target+"/"] = true
+					add(Entry{Title: ie.Title, Dir: target, Description: clip(ie.Description, 500)})
+				}
+			}
+		}
+	}
+	for _, sub := range snap.dirs[dir] {
+		if !listed[sub+"/"] {
+			add(Entry{Title: path.Base(sub), Dir: sub})
+		}
+	}
+	for _, d := range snap.docs[:snap.concepts] {
+		if d.concept.Dir() == dir && !listed[d.id] {
+			add(concept(d, "", ""))
+		}
+	}
+	return nil, out, nil
+}
+
+func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*mcp.CallToolResult, TrustOut, error) {
+	var out TrustOut
+	_, d, err := s.lookup(in.ID)
+	if err != nil {
+		return nil, out, err
+	}
+	if d.isIndex() {
+		return nil, out, fmt.Errorf("%s is a folder index, not a concept: it has no provenance", d.id)
+	}
+	f := d.concept.Frontmatter
+	out = TrustOut{
+		ID: d.id, Tier: d.tier.String(), Status: d.status.String(), Freshness: s.freshness(d),
+		Verified: []Stamp{}, Sources: []Source{}, DerivesFrom: []string{}, FlaggedUpstream: []trust.Upstream{}, UsedBy: []string{},
+	}
+	if f.StaleAfter.Usable() {
+		out.StaleAfter = when(f.StaleAfter.Time, f.StaleAfter.Approximate())
+	}
+	for _, v := range f.Verified.Entries {
+		st := Stamp{By: strings.TrimSpace(v.By.Text())}
+		if v.At.Usable() {
+			st.At = when(v.At.Time, v.At.Approximate())
+		}
+		out.Verified = append(out.Verified, st)
+	}
+	if r := d.row; r != nil {
+		if r.Generated != nil {
+			out.Generated = &Stamp{By: r.Generated.By}
+			if !r.Generated.At.IsZero() {
+				out.Generated.At = when(r.Generated.At, r.Generated.Approximate)
+			}
+		}
+		out.ChangedSinceVerified = r.ChangedSinceVerified
+		out.DerivesFrom = append(out.DerivesFrom, capList(r.DerivesFrom())...)
+		if r.Upstream != nil {
+			out.FlaggedUpstream = r.Upstream[:min(len(r.Upstream), maxList)]
+		}
+		out.UsedBy = append(out.UsedBy, capList(r.UsedBy)...)
+		out.Notes = r.Notes
+	}
+	for _, src := range f.Sources.Items {
+		if len(out.Sources) == maxList {
+			break
+		}
+		out.Sources = append(out.Sources, Source{
+			ID: strings.TrimSpace(src.ID.Text()), Resource: strings.TrimSpace(src.Resource.Text()), Title: strings.TrimSpace(src.Title.Text()),
+		})
+	}
+	if d.stale != "" {
+		out.Notes = append(out.Notes, "the file on disk has an error ("+d.stale+"); this is its last good version")
+	}
+	return nil, out, nil
+}
+
+func capList(l []string) []string { return l[:min(len(l), maxList)] }
