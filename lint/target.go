@@ -25,6 +25,9 @@ type Target struct {
 	Files, Dirs []string
 	// Named is the first argument naming something in this bundle, for messages.
 	Named string
+	// Alone is set for standard input with no bundle above its folder: the concept is linted on
+	// its own, without reading the folder around it.
+	Alone bool
 }
 
 // Filter returns the file filter of Options for this target: nil for the whole bundle.
@@ -287,4 +290,34 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ResolveStdin places the file an editor sends on standard input (`okf lint -`): name is its path
+// (--stdin-filename; it need not exist, but its folder must), found in its bundle the same way as
+// a file named on the command line. The Target's Files hold its slash path from the root.
+func ResolveStdin(name, rootFlag string) (Target, error) {
+	dir := filepath.Dir(name)
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return Target{}, usagef("--stdin-filename %q: its folder %q does not exist", name, dir)
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return Target{}, usagef("--stdin-filename: %v", err)
+	}
+	absRoot, alone := "", false
+	if rootFlag != "" {
+		if absRoot, err = filepath.Abs(rootFlag); err != nil {
+			return Target{}, usagef("--root: %v", err)
+		}
+	} else if r, ok := FindRoot(absDir); ok {
+		absRoot = r
+	} else {
+		absRoot, alone = absDir, true
+	}
+	rel, inside := relInside(absRoot, filepath.Join(absDir, filepath.Base(name)))
+	if !inside || rel == "" {
+		return Target{}, usagef("--stdin-filename %q is outside the bundle %q", name, displayRoot(rootFlag, absRoot))
+	}
+	return Target{Root: displayRoot(rootFlag, absRoot), Files: []string{rel}, Named: name, Alone: alone}, nil
 }

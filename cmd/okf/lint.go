@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"github.com/okf-tools/okf/lint"
@@ -68,6 +70,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
 			colorFlag(),
 			maxFileSizeFlag(),
+			&cli.StringFlag{Name: "stdin-filename", Usage: "with - as the path: the concept on standard input is the file `PATH` of its bundle (default: stdin.md in the working directory)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
@@ -99,13 +102,42 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("--now: %v", err)
 			}
-			targets, err := lint.ResolveTargets(c.Args().Slice(), c.String("root"))
-			if err != nil {
-				return pathErr(err)
-			}
 			limit, err := flagMaxFileSize(c)
 			if err != nil {
 				return err
+			}
+			var targets []lint.Target
+			var stdin *stdinFile
+			if args := c.Args().Slice(); slices.Contains(args, "-") {
+				// An editor's buffer: one concept on standard input, linted as the file
+				// --stdin-filename names, in the context of its bundle on disk.
+				if len(args) != 1 {
+					return usageErr("- (standard input) cannot be mixed with other paths")
+				}
+				name := c.String("stdin-filename")
+				if name == "" {
+					name = "stdin.md"
+				}
+				t, err := lint.ResolveStdin(name, c.String("root"))
+				if err != nil {
+					return pathErr(err)
+				}
+				max := limit
+				if max == 0 {
+					max = okf.DefaultMaxFileSize
+				}
+				data, err := okf.ReadLimit(e.stdin, "<stdin>", max)
+				if err != nil {
+					return fatalErr("cannot read standard input: %v", unwrapPathErr(err))
+				}
+				targets, stdin = []lint.Target{t}, &stdinFile{path: t.Files[0], data: data}
+			} else {
+				if c.String("stdin-filename") != "" {
+					return usageErr("--stdin-filename names the file read from standard input: give - as the path")
+				}
+				if targets, err = lint.ResolveTargets(args, c.String("root")); err != nil {
+					return pathErr(err)
+				}
 			}
 			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
 				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
@@ -126,7 +158,7 @@ func lintCommand(e *env) *cli.Command {
 			}
 			var runs []lintRun
 			for _, t := range targets {
-				r, err := lintTarget(t, c.String("config"), limit, opts)
+				r, err := lintTarget(t, c.String("config"), limit, opts, stdin)
 				if err != nil {
 					return err
 				}
@@ -190,6 +222,12 @@ func bundleList(ts []lint.Target) string {
 	return strings.Join(roots, ", ")
 }
 
+// stdinFile is the concept read from standard input and its slash path in the bundle.
+type stdinFile struct {
+	path string
+	data []byte
+}
+
 // lintRun is the result of linting one bundle: its findings and how to show and read them.
 type lintRun struct {
 	ds       []okf.Diagnostic
@@ -200,7 +238,7 @@ type lintRun struct {
 // lintTarget loads one bundle with its configuration and lints it. Every file of the bundle is
 // read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
 // else the configuration's max_file_size, else the default).
-func lintTarget(t lint.Target, configFlag string, limit int64, opts lint.Options) (lintRun, error) {
+func lintTarget(t lint.Target, configFlag string, limit int64, opts lint.Options, stdin *stdinFile) (lintRun, error) {
 	r, err := okf.OpenBundle(t.Root, limit)
 	if err != nil {
 		return lintRun{}, fatalErr("%v", err)
@@ -216,7 +254,16 @@ func lintTarget(t lint.Target, configFlag string, limit int64, opts lint.Options
 			r = okf.NewRoot(r, cfg.MaxFileSize)
 		}
 	}
-	b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
+	var b *okf.Bundle
+	switch {
+	case stdin != nil && t.Alone:
+		// No bundle above: the concept alone, not the folder around it.
+		b, err = okf.Load(okf.Overlay(fstest.MapFS{}, stdin.path, stdin.data), okf.LoadOptions{})
+	case stdin != nil:
+		b, err = okf.Load(okf.Overlay(r, stdin.path, stdin.data), okf.LoadOptions{Ignore: ignore})
+	default:
+		b, err = okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
+	}
 	if err != nil {
 		return lintRun{}, fatalErr("%v", err)
 	}
