@@ -96,8 +96,10 @@ func FindRoot(dir string) (root string, ok bool) {
 // folders and files, in any mix. Each is placed in its bundle (FindRoot, or rootFlag when given);
 // a folder other than its bundle's root limits the findings to the files below it, a file to that
 // file. Targets come back one per bundle, sorted by root. A folder with no bundle above it is its
-// own root if it holds a Markdown file; one that holds none is not a bundle (an error).
-func ResolveTargets(args []string, rootFlag string) ([]Target, error) {
+// own root if it holds a Markdown file; one that holds none is not a bundle (an error). A file with
+// no bundle above it is an error, or with skipUnbundled is left out and returned in skipped (a
+// pre-commit hook also passes a repository's README.md).
+func ResolveTargets(args []string, rootFlag string, skipUnbundled bool) (targets []Target, skipped []string, err error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -116,11 +118,11 @@ func ResolveTargets(args []string, rootFlag string) ([]Target, error) {
 	if rootFlag != "" {
 		a, err := filepath.Abs(rootFlag)
 		if err != nil {
-			return nil, usagef("--root: %v", err)
+			return nil, nil, usagef("--root: %v", err)
 		}
 		st, err := os.Stat(rootFlag)
 		if err != nil || !st.IsDir() {
-			return nil, usagef("--root: %q is not a folder", rootFlag)
+			return nil, nil, usagef("--root: %q is not a folder", rootFlag)
 		}
 		absFlag = a
 	}
@@ -129,13 +131,13 @@ func ResolveTargets(args []string, rootFlag string) ([]Target, error) {
 		if err != nil {
 			if len(args) == 1 {
 				// One path that cannot be read: the bundle is unusable (fatal), not the usage.
-				return nil, fmt.Errorf("%w: cannot read %q: %v", okf.ErrNotBundle, a, unwrapPathErr(err))
+				return nil, nil, fmt.Errorf("%w: cannot read %q: %v", okf.ErrNotBundle, a, unwrapPathErr(err))
 			}
-			return nil, usagef("cannot lint %q: %v", a, unwrapPathErr(err))
+			return nil, nil, usagef("cannot lint %q: %v", a, unwrapPathErr(err))
 		}
 		abs, err := filepath.Abs(a)
 		if err != nil {
-			return nil, usagef("cannot lint %q: %v", a, err)
+			return nil, nil, usagef("cannot lint %q: %v", a, err)
 		}
 		dir := abs
 		if !st.IsDir() {
@@ -149,16 +151,19 @@ func ResolveTargets(args []string, rootFlag string) ([]Target, error) {
 				absRoot = r
 			case st.IsDir():
 				if !holdsMarkdown(abs) {
-					return nil, usagef("%q is not an OKF bundle: it holds no Markdown file, and no folder above it holds %s or index.md", a, ConfigName)
+					return nil, nil, usagef("%q is not an OKF bundle: it holds no Markdown file, and no folder above it holds %s or index.md", a, ConfigName)
 				}
 				absRoot = abs
+			case skipUnbundled:
+				skipped = append(skipped, a)
+				continue
 			default:
-				return nil, usagef("cannot find the bundle of %q: no %s or index.md above it (name the bundle with --root)", a, ConfigName)
+				return nil, nil, usagef("cannot find the bundle of %q: no %s or index.md above it (name the bundle with --root)", a, ConfigName)
 			}
 		}
 		rel, inside := relInside(absRoot, abs)
 		if !inside {
-			return nil, usagef("%q is outside the bundle %q", a, displayRoot(rootFlag, absRoot))
+			return nil, nil, usagef("%q is outside the bundle %q", a, displayRoot(rootFlag, absRoot))
 		}
 		root := displayRoot(rootFlag, absRoot)
 		if rootFlag == "" && absRoot == abs && st.IsDir() {
@@ -184,7 +189,10 @@ func ResolveTargets(args []string, rootFlag string) ([]Target, error) {
 		}
 		out = append(out, *t)
 	}
-	return out, nil
+	if len(out) == 0 && len(skipped) > 0 {
+		return nil, skipped, usagef("none of the files named is in an OKF bundle (no %s or index.md above them)", ConfigName)
+	}
+	return out, skipped, nil
 }
 
 // displayRoot is how a found root is written: as the --root flag when given, else relative to

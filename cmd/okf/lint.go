@@ -70,6 +70,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
 			colorFlag(),
 			maxFileSizeFlag(),
+			&cli.BoolFlag{Name: "skip-unbundled", Usage: "leave out FILEs in no bundle (no .okf.yaml or index.md above them) instead of failing; for pre-commit hooks"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "with - as the path: the concept on standard input is the file `PATH` of its bundle (default: stdin.md in the working directory)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -135,8 +136,13 @@ func lintCommand(e *env) *cli.Command {
 				if c.String("stdin-filename") != "" {
 					return usageErr("--stdin-filename names the file read from standard input: give - as the path")
 				}
-				if targets, err = lint.ResolveTargets(args, c.String("root")); err != nil {
+				var skipped []string
+				targets, skipped, err = lint.ResolveTargets(args, c.String("root"), c.Bool("skip-unbundled"))
+				if err != nil {
 					return pathErr(err)
+				}
+				if len(skipped) > 0 && !c.Bool("quiet") {
+					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
 				}
 			}
 			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
