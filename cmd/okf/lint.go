@@ -46,7 +46,7 @@ func lintCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "check a bundle for OKF v0.2 conformance (§11) and hygiene",
-		ArgsUsage: "[DIR | FILE]...",
+		ArgsUsage: "[DIR | FILE]... | -",
 		Description: "Lints the bundle holding each DIR or FILE (default: the current directory). The root is found\n" +
 			"by walking up to the nearest .okf.yaml, else the top of the chain of folders holding index.md\n" +
 			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
