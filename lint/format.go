@@ -84,6 +84,17 @@ func NewPrinter(format string) (Printer, error) {
 	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
+// ruleName returns the kebab-case name of the rule with code among the report's rules (Rules, when
+// set, may add codes of their own: okf attest check's ATT codes), else the registry's.
+func (r *Report) ruleName(code string) string {
+	for _, x := range r.Rules {
+		if x.Code == code {
+			return x.Name
+		}
+	}
+	return ruleName(code)
+}
+
 // ruleName returns the kebab-case name of the rule with code, or "" for an unknown code.
 func ruleName(code string) string {
 	if r := Lookup(code); r != nil {

@@ -78,8 +78,15 @@ func WriteRules(w io.Writer, rules []*Rule, format string) error {
 // DocsURL is where the rules are documented: docs/rules.md, one anchor per rule.
 const DocsURL = "https://github.com/okf-tools/okf/blob/main/docs/rules.md"
 
-// HelpURI is the address of the rule's documentation (SARIF's helpUri).
+// AttestDocsURL documents the checks only okf attest makes (ATT codes).
+const AttestDocsURL = "https://github.com/okf-tools/okf/blob/main/README.md#okf-attest-prove-a-number-was-produced-the-sanctioned-way"
+
+// HelpURI is the address of the rule's documentation (SARIF's helpUri): its anchor in
+// docs/rules.md, or for okf attest's own ATT codes the README's okf attest section.
 func (r *Rule) HelpURI() string {
+	if !strings.HasPrefix(r.Code, "OKF") {
+		return AttestDocsURL
+	}
 	return DocsURL + "#" + strings.ToLower(r.Code)
 }
 
