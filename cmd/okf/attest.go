@@ -134,7 +134,7 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 		}
 		c2, args, err := interspersed(c, flags)
 		if err != nil {
-			return usageErr("attest %s: %v", name, err)
+			return flagUsageErr("okf attest "+name, flags, fmt.Errorf("attest %s: %w", name, err))
 		}
 		switch f := aliased(c2, "format", "f", "text"); {
 		case name == "check", f == "", f == "text", f == "json": // check takes okf lint's formats

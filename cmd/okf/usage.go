@@ -35,6 +35,10 @@ func finishCommands(app *cli.App) {
 // flagUsageErr turns a flag-parsing error into okf's usage error.
 func flagUsageErr(cmd string, flags []cli.Flag, err error) error {
 	msg := err.Error()
+	prefix := ""
+	if i := strings.Index(msg, ": flag provided but not defined: "); i >= 0 {
+		prefix, msg = msg[:i+2], msg[i+2:] // "attest check: "
+	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
 		msg = fmt.Sprintf("unknown flag %s", dashed(name))
@@ -47,7 +51,7 @@ func flagUsageErr(cmd string, flags []cli.Flag, err error) error {
 			msg += fmt.Sprintf(" (did you mean %s?)", dashed(s))
 		}
 	}
-	return &exitError{code: exitUsage, msg: msg, hint: fmt.Sprintf("run '%s --help' for usage", cmd)}
+	return &exitError{code: exitUsage, msg: prefix + msg, hint: fmt.Sprintf("run '%s --help' for usage", cmd)}
 }
 
 // dashed writes a flag name as typed: -f, --format.
