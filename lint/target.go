@@ -100,7 +100,10 @@ func FindRoot(dir string) (root string, ok bool) {
 // no bundle above it is an error, or with skipUnbundled is left out and returned in skipped (a
 // pre-commit hook also passes a repository's README.md).
 func ResolveTargets(args []string, rootFlag string, skipUnbundled bool) (targets []Target, skipped []string, err error) {
-	if len(args) == 0 {
+	switch {
+	case len(args) == 0 && rootFlag != "":
+		args = []string{rootFlag} // the bundle --root names, wherever the working directory is
+	case len(args) == 0:
 		args = []string{"."}
 	}
 	byRoot := map[string]*Target{}
