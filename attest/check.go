@@ -8,26 +8,44 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// Codes of the static contract checks (D17). They are stable: a code is never reused. Every one is
-// a warning or info, never an error: §10 is an optional family, so nothing here breaks conformance
-// (D1).
+// Codes of the static contract checks (D17). A check that okf lint also makes shares lint's code
+// (OKF7xx) and its default severity, so a finding reads the same from both commands and a
+// configuration or baseline names it once; the checks only attest makes keep an ATT code. Codes
+// are stable: a code is never reused. Every one is a warning or info, never an error: §10 is an
+// optional family, so nothing here breaks conformance (D1).
 const (
-	CodeNoRuntime        = "ATT001" // runtime missing (§10.2 REQUIRED for the type)
-	CodeNoComputation    = "ATT002" // neither an inline block nor a computation path (§10.3)
-	CodeBothComputations = "ATT003" // both an inline block and a computation path (§10.3)
-	CodeManyBlocks       = "ATT004" // several code blocks under # Computation (§10.3)
-	CodeComputationFile  = "ATT005" // computation path that leaves the bundle or resolves to nothing (D14)
-	CodeParamIncomplete  = "ATT006" // a parameter without name, type or required (§10.2)
-	CodeUndeclared       = "ATT007" // a placeholder that no parameter declares (D17)
-	CodeUnused           = "ATT008" // a declared parameter the computation never uses (D17)
+	CodeNoRuntime        = "OKF701" // runtime missing (§10.2 REQUIRED for the type); lint's computation-runtime-missing
+	CodeNoComputation    = "OKF702" // neither an inline block nor a computation path (§10.3); lint's computation-count
+	CodeBothComputations = "OKF702" // both an inline block and a computation path (§10.3)
+	CodeManyBlocks       = "OKF702" // several code blocks under # Computation (§10.3)
+	CodeComputationFile  = "OKF708" // computation path that leaves the bundle or resolves to nothing (D14); lint's computation-file-missing
+	CodeParamIncomplete  = "OKF703" // a parameter without name, type or required (§10.2); lint's parameter-incomplete
+	CodeUndeclared       = "OKF704" // a placeholder that no parameter declares (D17); lint's placeholder-undeclared
+	CodeUnused           = "OKF705" // a declared parameter the computation never uses (D17); lint's parameter-unused
 	CodeNoReceipt        = "ATT009" // executor.receipt missing or empty (§10.2)
 	CodeNoAttester       = "ATT010" // attester.resource missing (§10.2)
-	CodeAttesterMissing  = "ATT011" // attester path resolves to nothing in the bundle (D14)
+	CodeAttesterMissing  = "OKF707" // attester path resolves to nothing in the bundle (D14); lint's attester-unresolved
 	CodeAttesterOutside  = "ATT012" // attester path leaves the bundle, by .. or a symbolic link (D14)
 	CodeAttesterKind     = "ATT013" // attester okf cannot run: URL, folder, unknown builtin, not executable (D18)
 	CodeParamType        = "ATT014" // a parameter type okf cannot check values against
 	CodeParamDuplicate   = "ATT015" // a parameter name declared twice
 )
+
+// CodeInfo describes a code of attest's own (ATT…), for reports that list their rules (SARIF).
+type CodeInfo struct {
+	Code, Name, Title string
+	Severity          okf.Severity
+}
+
+// OwnCodes lists the checks only attest makes; the others are okf lint's rules.
+var OwnCodes = []CodeInfo{
+	{CodeNoReceipt, "receipt-missing", "executor.receipt is missing or lists no fields (§10.2)", okf.Warning},
+	{CodeNoAttester, "attester-missing", "no attester.resource (§10.2)", okf.Warning},
+	{CodeAttesterOutside, "attester-outside", "the attester path leaves the bundle, by .. or a symbolic link (D14)", okf.Warning},
+	{CodeAttesterKind, "attester-unrunnable", "the attester cannot run: a URL, a folder, an unknown builtin:NAME, a file neither .py nor executable (D18)", okf.Warning},
+	{CodeParamType, "parameter-type-unknown", "a parameter type okf cannot check values against", okf.Info},
+	{CodeParamDuplicate, "parameter-duplicate", "a parameter name declared twice", okf.Warning},
+}
 
 // Check runs the static contract checks (D17) on every Attested Computation, plus whether each
 // attester can be run (D18). No receipt is needed, so it fits CI. Findings are sorted.

@@ -32,8 +32,8 @@ func TestCheckAcmeRetail(t *testing.T) {
 	}
 	got := render(Check(b, comps))
 	// Line 14 (13) of each file is `  resource: attesters/sql_equality.py`; the value starts at column 13.
-	want := `computations/gross-margin-period.md:14:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
-computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
+	want := `computations/gross-margin-period.md:14:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [OKF707]
+computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [OKF707]
 `
 	if got != want {
 		t.Errorf("Check =\n%s\nwant\n%s", got, want)
@@ -51,7 +51,7 @@ computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py"
 func TestCheckTestBundle(t *testing.T) {
 	b := loadBundle(t, testBundle)
 	got := render(Check(b, Computations(b, false)))
-	want := `computations/dangling.md:13:13: warning: attester "attesters/absent.py" does not exist in the bundle (D14) [ATT011]
+	want := `computations/dangling.md:13:13: warning: attester "attesters/absent.py" does not exist in the bundle (D14) [OKF707]
 computations/outside.md:13:13: warning: attester path "../../outside/attest.sh" leaves the bundle; refused without --allow-outside (D14) [ATT012]
 computations/symlinked.md:13:13: warning: attester "attesters/linked.sh" resolves outside the bundle (to "../outside/attest.sh" from the bundle root); refused without --allow-outside [ATT012]
 `
@@ -92,24 +92,24 @@ func TestCheckContract(t *testing.T) {
 	got := render(Check(b, comps))
 	// Each line checked by hand against D17: positions are the offending key, value or block; two.md
 	// has two blocks, so its placeholders are not checked (there is no single computation to read).
-	want := `bare.md:2:7: warning: Attested Computation has no runtime; it is REQUIRED for this type and says how parameters bind (§10.2) [ATT001]
-bare.md:2:7: warning: no computation: add a single code block under # Computation or a ` + "`computation`" + ` path (§10.3) [ATT002]
-bare.md:2:7: warning: executor.receipt is missing; it should list the fields a run must return (§10.2) [ATT009]
+	want := `bare.md:2:7: warning: executor.receipt is missing; it should list the fields a run must return (§10.2) [ATT009]
 bare.md:2:7: warning: no attester.resource: nothing can check this computation's runs (§10.2) [ATT010]
-both.md:4:1: warning: both ` + "`computation`" + ` and a code block under # Computation are given; keep exactly one (§10.3) [ATT003]
+bare.md:2:7: warning: Attested Computation has no runtime; it is REQUIRED for this type and says how parameters bind (§10.2) [OKF701]
+bare.md:2:7: warning: no computation: add a single code block under # Computation or a ` + "`computation`" + ` path (§10.3) [OKF702]
+both.md:4:1: warning: both ` + "`computation`" + ` and a code block under # Computation are given; keep exactly one (§10.3) [OKF702]
 both.md:5:22: warning: executor.receipt lists no fields; it should list the fields a run must return (§10.2) [ATT009]
 both.md:6:23: warning: attester "https://example.com/attester" is a URL; okf runs only files inside the bundle and builtin:NAME [ATT013]
-dbt.md:6:5: warning: parameter "seg" is declared but the computation never uses var('seg') (D17) [ATT008]
-dbt.md:8:23: warning: attester "/x.py" does not exist in the bundle (D14) [ATT011]
-dbt.md:13:5: warning: the computation uses var('other'), which no parameter declares (D17) [ATT007]
-esc.md:4:14: warning: computation "../outside.sql" leaves the bundle and is never opened (D14) [ATT005]
-two.md:5:5: warning: parameter a lacks required (true or false) (§10.2) [ATT006]
-two.md:6:5: warning: parameter #2 lacks name (§10.2) [ATT006]
+dbt.md:6:5: warning: parameter "seg" is declared but the computation never uses var('seg') (D17) [OKF705]
+dbt.md:8:23: warning: attester "/x.py" does not exist in the bundle (D14) [OKF707]
+dbt.md:13:5: warning: the computation uses var('other'), which no parameter declares (D17) [OKF704]
+esc.md:4:14: warning: computation "../outside.sql" leaves the bundle and is never opened (D14) [OKF708]
+two.md:5:5: warning: parameter a lacks required (true or false) (§10.2) [OKF703]
+two.md:6:5: warning: parameter #2 lacks name (§10.2) [OKF703]
 two.md:7:22: info: parameter "b" has type "geography", which okf cannot check values against (known: integer, number, string, boolean, date, timestamp) [ATT014]
 two.md:8:5: warning: parameter "a" is declared twice [ATT015]
 two.md:10:23: warning: unknown built-in attester "builtin:nope"; known: builtin:fidelity, builtin:sql-equality [ATT013]
-two.md:19:1: warning: 2 code blocks under # Computation; the computation must be a single block (§10.3) [ATT004]
-undecl.md:12:1: warning: the computation uses @zz, which no parameter declares (D17) [ATT007]
+two.md:19:1: warning: 2 code blocks under # Computation; the computation must be a single block (§10.3) [OKF702]
+undecl.md:12:1: warning: the computation uses @zz, which no parameter declares (D17) [OKF704]
 `
 	if got != want {
 		t.Errorf("Check =\n%s\nwant\n%s", got, want)

@@ -141,18 +141,20 @@ func TestInlineSuppressions(t *testing.T) {
 	b := load(t, map[string]string{
 		"a.md": "---\ntype: Metric\ntags: x\nsources: 5\n---\n<!-- okf-lint-disable OKF905 -->\n",
 		"b.md": "---\ntype: Metric\ntags: x\n---\n<!-- okf-lint-disable schema-mismatch, OKF001 -->\n",
-		"c.md": "---\ntype: Metric\n---\n<!-- okf-lint-disable -->\n<!-- okf-lint-disable OKF9O5 -->\nText <!-- okf-lint-disabled OKF905 --> is not a directive.\n",
+		"c.md": "---\ntype: Metric\n---\n<!-- okf-lint-disable -->\n<!-- okf-lint-disable OKF9O5 -->\nText <!-- okf-lint-disabled OKF905 --> is a misspelt directive.\n",
 		"d.md": "---\ntype: Metric\ntags: x\n---\n<!-- okf-lint-disable -->\n",
 	})
 	got := Run(b, Options{Rules: engineOnly()})
 	expect(t, got,
 		`c.md:4:1: okf-lint-disable (every rule) suppresses nothing in this file: remove it [OKF904] info`,
 		`c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`,
+		`c.md:6:6: unknown directive "okf-lint-disabled" (did you mean okf-lint-disable?) [OKF903] warning`,
 	)
 	// Turning OKF904 off in the configuration silences the unused ones.
 	cfg := ParseConfig(".okf.yaml", []byte("rules: { unused-suppression: off }\n"))
 	got = Run(b, Options{Rules: engineOnly(), Config: cfg})
-	expect(t, got, `c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`)
+	expect(t, got, `c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`,
+		`c.md:6:6: unknown directive "okf-lint-disabled" (did you mean okf-lint-disable?) [OKF903] warning`)
 }
 
 func TestUnusedSuppressionNamesItsCodes(t *testing.T) {

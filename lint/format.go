@@ -25,6 +25,11 @@ type Report struct {
 	// Fixes are the fixes of the findings that have one (Fixes), written into SARIF results as
 	// fixes[] (nil: none). Their byte offsets are turned into regions with ReadFile.
 	Fixes map[okf.Diagnostic]Fix
+	// Color turns on ANSI colour in the pretty format (the CLI sets it for a terminal, without
+	// NO_COLOR, or for --color always).
+	Color bool
+	// Quiet leaves out the pretty format's closing summary line: the findings only.
+	Quiet bool
 }
 
 func (r *Report) path(p string) string {
@@ -80,6 +85,17 @@ func NewPrinter(format string) (Printer, error) {
 		return GitHubPrinter{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// ruleName returns the kebab-case name of the rule with code among the report's rules (Rules, when
+// set, may add codes of their own: okf attest check's ATT codes), else the registry's.
+func (r *Report) ruleName(code string) string {
+	for _, x := range r.Rules {
+		if x.Code == code {
+			return x.Name
+		}
+	}
+	return ruleName(code)
 }
 
 // ruleName returns the kebab-case name of the rule with code, or "" for an unknown code.

@@ -45,7 +45,7 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	out := JSONReport{Findings: make([]JSONFinding, 0, len(r.Diagnostics))}
 	files := map[string]bool{}
 	for _, d := range r.Diagnostics {
-		f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: ruleName(d.Code),
+		f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: r.ruleName(d.Code),
 			Severity: d.Severity.String(), Message: d.Message}
 		if d.End.Line > 0 {
 			f.EndLine, f.EndColumn = d.End.Line, d.End.Col

@@ -34,9 +34,15 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 		lines   [][]byte
 		cur     sourceLine
 	)
+	paint := func(colour, s string) string {
+		if !r.Color {
+			return s
+		}
+		return colour + s + ansiReset
+	}
 	for _, d := range r.Diagnostics {
-		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), d.Pos.Line, d.Pos.Col),
-			d.Severity, okf.EscapeControl(oneLine(d.Message)), d.Code)
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), d.Pos.Line, d.Pos.Col)),
+			paint(severityColour(d.Severity), d.Severity.String()), okf.EscapeControl(oneLine(d.Message)), d.Code)
 		if d.Pos.Line == 0 || r.ReadFile == nil {
 			continue
 		}
@@ -61,14 +67,34 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " %s |\n", gutter)
 		fmt.Fprintf(bw, " %s | %s\n", num, text)
 		if d.Pos.Col > 0 {
-			fmt.Fprintf(bw, " %s | %s\n", gutter, mark)
+			fmt.Fprintf(bw, " %s | %s\n", gutter, paint(severityColour(d.Severity), mark))
 		}
 	}
-	if len(r.Diagnostics) > 0 {
+	if len(r.Diagnostics) > 0 && !r.Quiet {
 		e, wn, i := r.Counts()
 		fmt.Fprintf(bw, "\n%s, %s, %s\n", plural(e, "error"), plural(wn, "warning"), plural(i, "info"))
 	}
 	return bw.Flush()
+}
+
+// ANSI colours of the pretty format; only okf's own text is coloured, never bundle text, which
+// is escaped so it cannot colour anything itself.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiCyan   = "\x1b[1;36m"
+)
+
+func severityColour(s okf.Severity) string {
+	switch s {
+	case okf.Error:
+		return ansiRed
+	case okf.Warning:
+		return ansiYellow
+	}
+	return ansiCyan
 }
 
 func positionText(path string, line, col int) string {

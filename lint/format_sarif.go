@@ -45,6 +45,7 @@ type (
 		Name                 string          `json:"name"`
 		ShortDescription     sarifText       `json:"shortDescription"`
 		FullDescription      sarifText       `json:"fullDescription"`
+		HelpURI              string          `json:"helpUri"`
 		Help                 sarifText       `json:"help"`
 		DefaultConfiguration sarifConfig     `json:"defaultConfiguration"`
 		Properties           sarifProperties `json:"properties"`
@@ -135,6 +136,7 @@ func (SARIFPrinter) Print(w io.Writer, r *Report) error {
 			ID: rule.Code, Name: rule.Name,
 			ShortDescription:     sarifText{Text: rule.Title},
 			FullDescription:      sarifText{Text: firstParagraph(rule.Doc)},
+			HelpURI:              rule.HelpURI(),
 			Help:                 sarifText{Text: rule.Doc, Markdown: rule.Doc},
 			DefaultConfiguration: sarifConfig{Level: sarifLevel(rule.Severity)},
 			Properties:           sarifProperties{Tags: tags},

@@ -35,6 +35,9 @@ type Options struct {
 	// Files, when not empty, limits the findings reported to those slash paths from the bundle root
 	// (`okf lint FILE…`); the whole bundle is still read, so cross-file rules see their context.
 	Files []string
+	// Filter, when not nil, keeps only the findings whose slash path it accepts (`okf lint DIR` on a
+	// folder below the bundle root); it applies with Files.
+	Filter func(path string) bool
 	// Baseline drops the findings it accounts for (nil: none).
 	Baseline *Baseline
 	// Workers is how many rules run at once (0: one per CPU).
@@ -115,6 +118,15 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 		filtered := out[:0]
 		for _, d := range out {
 			if keep[d.Pos.Path] {
+				filtered = append(filtered, d)
+			}
+		}
+		out = filtered
+	}
+	if opts.Filter != nil {
+		filtered := out[:0]
+		for _, d := range out {
+			if opts.Filter(d.Pos.Path) {
 				filtered = append(filtered, d)
 			}
 		}

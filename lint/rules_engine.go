@@ -52,9 +52,11 @@ var (
 			"Bad:\n\n    ignores: [drafts/**]\n\nGood:\n\n    ignore: [drafts/**]",
 		Check: configRule("OKF902")}
 	ConfigUnknownRule = &Rule{Code: "OKF903", Name: "unknown-rule", Severity: okf.Warning,
-		Title: "configuration or suppression names no rule",
+		Title: "configuration or suppression names no rule, or an unknown directive",
 		Doc: "A rule code or name in .okf.yaml or in an `<!-- okf-lint-disable … -->` comment matches no rule " +
-			"(`okf lint --list-rules` lists them), so it disables or changes nothing.\n\n" +
+			"(`okf lint --list-rules` lists them), so it disables or changes nothing. A comment that starts " +
+			"with `okf-lint-` but is neither `okf-lint-disable` nor `okf-lint-disable-next-line` (a typo such as " +
+			"`okf-lint-disabel`) is reported too, never silently ignored.\n\n" +
 			"Bad:\n\n    <!-- okf-lint-disable OKF1O1 -->\n\nGood:\n\n    <!-- okf-lint-disable OKF101 -->",
 		Check: func(p *Pass) {
 			configRule("OKF903")(p)

@@ -11,6 +11,16 @@ import (
 // in a concept body turns those rules (codes or names) off for that file; with no code, every rule.
 const DisableDirective = "okf-lint-disable"
 
+// DisableNextLineDirective, `<!-- okf-lint-disable-next-line CODE[,CODE…] -->`, turns those rules
+// (with no code, every rule) off for the line after the comment only.
+const DisableNextLineDirective = "okf-lint-disable-next-line"
+
+// directivePrefix starts every okf directive; a comment starting with it that is no known
+// directive (okf-lint-disabel, okf-lint-enable) is reported, never silently ignored.
+const directivePrefix = "okf-lint-"
+
+var knownDirectives = []string{DisableDirective, DisableNextLineDirective}
+
 // directive is one suppression comment of a file.
 type directive struct {
 	pos okf.Position
@@ -19,9 +29,14 @@ type directive struct {
 	// named lists the known codes in the order written, for the message.
 	named []string
 	used  bool
+	// line, when not 0, limits the directive to the findings on that line (disable-next-line).
+	line int
+	name string
 }
 
-func (d *directive) covers(code string) bool { return d.codes == nil || d.codes[code] }
+func (d *directive) covers(code string, line int) bool {
+	return (d.codes == nil || d.codes[code]) && (d.line == 0 || d.line == line)
+}
 
 // suppressions are the directives of every concept, by path, and the findings about the directives
 // themselves (unknown rule names).
@@ -38,11 +53,26 @@ func parseSuppressions(b *okf.Bundle) *suppressions {
 			continue
 		}
 		for _, cm := range c.Body.Comments {
-			rest, ok := strings.CutPrefix(cm.Text, DisableDirective)
-			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n') {
+			if !strings.HasPrefix(cm.Text, directivePrefix) {
 				continue
 			}
-			d := &directive{pos: cm.Pos}
+			word, rest := cm.Text, ""
+			if i := strings.IndexAny(cm.Text, " \t\r\n"); i >= 0 {
+				word, rest = cm.Text[:i], cm.Text[i:]
+			}
+			d := &directive{pos: cm.Pos, name: word}
+			switch word {
+			case DisableDirective:
+			case DisableNextLineDirective:
+				d.line = cm.EndLine + 1
+			default:
+				msg := fmt.Sprintf("unknown directive %q (okf knows %s)", word, strings.Join(knownDirectives, " and "))
+				if near := okf.Closest(word, knownDirectives); near != "" {
+					msg = fmt.Sprintf("unknown directive %q (did you mean %s?)", word, near)
+				}
+				s.diags = append(s.diags, okf.Diagnostic{Pos: cm.Pos, Code: ConfigUnknownRule.Code, Severity: ConfigUnknownRule.Severity, Message: msg})
+				continue
+			}
 			fields := strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 			if len(fields) > 0 {
 				d.codes = map[string]bool{}
@@ -50,7 +80,7 @@ func parseSuppressions(b *okf.Bundle) *suppressions {
 					r := Lookup(f)
 					if r == nil {
 						s.diags = append(s.diags, okf.Diagnostic{Pos: cm.Pos, Code: ConfigUnknownRule.Code, Severity: ConfigUnknownRule.Severity,
-							Message: fmt.Sprintf("%s names unknown rule %q (okf lint --list-rules lists them)", DisableDirective, f)})
+							Message: fmt.Sprintf("%s names unknown rule %q (okf lint --list-rules lists them)", word, f)})
 						continue
 					}
 					if !d.codes[r.Code] {
@@ -95,7 +125,7 @@ func (s *suppressions) apply(ds []okf.Diagnostic) []okf.Diagnostic {
 		hit := false
 		if d.Code != ConfigUnknownRule.Code || !s.isDirectivePos(d.Pos) {
 			for _, dir := range dirs {
-				if dir.covers(d.Code) {
+				if dir.covers(d.Code, d.Pos.Line) {
 					dir.used = true
 					hit = true
 				}
@@ -129,8 +159,12 @@ func (s *suppressions) unused() []okf.Diagnostic {
 			if d.codes != nil {
 				what = strings.Join(d.named, ", ")
 			}
+			where := "in this file"
+			if d.line != 0 {
+				where = fmt.Sprintf("on line %d", d.line)
+			}
 			out = append(out, okf.Diagnostic{Pos: d.pos, Code: UnusedSuppression.Code, Severity: UnusedSuppression.Severity,
-				Message: fmt.Sprintf("%s (%s) suppresses nothing in this file: remove it", DisableDirective, what)})
+				Message: fmt.Sprintf("%s (%s) suppresses nothing %s: remove it", d.name, what, where)})
 		}
 	}
 	return out

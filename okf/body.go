@@ -86,6 +86,8 @@ type Citation struct {
 type Comment struct {
 	Text string
 	Pos  Position
+	// EndLine is the line of the comment's closing `-->` (Pos.Line for a one-line comment).
+	EndLine int
 }
 
 // markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
@@ -271,7 +273,9 @@ func (p *bodyParser) comments(b *Body, segs *text.Segments) {
 	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
 		i := sort.SearchInts(starts, m[0]+1) - 1
 		off := segs.At(i).Start + m[0] - starts[i]
-		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: p.pos(off)})
+		j := sort.SearchInts(starts, m[1]) - 1 // the segment of the comment's last byte, m[1]-1
+		end := segs.At(j).Start + m[1] - 1 - starts[j]
+		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: p.pos(off), EndLine: p.pos(end).Line})
 	}
 }
 

@@ -513,11 +513,11 @@ func TestComments(t *testing.T) {
 	src := "---\ntype: X\n---\n<!-- okf-lint-disable A -->\n\ntext <!-- inline B --> more\n\n<!--\nmulti C\n-->\n\n- item\n  <!-- in list D -->\n  <!-- and E\n  over two lines -->\n"
 	c, _ := ParseConcept("x.md", []byte(src))
 	want := []Comment{
-		{Text: "okf-lint-disable A", Pos: pos("x.md", 4, 1)},
-		{Text: "inline B", Pos: pos("x.md", 6, 6)},
-		{Text: "multi C", Pos: pos("x.md", 8, 1)},
-		{Text: "in list D", Pos: pos("x.md", 13, 3)},
-		{Text: "and E\nover two lines", Pos: pos("x.md", 14, 3)}, // the list indentation is not part of the text
+		{Text: "okf-lint-disable A", Pos: pos("x.md", 4, 1), EndLine: 4},
+		{Text: "inline B", Pos: pos("x.md", 6, 6), EndLine: 6},
+		{Text: "multi C", Pos: pos("x.md", 8, 1), EndLine: 10},
+		{Text: "in list D", Pos: pos("x.md", 13, 3), EndLine: 13},
+		{Text: "and E\nover two lines", Pos: pos("x.md", 14, 3), EndLine: 15}, // the list indentation is not part of the text
 	}
 	if len(c.Body.Comments) != len(want) {
 		t.Fatalf("comments %+v", c.Body.Comments)

@@ -27,6 +27,7 @@ const (
 type exitError struct {
 	code int
 	msg  string
+	hint string // a second line, "run 'okf lint --help' for usage"
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -95,7 +96,7 @@ func buildCommit() (rev, when string) {
 }
 
 func newApp(e *env) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "okf",
 		Usage:     "check, report on and generate Open Knowledge Format (OKF) v0.2 bundles",
 		UsageText: "okf COMMAND [options] [PATH]\n\nStart with:  okf lint path/to/bundle",
@@ -120,18 +121,22 @@ func newApp(e *env) *cli.App {
 			schemaCommand(e),
 			serveCommand(e),
 			versionCommand(e),
+			completionCommand(e),
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("%v", err)
-		},
+		EnableBashCompletion: true,
 	}
+	finishCommands(app)
+	return app
 }
 
 // run is main without os.Exit: it returns the exit code, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, args))
+	args, err := commandArgs(app, args)
+	if err == nil {
+		err = app.Run(flagsFirst(app, args))
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -141,6 +146,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
+		}
+		if ee.hint != "" {
+			fmt.Fprintf(stderr, "%s\n", okf.EscapeControl(ee.hint))
 		}
 		return ee.code
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -135,10 +136,10 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 		}
 		c2, args, err := interspersed(c, flags)
 		if err != nil {
-			return usageErr("attest %s: %v", name, err)
+			return flagUsageErr("okf attest "+name, flags, fmt.Errorf("attest %s: %w", name, err))
 		}
-		switch f := c2.String("format"); f {
-		case "", "text", "json":
+		switch f := aliased(c2, "format", "f", "text"); {
+		case name == "check", f == "", f == "text", f == "json": // check takes okf lint's formats
 		default:
 			return usageErr("attest %s: --format %q: expected text or json", name, f)
 		}
@@ -267,18 +268,24 @@ func orNone(s string) string {
 
 func attestCheckCommand(e *env) *cli.Command {
 	flags := []cli.Flag{
-		formatFlag(),
-		&cli.StringFlag{Name: "fail-on", Value: "warning", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info"},
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`, as okf lint's: " + strings.Join(lint.Formats, ", ")},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info (default error, as okf lint; CI that gates contracts uses warning)"},
 		allowOutsideFlag(),
 	}
 	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
 		"Static checks (D17): runtime present, exactly one computation, parameters with name, type and\n"+
 			"required, placeholders declared and declarations used, executor.receipt listed, and an attester\n"+
-			"that can run (builtin:NAME, an executable or a .py file inside the bundle). All findings are\n"+
-			"warnings or info (D1). Exit 1 when a finding reaches --fail-on (default warning).",
+			"that can run (builtin:NAME, an executable or a .py file inside the bundle). Checks okf lint also\n"+
+			"makes share its codes (OKF7xx). All findings are warnings or info (D1). The output formats, -o\n"+
+			"and --fail-on (default error) are okf lint's.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
 				return usageErr("attest check: expected at most one bundle path, got %d arguments", len(args))
+			}
+			printer, err := lint.NewPrinter(aliased(c, "format", "f", "text"))
+			if err != nil {
+				return usageErr("attest check: --format: %v", err)
 			}
 			failOn, err := okf.ParseSeverity(c.String("fail-on"))
 			if err != nil {
@@ -294,34 +301,19 @@ func attestCheckCommand(e *env) *cli.Command {
 			}
 			comps := attest.Computations(b, c.Bool("allow-outside"))
 			ds := attest.Check(b, comps)
-			if ds == nil {
-				ds = []okf.Diagnostic{}
+			// lint's printers show paths from the working directory, so editors and CI can open them.
+			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
+				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
+			var buf bytes.Buffer
+			if err := printer.Print(&buf, report); err != nil {
+				return fatalErr("%v", err)
 			}
-			// Paths from the working directory, as okf lint prints them, so editors and CI can open them.
-			for i := range ds {
-				ds[i].Pos.Path = displayPath(dir, ds[i].Pos.Path)
-				if ds[i].End.Path != "" {
-					ds[i].End.Path = displayPath(dir, ds[i].End.Path)
+			if out := aliased(c, "output", "o", ""); out != "" {
+				if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
+					return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
 				}
-			}
-			counts := map[okf.Severity]int{}
-			failing := false
-			for _, d := range ds {
-				counts[d.Severity]++
-				if d.Severity <= failOn {
-					failing = true
-				}
-			}
-			if c.String("format") == "json" {
-				if err := writeJSON(e.stdout, map[string]any{"computations": len(comps), "findings": ds}); err != nil {
-					return err
-				}
-			} else {
-				for _, d := range ds {
-					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", okf.EscapeLineStart(d.Pos.String()), d.Severity, okf.EscapeControl(d.Message), d.Code)
-				}
-				fmt.Fprintf(e.stdout, "%s checked: %s, %s\n",
-					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), countOf(counts[okf.Info], "info"))
+			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+				return fatalErr("cannot write the report: %v", err)
 			}
 			// Where external attesters would run, a note on stderr (stdout stays the findings) says
 			// what confines them on this machine.
@@ -331,11 +323,33 @@ func attestCheckCommand(e *env) *cli.Command {
 					break
 				}
 			}
-			if failing {
-				return findings
+			for _, d := range ds {
+				if d.Severity <= failOn {
+					return findings
+				}
 			}
 			return nil
 		})
+}
+
+// aliased reads a string flag given by its name or its alias: the flag set interspersed builds
+// keeps them apart (and IsSet counts either), so the one that differs from the other was given.
+func aliased(c *cli.Context, name, alias, def string) string {
+	if v := c.String(name); v != def {
+		return v
+	}
+	return c.String(alias)
+}
+
+// attestRules are the rules a SARIF report of okf attest check describes: okf lint's (whose codes
+// the shared checks use) and attest's own ATT codes.
+func attestRules() []*lint.Rule {
+	rules := append([]*lint.Rule(nil), lint.All()...)
+	for _, c := range attest.OwnCodes {
+		rules = append(rules, &lint.Rule{Code: c.Code, Name: c.Name, Severity: c.Severity, Spec: "§10.2", Decision: "D17",
+			Title: c.Title, Doc: c.Title + ". Reported by okf attest check (see the README's okf attest section)."})
+	}
+	return rules
 }
 
 // findComputation loads the bundle and finds the named computation; a wrong name is bad usage.

@@ -20,7 +20,7 @@ const maxFixRounds = 5
 // first round is printed as a diff and done is true: nothing more to report. The caller loads the
 // bundle again for its report. Files are written as okf migrate writes them (migrate.Apply): only
 // when unchanged since read, never through a symbolic link, atomically, under the bundle lock.
-func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint.Options, dryRun bool) (done bool, err error) {
+func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint.Options, dryRun, quiet bool) (done bool, err error) {
 	if !dryRun {
 		// The lock okf gen, okf index and okf migrate take: no two writers interleave in one bundle.
 		unlock, err := generate.Lock(root)
@@ -67,7 +67,7 @@ func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint
 			return false, &exitError{code: exitFatal}
 		}
 	}
-	if fixed > 0 {
+	if fixed > 0 && !quiet {
 		fmt.Fprintf(e.stderr, "okf: fixed %s in %s\n", countOf(fixed, "finding"), countOf(len(files), "file"))
 	}
 	return false, nil

@@ -30,8 +30,9 @@ func genCommand(e *env) *cli.Command {
 			"Exit codes: 0 done, 1 --check found changes (or --strict found a skipped concept),\n" +
 			"2 bad usage, 3 a file could not be read or written, or another run holds the bundle.",
 		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on standard output (warnings and errors still go to standard error; the exit code is the same)"},
 			&cli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: okf-gen.yaml when present)"},
-			&cli.StringFlag{Name: "posts", Usage: "folder of .md/.mdx posts"},
+			&cli.StringFlag{Name: "posts", Usage: "the folder `DIR` of .md/.mdx posts"},
 			&cli.StringFlag{Name: "site", Usage: "the site's base `URL`"},
 			&cli.StringFlag{Name: "url", Usage: "a post's URL: `TEMPLATE` with {site}, {slug} and {path} (default: the engine's)"},
 			&cli.StringFlag{Name: "engine", Usage: "follow the conventions of blog engine `NAME`: " + strings.Join(generate.EngineNames(), ", "), Value: generate.DefaultEngine},
@@ -100,7 +101,9 @@ func genCommand(e *env) *cli.Command {
 				return findings
 			}
 			if preview {
-				printPlan(e, plan, true, len(plan.Files))
+				if !c.Bool("quiet") {
+					printPlan(e, plan, true, len(plan.Files))
+				}
 				if c.Bool("check") && len(plan.Files) > 0 {
 					return findings
 				}
@@ -108,7 +111,9 @@ func genCommand(e *env) *cli.Command {
 			}
 			// Only what was written is reported as written.
 			written, err := plan.Apply(generate.AtomicWriter{}, opts.Out)
-			printPlan(e, plan, false, written)
+			if !c.Bool("quiet") {
+				printPlan(e, plan, false, written)
+			}
 			if err != nil {
 				return fatalErr("%v", err)
 			}
@@ -318,6 +323,7 @@ func indexCommand(e *env) *cli.Command {
 			"entries for deleted ones removed. index.md and log.md are never listed as concepts.\n\n" +
 			"Exit codes: 0 done, 1 --check found indexes to change, 2 bad usage, 3 unreadable bundle.",
 		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on standard output (warnings and errors still go to standard error; the exit code is the same)"},
 			&cli.StringFlag{Name: "group-by", Usage: "sections by `directory` or type", Value: generate.GroupByDirectory},
 			&cli.BoolFlag{Name: "rewrite", Usage: "write every index from scratch instead of merging"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 listing the indexes that would change"},
@@ -351,6 +357,9 @@ func indexCommand(e *env) *cli.Command {
 				return fatalErr("%v", err)
 			}
 			for _, ch := range changes {
+				if c.Bool("quiet") {
+					break
+				}
 				v := ch.Verb()
 				if c.Bool("check") {
 					v = "would " + v

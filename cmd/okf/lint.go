@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"text/tabwriter"
+	"testing/fstest"
 	"time"
 
 	"github.com/okf-tools/okf/lint"
@@ -45,32 +46,38 @@ func lintCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "check a bundle for OKF v0.2 conformance (§11) and hygiene",
-		ArgsUsage: "[PATH | FILE...]",
-		Description: "Lints the bundle at PATH (default: the current directory), or just the FILEs named, in the\n" +
-			"context of their bundle (found by walking up to .okf.yaml or the topmost index.md; --root names it).\n" +
-			"Configuration is read from .okf.yaml at the bundle root (--config names another file).\n\n" +
+		ArgsUsage: "[DIR | FILE]... | -",
+		Description: "Lints the bundle holding each DIR or FILE (default: the current directory). The root is found\n" +
+			"by walking up to the nearest .okf.yaml, else the top of the chain of folders holding index.md\n" +
+			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
+			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
+			"bundle root (--config names another file).\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
 			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "exit 1 when there are more than `N` warnings (-1: no limit)"},
-			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title) and exit"},
-			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name) and exit"},
+			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title), or the rules named as arguments, and exit (-f json for JSON)"},
+			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name, in any case) and exit"},
 			&cli.StringFlag{Name: "now", Usage: "judge time as of `TIME` (RFC 3339, or a date for 00:00 UTC); default $OKF_NOW, else the clock"},
 			&cli.StringFlag{Name: "expiring-within", Usage: "report concepts going stale within `DURATION` (30d, 720h); default: the configuration's, else 30d"},
 			&cli.StringFlag{Name: "config", Usage: "read the configuration from `FILE` instead of <root>/.okf.yaml"},
-			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the FILEs named (default: found from the files)"},
+			&cli.StringFlag{Name: "root", Usage: "the bundle root `DIR` of the paths named (default: found from them)"},
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
+			colorFlag(),
 			maxFileSizeFlag(),
+			&cli.BoolFlag{Name: "skip-unbundled", Usage: "leave out FILEs in no bundle (no .okf.yaml or index.md above them) instead of failing; for pre-commit hooks"},
+			&cli.StringFlag{Name: "stdin-filename", Usage: "with - as the path: the concept on standard input is the file `PATH` of its bundle (default: stdin.md in the working directory)"},
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes of the rules that offer one (--list-rules), then report what is left"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
-				return listRules(e)
+				return listRules(e, c.Args().Slice(), c.String("format"))
 			}
 			if code := c.String("explain"); code != "" {
 				return explainRule(e, code)
@@ -98,41 +105,64 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("--now: %v", err)
 			}
-			t, err := resolveTarget(c.Args().Slice(), c.String("root"))
-			if err != nil {
-				return err
-			}
 			limit, err := flagMaxFileSize(c)
 			if err != nil {
 				return err
 			}
-			// Every file of the bundle is read through r: confined to it, regular files only, at
-			// most the size limit each.
-			r, err := okf.OpenBundle(t.root, limit)
-			if err != nil {
-				return fatalErr("%v", err)
-			}
-			cfg, cfgDisplay, err := loadConfig(r, c.String("config"))
-			if err != nil {
-				return err
-			}
-			var ignore []string
-			if cfg != nil {
-				ignore = cfg.Ignore
-				if limit == 0 && cfg.MaxFileSize > 0 {
-					r = okf.NewRoot(r, cfg.MaxFileSize)
+			var targets []lint.Target
+			var stdin *stdinFile
+			if args := c.Args().Slice(); slices.Contains(args, "-") {
+				// An editor's buffer: one concept on standard input, linted as the file
+				// --stdin-filename names, in the context of its bundle on disk.
+				if len(args) != 1 {
+					return usageErr("- (standard input) cannot be mixed with other paths")
+				}
+				name := c.String("stdin-filename")
+				if name == "" {
+					name = "stdin.md"
+				}
+				t, err := lint.ResolveStdin(name, c.String("root"))
+				if err != nil {
+					return pathErr(err)
+				}
+				max := limit
+				if max == 0 {
+					max = okf.DefaultMaxFileSize
+				}
+				data, err := okf.ReadLimit(e.stdin, "<stdin>", max)
+				if err != nil {
+					return fatalErr("cannot read standard input: %v", unwrapPathErr(err))
+				}
+				targets, stdin = []lint.Target{t}, &stdinFile{path: t.Files[0], data: data}
+			} else {
+				if c.String("stdin-filename") != "" {
+					return usageErr("--stdin-filename names the file read from standard input: give - as the path")
+				}
+				var skipped []string
+				targets, skipped, err = lint.ResolveTargets(args, c.String("root"), c.Bool("skip-unbundled"))
+				if err != nil {
+					return pathErr(err)
+				}
+				if len(skipped) > 0 && !c.Bool("quiet") {
+					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
 				}
 			}
-			b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
-			if err != nil {
-				return fatalErr("%v", err)
+			if c.Bool("dry-run") && !c.Bool("fix") {
+				return usageErr("--dry-run goes with --fix")
 			}
-			opts := lint.Options{Now: now, ExpiringWithin: window, Config: cfg, Files: t.files}
-			if writeBaseline.set {
-				return writeBaselineFile(e, b, opts, t.root, writeBaseline.value)
+			if c.Bool("fix") && stdin != nil {
+				return usageErr("--fix writes files: it cannot fix standard input")
 			}
+			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
+				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
+			}
+			opts := lint.Options{Now: now, ExpiringWithin: window}
 			if p := c.String("baseline"); p != "" {
-				data, err := r.ReadPath(p) // confined when inside the bundle
+				rb, err := okf.OpenBundle(targets[0].Root, limit)
+				if err != nil {
+					return fatalErr("%v", err)
+				}
+				data, err := rb.ReadPath(p) // confined when inside the bundle
 				if err != nil {
 					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
 				}
@@ -140,36 +170,34 @@ func lintCommand(e *env) *cli.Command {
 					return usageErr("--baseline %q: %v", p, err)
 				}
 			}
-			if c.Bool("dry-run") && !c.Bool("fix") {
-				return usageErr("--dry-run goes with --fix")
-			}
-			if c.Bool("fix") {
-				load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
-				done, err := applyFixes(e, t.root, load, opts, c.Bool("dry-run"))
-				if err != nil || done {
+			fix := fixMode{enabled: c.Bool("fix"), dryRun: c.Bool("dry-run"), sarif: c.String("format") == "sarif", quiet: c.Bool("quiet")}
+			var runs []lintRun
+			diffed := false
+			for _, t := range targets {
+				r, err := lintTarget(e, t, c.String("config"), limit, opts, stdin, fix)
+				if err != nil {
 					return err
 				}
-				if b, err = load(); err != nil {
-					return fatalErr("%v", err)
+				if r.diffed {
+					diffed = true
+					continue
 				}
-			}
-			ds := lint.Run(b, opts)
-			display := func(p string) string {
-				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
-					return cfgDisplay
+				if writeBaseline.set {
+					return writeBaselineFile(e, r.ds, t.Root, writeBaseline.value, c.Bool("quiet"))
 				}
-				return displayPath(t.display, p)
+				runs = append(runs, r)
 			}
-			readFile := func(p string) ([]byte, error) {
-				if cfg != nil && cfgDisplay != "" && p == cfg.Path {
-					return okf.ReadFileLimit(cfgDisplay, r.MaxFileSize()) // a --config file outside the bundle
-				}
-				return b.ReadFile(p)
+			if diffed {
+				return nil // --fix --dry-run printed the diffs of the bundles it would change
 			}
-			report := &lint.Report{Diagnostics: ds, DisplayPath: display, ReadFile: readFile, Version: okfVersion()}
-			if c.String("format") == "sarif" {
-				report.Fixes = lint.Fixes(b, ds)
+			report := combine(runs)
+			report.Version = okfVersion()
+			report.Quiet = c.Bool("quiet")
+			colour, err := useColor(c, e, c.String("output") != "")
+			if err != nil {
+				return err
 			}
+			report.Color = colour && c.String("format") == "pretty"
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
@@ -181,6 +209,7 @@ func lintCommand(e *env) *cli.Command {
 			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 				return fatalErr("cannot write the report: %v", err)
 			}
+			ds := report.Diagnostics
 			_, warnings, _ := report.Counts()
 			for _, d := range ds {
 				if d.Severity <= failOn {
@@ -188,6 +217,9 @@ func lintCommand(e *env) *cli.Command {
 				}
 			}
 			if maxWarnings >= 0 && warnings > maxWarnings {
+				if c.Bool("quiet") {
+					return findings
+				}
 				fmt.Fprintf(e.stderr, "okf: %s, more than --max-warnings %d\n", countOf(warnings, "warning"), maxWarnings)
 				return findings
 			}
@@ -196,141 +228,146 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-// target is what okf lint was asked to check: a bundle root, how to show paths under it, and
-// optionally the files (slash paths from the root) whose findings to report.
-type target struct {
-	root, display string
-	files         []string
+// pathErr turns lint's error about the paths named into a usage error (exit 2).
+func pathErr(err error) error {
+	var ue *lint.UsageError
+	if errors.As(err, &ue) {
+		return usageErr("%s", ue.Msg)
+	}
+	return fatalErr("%v", err)
 }
 
-// resolveTarget reads the positional arguments: none (the current directory, or --root), one
-// directory (the bundle root), or files, whose bundle root is --root or found from the first file.
-func resolveTarget(args []string, rootFlag string) (target, error) {
-	if len(args) == 0 {
-		root := rootFlag
-		if root == "" {
-			root = "."
-		}
-		return target{root: root, display: root}, nil
+func bundleList(ts []lint.Target) string {
+	var roots []string
+	for _, t := range ts {
+		roots = append(roots, filepath.ToSlash(t.Root))
 	}
-	if len(args) == 1 {
-		st, err := os.Stat(args[0])
-		if err != nil || st.IsDir() {
-			// A directory is the bundle root; a path that cannot be read is taken for one too, so
-			// that loading it says why it is unusable (exit 3).
-			if rootFlag != "" {
-				return target{}, usageErr("--root names the bundle of FILE arguments; %q is a directory: lint it as the bundle, without --root", args[0])
+	return strings.Join(roots, ", ")
+}
+
+// stdinFile is the concept read from standard input and its slash path in the bundle.
+type stdinFile struct {
+	path string
+	data []byte
+}
+
+// lintRun is the result of linting one bundle: its findings and how to show and read them.
+type lintRun struct {
+	ds       []okf.Diagnostic
+	fixes    map[okf.Diagnostic]lint.Fix // for SARIF's fixes[] (nil unless -f sarif)
+	display  func(string) string
+	readFile func(string) ([]byte, error)
+	diffed   bool // --fix --dry-run printed this bundle's diff instead of linting it
+}
+
+// fixMode is what --fix and --dry-run ask of each bundle linted, and whether the report is SARIF
+// (which carries the fixes left).
+type fixMode struct{ enabled, dryRun, sarif, quiet bool }
+
+// lintTarget loads one bundle with its configuration and lints it. Every file of the bundle is
+// read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
+// else the configuration's max_file_size, else the default).
+func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint.Options, stdin *stdinFile, fix fixMode) (lintRun, error) {
+	r, err := okf.OpenBundle(t.Root, limit)
+	if err != nil {
+		return lintRun{}, fatalErr("%v", err)
+	}
+	cfg, cfgDisplay, err := lint.LoadConfig(r, configFlag)
+	if err != nil {
+		return lintRun{}, pathErr(err)
+	}
+	var ignore []string
+	if cfg != nil {
+		ignore = cfg.Ignore
+		if limit == 0 && cfg.MaxFileSize > 0 {
+			r = okf.NewRoot(r, cfg.MaxFileSize)
+		}
+	}
+	var b *okf.Bundle
+	switch {
+	case stdin != nil && t.Alone:
+		// No bundle above: the concept alone, not the folder around it.
+		b, err = okf.Load(okf.Overlay(fstest.MapFS{}, stdin.path, stdin.data), okf.LoadOptions{})
+	case stdin != nil:
+		b, err = okf.Load(okf.Overlay(r, stdin.path, stdin.data), okf.LoadOptions{Ignore: ignore})
+	default:
+		b, err = okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
+	}
+	if err != nil {
+		return lintRun{}, fatalErr("%v", err)
+	}
+	opts.Config = cfg
+	opts.Filter = t.Filter()
+	if fix.enabled {
+		load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
+		done, err := applyFixes(e, t.Root, load, opts, fix.dryRun, fix.quiet)
+		if err != nil {
+			return lintRun{}, err
+		}
+		if done {
+			return lintRun{diffed: true}, nil
+		}
+		if b, err = load(); err != nil {
+			return lintRun{}, fatalErr("%v", err)
+		}
+	}
+	ds := lint.Run(b, opts)
+	var fixes map[okf.Diagnostic]lint.Fix
+	if fix.sarif {
+		fixes = lint.Fixes(b, ds)
+	}
+	isCfg := func(p string) bool { return cfg != nil && cfgDisplay != "" && p == cfg.Path }
+	return lintRun{
+		ds:    ds,
+		fixes: fixes,
+		display: func(p string) string {
+			if isCfg(p) {
+				return cfgDisplay
 			}
-			return target{root: args[0], display: args[0]}, nil
-		}
-	}
-	for _, a := range args {
-		if st, err := os.Stat(a); err == nil && st.IsDir() {
-			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
-		}
-	}
-	root := rootFlag
-	if root == "" {
-		first, err := filepath.Abs(args[0])
-		if err != nil {
-			return target{}, usageErr("%v", err)
-		}
-		found, ok := findRoot(filepath.Dir(first))
-		if !ok {
-			return target{}, usageErr("cannot find the bundle of %q: no .okf.yaml or index.md above it (name the bundle with --root)", args[0])
-		}
-		root = found
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return target{}, usageErr("%v", err)
-	}
-	t := target{root: root, display: relToCwd(absRoot)}
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return target{}, usageErr("cannot lint %q: %v", a, unwrapPathErr(err))
-		}
-		if st.IsDir() {
-			return target{}, usageErr("%q is a directory: lint takes one bundle path, or files of one bundle", a)
-		}
-		abs, _ := filepath.Abs(a)
-		rel, err := filepath.Rel(absRoot, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return target{}, usageErr("%q is outside the bundle %q", a, t.display)
-		}
-		t.files = append(t.files, filepath.ToSlash(rel))
-	}
-	return t, nil
+			return displayPath(t.Root, p)
+		},
+		readFile: func(p string) ([]byte, error) {
+			if isCfg(p) {
+				return okf.ReadFileLimit(cfgDisplay, r.MaxFileSize()) // a --config file outside the bundle
+			}
+			return b.ReadFile(p)
+		},
+	}, nil
 }
 
-// findRoot walks up from dir to the bundle root: the nearest folder holding .okf.yaml, else the
-// topmost folder of the unbroken chain of folders holding an index.md (every folder of a bundle may
-// have its own index.md, §8, so the nearest one is usually not the root).
-func findRoot(dir string) (string, bool) {
-	has := func(d, name string) bool {
-		_, err := os.Stat(filepath.Join(d, name))
-		return err == nil
+// combine makes one report of the runs over one or more bundles. With several, each finding's path
+// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again.
+func combine(runs []lintRun) *lint.Report {
+	if len(runs) == 1 {
+		r := runs[0]
+		return &lint.Report{Diagnostics: r.ds, DisplayPath: r.display, ReadFile: r.readFile, Fixes: r.fixes}
 	}
-	candidate := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		if has(d, lint.ConfigName) {
-			return d, true
+	var ds []okf.Diagnostic
+	var fixes map[okf.Diagnostic]lint.Fix
+	reader := map[string]func() ([]byte, error){}
+	for _, r := range runs {
+		for _, d := range r.ds {
+			orig := d
+			p := d.Pos.Path
+			d.Pos.Path = r.display(p)
+			read := r.readFile
+			reader[d.Pos.Path] = func() ([]byte, error) { return read(p) }
+			if f, ok := r.fixes[orig]; ok {
+				if fixes == nil {
+					fixes = map[okf.Diagnostic]lint.Fix{}
+				}
+				f.Path = r.display(f.Path)
+				fixes[d] = f
+			}
+			ds = append(ds, d)
 		}
-		if has(d, "index.md") {
-			candidate = d
-		} else if candidate != "" {
-			return candidate, true
+	}
+	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, ReadFile: func(p string) ([]byte, error) {
+		if f := reader[p]; f != nil {
+			return f()
 		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	return candidate, candidate != ""
-}
-
-// relToCwd shows an absolute path relative to the working directory ("..", "../.." included), as
-// every path okf prints is.
-func relToCwd(abs string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil {
-		return abs
-	}
-	return rel
-}
-
-// loadConfig reads --config, or <root>/.okf.yaml when it exists, through the bundle's root: a file
-// inside the bundle is read confined (a link leading outside, a named pipe or an oversize file is
-// not read: for .okf.yaml that is a finding and the defaults apply). The Config's Path is the slash
-// path from the root when the file is inside the bundle; otherwise display is how to show it.
-func loadConfig(r *okf.Root, flag string) (cfg *lint.Config, display string, err error) {
-	if flag == "" {
-		data, err := r.ReadFile(lint.ConfigName)
-		if isNotExist(err) {
-			return nil, "", nil
-		}
-		if err != nil {
-			return lint.UnreadableConfig(lint.ConfigName, err), "", nil
-		}
-		return lint.ParseConfig(lint.ConfigName, data), "", nil
-	}
-	if rel, ok := r.Rel(flag); ok {
-		data, err := r.ReadFile(rel)
-		if err != nil {
-			return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
-		}
-		return lint.ParseConfig(rel, data), "", nil
-	}
-	data, err := okf.ReadFileLimit(flag, r.MaxFileSize())
-	if err != nil {
-		return nil, "", usageErr("--config: cannot read %q: %v", flag, unwrapPathErr(err))
-	}
-	name := filepath.ToSlash(flag)
-	return lint.ParseConfig(name, data), name, nil
+		return nil, fs.ErrNotExist
+	}}
 }
 
 func unwrapPathErr(err error) error {
@@ -341,7 +378,7 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path string) error {
+func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet bool) error {
 	if path == "" {
 		path = filepath.Join(root, defaultBaseline)
 		// The default file is in the bundle, which may come from a stranger: a symbolic link there
@@ -350,9 +387,11 @@ func writeBaselineFile(e *env, b *okf.Bundle, opts lint.Options, root, path stri
 			return fatalErr("cannot write %q: it is a symbolic link that leaves the bundle (name the file with --write-baseline=FILE)", filepath.ToSlash(path))
 		}
 	}
-	ds := lint.Run(b, opts)
 	if err := okf.WriteFileAtomic(path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
 		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
+	}
+	if quiet {
+		return nil
 	}
 	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(path)))
 	return nil
@@ -391,31 +430,49 @@ func resolvesInside(root, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// displayPath shows a bundle path as a path from the working directory, so editors and CI can open it.
+// displayPath shows a bundle path as a path from the working directory, so editors and CI can open
+// it (a bundle found above the working directory shows as "a.md", not "../sub/a.md"); under a root
+// written as an absolute path, as an absolute path.
 func displayPath(root, p string) string {
-	if root == "." || root == "" {
+	if p == "" {
 		return p
 	}
-	return filepath.ToSlash(filepath.Join(root, filepath.FromSlash(p)))
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if !filepath.IsAbs(root) {
+		if wd, err := os.Getwd(); err == nil {
+			if abs, err := filepath.Abs(full); err == nil {
+				if rel, err := filepath.Rel(wd, abs); err == nil {
+					full = rel
+				}
+			}
+		}
+	}
+	return filepath.ToSlash(full)
 }
 
-func listRules(e *env) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tNAME\tSEVERITY\tFIX\tSOURCE\tTITLE")
-	for _, r := range lint.All() {
-		fix := "-"
-		if r.Fixable() {
-			fix = "fix"
+// listRules lists every rule, or the rules named (codes or names, any case), as text or JSON.
+func listRules(e *env, names []string, format string) error {
+	rules := lint.All()
+	if len(names) > 0 {
+		rules = nil
+		for _, n := range names {
+			r := lint.LookupFold(n)
+			if r == nil {
+				return usageErr("--list-rules: %v", lint.UnknownRuleError(n))
+			}
+			rules = append(rules, r)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, r.Severity, fix, r.Source(), r.Title)
 	}
-	return tw.Flush()
+	if format != "text" && format != "pretty" && format != "json" {
+		return usageErr("--list-rules prints text or json, not %q", format)
+	}
+	return lint.WriteRules(e.stdout, rules, format)
 }
 
 func explainRule(e *env, code string) error {
-	r := lint.Lookup(code)
+	r := lint.LookupFold(code)
 	if r == nil {
-		return usageErr("--explain: unknown rule %q (okf lint --list-rules lists them)", code)
+		return usageErr("--explain: %v", lint.UnknownRuleError(code))
 	}
 	src := r.Source()
 	if r.Decision != "" {
@@ -427,6 +484,10 @@ func explainRule(e *env, code string) error {
 	fmt.Fprintf(e.stdout, "%s %s (%s; %s)\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, src, r.Title, r.Doc)
 	if doc := lint.FixDocs[r.Code]; doc != "" {
 		fmt.Fprintf(e.stdout, "\nFix (okf lint --fix): %s.\n", doc)
+	}
+	fmt.Fprintf(e.stdout, "\nDocumentation: %s\n", r.HelpURI())
+	if r.Decision != "" {
+		fmt.Fprintf(e.stdout, "Decision %s: %s\n", r.Decision, lint.DecisionsURL)
 	}
 	return nil
 }

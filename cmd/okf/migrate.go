@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/generate"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -61,9 +62,9 @@ func migrateCommand(e *env) *cli.Command {
 				return fatalErr("%v", err)
 			}
 			defer r.Close()
-			cfg, _, err := loadConfig(r, "")
+			cfg, _, err := lint.LoadConfig(r, "")
 			if err != nil {
-				return err
+				return pathErr(err)
 			}
 			var ignore []string
 			if cfg != nil {

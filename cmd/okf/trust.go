@@ -28,6 +28,7 @@ func trustCommand(e *env) *cli.Command {
 			"Exit codes: 0 done, 1 a --fail-on condition met (the concepts are listed on stderr),\n" +
 			"2 bad usage, 3 the bundle or the output cannot be read or written.",
 		Flags: []cli.Flag{
+			colorFlag(),
 			maxFileSizeFlag(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(trust.Formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
@@ -125,7 +126,11 @@ func runTrust(e *env, c *cli.Context) error {
 
 	out := c.String("output")
 	terminal := out == "" && format == "text" && trustIsTerminal(e.stdout)
-	wo := trust.WriteOptions{Color: terminal && e.getenv("NO_COLOR") == "", Top: top, MaxChars: maxChars, FullCommand: full}
+	colour, err := useColor(c, e, out != "")
+	if err != nil {
+		return err
+	}
+	wo := trust.WriteOptions{Color: format == "text" && colour, Top: top, MaxChars: maxChars, FullCommand: full}
 	if terminal {
 		wo.Width = terminalWidth(e.stdout, e.getenv)
 	}
@@ -151,7 +156,7 @@ func runTrust(e *env, c *cli.Context) error {
 }
 
 // trustIsTerminal reports whether w is a character device (a terminal), the only place colour belongs.
-func trustIsTerminal(w io.Writer) bool {
+func trustIsTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -103,7 +103,8 @@ func TestAction(t *testing.T) {
 	}
 }
 
-// TestPreCommitHook checks the hook pre-commit users reference: okf lint on staged .md files, built
+// TestPreCommitHook checks the hook pre-commit users reference: okf lint on staged .md files (those in
+// no bundle, such as a README.md, left out), built
 // from this module (language: golang), file names passed.
 func TestPreCommitHook(t *testing.T) {
 	var hooks []map[string]any
@@ -114,7 +115,7 @@ func TestPreCommitHook(t *testing.T) {
 		t.Fatalf("%d hooks, want 1", len(hooks))
 	}
 	h := hooks[0]
-	for k, want := range map[string]any{"id": "okf-lint", "entry": "okf lint", "language": "golang", "files": `\.md$`, "pass_filenames": true} {
+	for k, want := range map[string]any{"id": "okf-lint", "entry": "okf lint --skip-unbundled", "language": "golang", "files": `\.md$`, "pass_filenames": true} {
 		if h[k] != want {
 			t.Errorf("%s = %v, want %v", k, h[k], want)
 		}
