@@ -40,6 +40,10 @@ func TestCanonicalSQLDifferent(t *testing.T) {
 		{"dropped join", "SELECT a FROM t JOIN u USING (k)", "SELECT a FROM t", "sqlite", "ends early"},
 		{"quoted mixed-case identifier stays quoted", `SELECT "Amount" FROM t`, "SELECT amount FROM t", "postgres", `sanctioned "\"Amount\"`},
 		{"bigquery double quotes are strings", `WHERE s = "delivered"`, "WHERE s = delivered", "bigquery", "differs"},
+		// Outside BigQuery a quoted dotted name is ONE identifier containing a dot, not the
+		// qualified name schema.table: "sales.orders" and sales.orders are different tables.
+		{"postgres quoted dotted identifier is one name", `SELECT a FROM "sales.orders"`, "SELECT a FROM sales.orders", "postgres", `"\"sales.orders\""`},
+		{"sqlite quoted dotted identifier is one name", `SELECT a FROM "sales.orders"`, "SELECT a FROM sales.orders", "sqlite", "differs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

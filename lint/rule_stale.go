@@ -19,7 +19,9 @@ func checkStale(p *Pass) {
 		if !f.Stale {
 			return
 		}
-		p.Reportf(at(fm.StaleAfter.Value, fileStart(c)), "concept is stale since %s (stale_after%s), now is %s: re-verify it and move stale_after forward (§5.5)",
-			rfc3339(fm.StaleAfter), approxNote(fm.StaleAfter), p.Now.UTC().Format("2006-01-02T15:04:05Z07:00"))
+		// The message holds only facts of the bundle, never the clock: a finding must read the same
+		// tomorrow, or baselines and SARIF fingerprints would churn every day.
+		p.Reportf(at(fm.StaleAfter.Value, fileStart(c)), "concept is stale since %s (stale_after%s): re-verify it and move stale_after forward (§5.5)",
+			rfc3339(fm.StaleAfter), approxNote(fm.StaleAfter))
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -62,6 +61,10 @@ type LoadOptions struct {
 	Ignore []string
 	// Workers is how many files are read and parsed at once (0: two per CPU).
 	Workers int
+	// MaxFileSize is the largest file read, in bytes (0: DefaultMaxFileSize). A larger file is
+	// reported (OKF010) and skipped without being read. When loading from a *Root, its own limit
+	// applies unless this one is set.
+	MaxFileSize int64
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -77,27 +80,42 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
 	}
-	real, err := filepath.EvalSymlinks(dir)
+	r, err := OpenRoot(dir, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	l := &loader{fsys: os.DirFS(dir), osRoot: real, opts: opts}
+	return LoadRoot(r, opts)
+}
+
+// LoadRoot loads the bundle a Root was opened on: every file is read through it (confined to the
+// folder, regular files only, at most its size limit). The bundle keeps the Root to read files
+// again (Bundle.ReadFile, Frontmatter.Raw).
+func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
+	if r.osRoot == nil {
+		return Load(r, opts)
+	}
+	real, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts}
 	b, err := l.load()
 	if err != nil {
 		return nil, err
 	}
-	b.Root = dir
+	b.Root = r.dir
 	return b, nil
 }
 
-// Load loads a bundle from fsys (tests, embedded bundles, archives).
+// Load loads a bundle from fsys (tests, embedded bundles, archives), with the same checks as
+// LoadDir as far as fsys allows: regular files only, at most the size limit each.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
-	l := &loader{fsys: fsys, opts: opts}
+	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts}
 	return l.load()
 }
 
 type loader struct {
-	fsys   fs.FS
+	fsys   *Root  // every read goes through it
 	osRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
 	opts   LoadOptions
 }
@@ -127,15 +145,17 @@ func (l *loader) load() (*Bundle, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
 	b := &Bundle{FS: l.fsys, files: map[string]bool{"": true}}
+	var jobs []job
+	var diags []Diagnostic
 	ig := &Ignore{}
-	if data, err := fs.ReadFile(l.fsys, ".okfignore"); err == nil {
+	if data, err := l.fsys.ReadFile(".okfignore"); err == nil {
 		ig = ParseIgnore(data)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		diags = append(diags, unreadable(".okfignore", err))
 	}
 	for _, p := range l.opts.Ignore {
 		ig.Add(p)
 	}
-	var jobs []job
-	var diags []Diagnostic
 	err := fs.WalkDir(l.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if p == "." {
 			return err
@@ -185,6 +205,11 @@ func (l *loader) load() (*Bundle, error) {
 		if isDir || !strings.HasSuffix(name, ".md") {
 			return nil
 		}
+		if !isLink && !d.Type().IsRegular() {
+			// A named pipe, socket or device named like a concept: reported, never opened.
+			diags = append(diags, unreadable(p, &fs.PathError{Op: "read", Path: p, Err: notRegular(d.Type())}))
+			return nil
+		}
 		switch name {
 		case "index.md":
 			jobs = append(jobs, job{p, indexFile})
@@ -211,9 +236,16 @@ func (l *loader) load() (*Bundle, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte // reused for every file this worker reads
+			// buf is reused for every file this worker reads. Bound: it never holds more than the
+			// size limit plus one byte (Root.ReadFileInto), and a buffer grown past 1 MiB by a large
+			// file is dropped afterwards, so workers hold at most workers × (limit+1) at once and
+			// 1 MiB each between large files.
+			var buf []byte
 			for i := range next {
 				results[i], buf = l.loadFile(jobs[i], buf)
+				if cap(buf) > 1<<20 {
+					buf = nil
+				}
 			}
 		}()
 	}
@@ -274,37 +306,27 @@ func unwrapPathError(err error) error {
 // read into buf, which the worker reuses for the next file: parsing copies every string it keeps,
 // so nothing loaded may point into buf (this saves a file-sized allocation per concept).
 func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
-	src, err := readFileInto(l.fsys, j.path, buf)
+	src, err := l.fsys.ReadFileInto(j.path, buf)
 	if err != nil {
-		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path}, Code: CodeUnreadable, Severity: Error, Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}}), buf
+		return l.empty(j, []Diagnostic{unreadable(j.path, err)}), buf
 	}
 	return parseFile(j, src, l.fsys), src
 }
 
-// readFileInto reads the named file into buf's storage, growing it when needed.
-func readFileInto(fsys fs.FS, name string, buf []byte) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
+// unreadable is the OKF010 finding for a file that was not read: why, and for a file over the size
+// limit, how to raise it.
+func unreadable(p string, err error) Diagnostic {
+	msg := fmt.Sprintf("cannot read: %v", unwrapPathError(err))
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		msg = fmt.Sprintf("not read: %v; skipped (raise the limit with --max-file-size or max_file_size in .okf.yaml)", unwrapPathError(err))
+	case errors.Is(err, ErrNotRegular):
+		msg = fmt.Sprintf("not read: %v", unwrapPathError(err))
+		msg = strings.TrimSuffix(msg, ": not read")
+	case errors.Is(err, ErrOutside):
+		msg = "not read: the path, or a symbolic link on it, leads outside the bundle"
 	}
-	defer f.Close()
-	buf = buf[:0]
-	if info, err := f.Stat(); err == nil && info.Size()+1 > int64(cap(buf)) {
-		buf = make([]byte, 0, info.Size()+512)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return Diagnostic{Pos: Position{Path: p}, Code: CodeUnreadable, Severity: Error, Message: msg}
 }
 
 func (l *loader) empty(j job, diags []Diagnostic) result {
@@ -516,7 +538,7 @@ func (b *Bundle) ReadFile(p string) ([]byte, error) {
 	if escapes || !fs.ValidPath(clean) {
 		return nil, fmt.Errorf("%q is outside the bundle", p)
 	}
-	return fs.ReadFile(b.FS, clean)
+	return fs.ReadFile(b.FS, clean) // b.FS is a *Root for loaded bundles: confined and capped
 }
 
 // Errors counts the diagnostics of Error severity.

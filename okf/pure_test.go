@@ -306,6 +306,10 @@ func TestParseLogDate(t *testing.T) {
 		{"2026-06-130", false, ""},
 		{"2026-06-13T10:00:00Z", false, ""},
 		{"26-06-13", false, ""},
+		// §9: the heading is the date; a date later in the heading is not a date group (D8).
+		{"Released 2026-06-13", false, ""},
+		{"v2 — 2026-06-13", false, ""},
+		{" 2026-06-13", true, ""},
 	}
 	for _, tt := range tests {
 		_, extra, ok := ParseLogDate(tt.heading)

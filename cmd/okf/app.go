@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -49,8 +50,10 @@ type env struct {
 	getenv func(string) string
 }
 
-// version is set by -ldflags "-X main.version=…"; otherwise it comes from the module build info.
-var version = ""
+// version, commit and date are set by release builds (-ldflags "-X main.version=…", see
+// .goreleaser.yaml); otherwise they come from the build info that `go install` (the module
+// version) and `go build` in a git checkout (vcs.revision, vcs.time) record.
+var version, commit, date = "", "", ""
 
 func okfVersion() string {
 	if version != "" {
@@ -60,6 +63,33 @@ func okfVersion() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// buildCommit returns the commit and commit date okf was built from, "" when unknown; a build
+// from a checkout with uncommitted changes says so.
+func buildCommit() (rev, when string) {
+	if commit != "" {
+		return commit, date
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", ""
+	}
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" && dirty {
+		rev += " (modified)"
+	}
+	return rev, when
 }
 
 func newApp(e *env) *cli.App {
@@ -119,6 +149,13 @@ func versionCommand(e *env) *cli.Command {
 		Usage: "print okf's version and the OKF spec version it implements",
 		Action: func(*cli.Context) error {
 			fmt.Fprintf(e.stdout, "okf %s (OKF spec 0.2)\n", okfVersion())
+			if rev, when := buildCommit(); rev != "" {
+				fmt.Fprintf(e.stdout, "commit: %s\n", rev)
+				if when != "" {
+					fmt.Fprintf(e.stdout, "date: %s\n", when)
+				}
+			}
+			fmt.Fprintf(e.stdout, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
 		},
 	}

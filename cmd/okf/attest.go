@@ -303,8 +303,8 @@ func attestCheckCommand(e *env) *cli.Command {
 				for _, d := range ds {
 					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", d.Pos, d.Severity, d.Message, d.Code)
 				}
-				fmt.Fprintf(e.stdout, "%s checked: %s, %d info\n",
-					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), counts[okf.Info])
+				fmt.Fprintf(e.stdout, "%s checked: %s, %s\n",
+					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), countOf(counts[okf.Info], "info"))
 			}
 			if failing {
 				return findings

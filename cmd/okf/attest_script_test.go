@@ -47,7 +47,7 @@ func TestAttestCheckAcmeRetail(t *testing.T) {
 	p := filepath.ToSlash(dir) + "/"
 	want := p + `computations/gross-margin-period.md:14:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
 ` + p + `computations/revenue-ytd.md:13:13: warning: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [ATT011]
-2 attested computations checked: 2 warnings, 0 info
+2 attested computations checked: 2 warnings, 0 infos
 `
 	if code != exitFindings || out.String() != want || errOut.String() != "" {
 		t.Errorf("exit %d, stdout\n%s\nstderr %q; want exit 1 and\n%s", code, out.String(), errOut.String(), want)

@@ -1,0 +1,219 @@
+package adopt
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+const root = "../.."
+
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+type action struct {
+	Name   string
+	Inputs map[string]struct {
+		Description string
+		Required    bool
+		Default     *string
+	}
+	Runs struct {
+		Using string
+		Steps []struct {
+			Name string
+			If   string
+			Uses string
+			Run  string
+			Env  map[string]string
+			With map[string]string
+		}
+	}
+}
+
+var inputRef = regexp.MustCompile(`inputs\.([A-Za-z0-9_-]+)`)
+
+// TestAction checks action.yml: every documented input is used by a step and every input a step
+// uses is documented, inputs reach scripts only through env (no ${{ }} pasted into a run script,
+// where an input or a crafted value could inject shell), and each okf flag it passes exists.
+func TestAction(t *testing.T) {
+	var a action
+	if err := yaml.Unmarshal([]byte(read(t, "action.yml")), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" {
+		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
+	}
+	used := map[string]bool{}
+	for _, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %q pastes an expression into its script; pass it through env", s.Name)
+		}
+		for _, v := range s.Env {
+			for _, m := range inputRef.FindAllStringSubmatch(v, -1) {
+				used[m[1]] = true
+			}
+		}
+		for _, m := range inputRef.FindAllStringSubmatch(s.If, -1) {
+			used[m[1]] = true
+		}
+		for _, v := range s.With {
+			for _, m := range inputRef.FindAllStringSubmatch(v, -1) {
+				used[m[1]] = true
+			}
+		}
+	}
+	var declared []string
+	for name, in := range a.Inputs {
+		declared = append(declared, name)
+		if strings.TrimSpace(in.Description) == "" {
+			t.Errorf("input %q has no description", name)
+		}
+		if !used[name] {
+			t.Errorf("input %q is documented but no step uses it", name)
+		}
+	}
+	for name := range used {
+		if _, ok := a.Inputs[name]; !ok {
+			t.Errorf("a step uses inputs.%s, which is not declared", name)
+		}
+	}
+	sort.Strings(declared)
+	want := []string{"config", "fail-on", "path", "sarif", "summary", "version"}
+	if !slices.Equal(declared, want) {
+		t.Errorf("inputs %v, want %v", declared, want)
+	}
+	all := read(t, "action.yml")
+	for _, flag := range []string{"okf lint", "-f github", "-f sarif", "--fail-on", "--config", "okf trust -f markdown", "GITHUB_STEP_SUMMARY"} {
+		if !strings.Contains(all, flag) {
+			t.Errorf("action.yml does not use %q", flag)
+		}
+	}
+}
+
+// TestPreCommitHook checks the hook pre-commit users reference: okf lint on staged .md files, built
+// from this module (language: golang), file names passed.
+func TestPreCommitHook(t *testing.T) {
+	var hooks []map[string]any
+	if err := yaml.Unmarshal([]byte(read(t, ".pre-commit-hooks.yaml")), &hooks); err != nil {
+		t.Fatal(err)
+	}
+	if len(hooks) != 1 {
+		t.Fatalf("%d hooks, want 1", len(hooks))
+	}
+	h := hooks[0]
+	for k, want := range map[string]any{"id": "okf-lint", "entry": "okf lint", "language": "golang", "files": `\.md$`, "pass_filenames": true} {
+		if h[k] != want {
+			t.Errorf("%s = %v, want %v", k, h[k], want)
+		}
+	}
+	if !regexp.MustCompile(h["files"].(string)).MatchString("docs/tables/orders.md") {
+		t.Error("files pattern does not match a concept path")
+	}
+}
+
+// TestReleaseConfig checks .goreleaser.yaml builds the three systems on both architectures with
+// checksums, and that the version variables it sets exist in cmd/okf (-X silently ignores a
+// missing one).
+func TestReleaseConfig(t *testing.T) {
+	var cfg struct {
+		Version int
+		Builds  []struct {
+			Main    string
+			Goos    []string
+			Goarch  []string
+			Env     []string
+			Ldflags []string
+		}
+		Checksum map[string]string
+	}
+	if err := yaml.Unmarshal([]byte(read(t, ".goreleaser.yaml")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Version != 2 || len(cfg.Builds) != 1 {
+		t.Fatalf("version %d, %d builds", cfg.Version, len(cfg.Builds))
+	}
+	b := cfg.Builds[0]
+	if b.Main != "./cmd/okf" || !slices.Equal(b.Goos, []string{"linux", "darwin", "windows"}) || !slices.Equal(b.Goarch, []string{"amd64", "arm64"}) {
+		t.Errorf("build %+v", b)
+	}
+	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
+		t.Error("release binaries must be static (CGO_ENABLED=0)")
+	}
+	if cfg.Checksum["name_template"] == "" {
+		t.Error("no checksum file")
+	}
+	decl := regexp.MustCompile(`(?m)^var ([\w, ]+) = `).FindAllStringSubmatch(read(t, "cmd/okf/app.go"), -1)
+	declared := map[string]bool{}
+	for _, d := range decl {
+		for _, n := range strings.Split(d[1], ",") {
+			declared[strings.TrimSpace(n)] = true
+		}
+	}
+	for _, m := range regexp.MustCompile(`-X main\.(\w+)=`).FindAllStringSubmatch(strings.Join(b.Ldflags, " "), -1) {
+		if !declared[m[1]] {
+			t.Errorf("ldflags set main.%s, which cmd/okf/app.go does not declare", m[1])
+		}
+	}
+}
+
+// TestDockerfile checks the image runs a static binary as a non-root user.
+func TestDockerfile(t *testing.T) {
+	d := read(t, "Dockerfile")
+	for _, want := range []string{"CGO_ENABLED=0", "./cmd/okf", "USER nonroot", `ENTRYPOINT ["/usr/local/bin/okf"]`} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+	if regexp.MustCompile(`(?m)^USER\s+(root|0)\b`).MatchString(d) {
+		t.Error("the image runs as root")
+	}
+}
+
+// TestREADMESnippets checks the README shows each way in, with the names the files really use.
+func TestREADMESnippets(t *testing.T) {
+	r := read(t, "README.md")
+	for _, want := range []string{
+		"uses: okf-tools/okf@", "github/codeql-action/upload-sarif", "sarif:",
+		"id: okf-lint", "docker run", "go install github.com/okf-tools/okf/cmd/okf@", "Apache-2.0",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+	if !strings.Contains(read(t, "LICENSE"), "Apache License\n                           Version 2.0, January 2004") {
+		t.Error("LICENSE is not the Apache License 2.0")
+	}
+}
+
+// TestDecisionsShipped checks docs/decisions.md has every decision of the project's own list
+// (../shared/docs/decisions.md, when present) and no id it lacks.
+func TestDecisionsShipped(t *testing.T) {
+	id := regexp.MustCompile(`(?m)^- \*\*(D\d+)\.`)
+	ours := id.FindAllStringSubmatch(read(t, "docs/decisions.md"), -1)
+	src, err := os.ReadFile(filepath.Join(root, "../shared/docs/decisions.md"))
+	if err != nil {
+		t.Skip("../shared/docs/decisions.md is absent: nothing to compare with")
+	}
+	theirs := id.FindAllStringSubmatch(string(src), -1)
+	if len(ours) != len(theirs) {
+		t.Fatalf("docs/decisions.md has %d decisions, the project's list %d", len(ours), len(theirs))
+	}
+	for i := range ours {
+		if ours[i][1] != theirs[i][1] {
+			t.Errorf("decision %d is %s, want %s", i, ours[i][1], theirs[i][1])
+		}
+	}
+}

@@ -1,0 +1,455 @@
+package okf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultMaxFileSize is the largest file okf reads from a bundle or checkout unless told otherwise
+// (--max-file-size, the max_file_size configuration key): 8 MiB. It fits any real concept with a
+// wide margin (the largest file of the corpora is well under 1 MiB) and bounds what one hostile
+// file can cost: a larger file is refused before any of it is read, and no read allocates more than
+// the limit plus one byte whatever size the file claims.
+const DefaultMaxFileSize int64 = 8 << 20
+
+// Errors of the confined reads. They come wrapped in an *fs.PathError naming the file, so
+// errors.Is(err, ErrTooLarge) holds and err.Error() reads "read x.md: file is larger than …".
+var (
+	// ErrTooLarge: the file is larger than the size limit; none of it (or only the limit plus one
+	// byte, when its size was not known in advance) was read.
+	ErrTooLarge = errors.New("file is larger than the size limit")
+	// ErrNotRegular: a named pipe, socket, device or folder where a regular file was expected; it
+	// was not read (and opening it did not block).
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrOutside: the path, or a symbolic link on the way, leads outside the root.
+	ErrOutside = errors.New("path leads outside the root")
+)
+
+// TooLargeError is the detail behind ErrTooLarge: the file's size when known and the limit.
+type TooLargeError struct {
+	Size  int64 // -1 when the file's size was not known before reading (a stream)
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("file is larger than the %s size limit", FormatSize(e.Limit))
+	}
+	return fmt.Sprintf("file is larger than the %s size limit (%s)", FormatSize(e.Limit), FormatSize(e.Size))
+}
+
+// Is makes errors.Is(err, ErrTooLarge) hold.
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// FormatSize shows a byte count the way limits are written: "8 MiB", "512 KiB", "100 bytes", and
+// one decimal when not whole ("12.5 MiB").
+func FormatSize(n int64) string {
+	units := []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}}
+	for _, u := range units {
+		if n >= u.size {
+			if n%u.size == 0 {
+				return fmt.Sprintf("%d %s", n/u.size, u.name)
+			}
+			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
+		}
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ParseSize reads a size as written on the command line or in .okf.yaml: a number of bytes,
+// optionally followed by a unit K, KB, KiB, M, MB, MiB, G, GB or GiB (all binary: 1K = 1024), with
+// or without a space ("8MiB", "512 K", "1048576"). It must be positive.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 15 {
+		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
+	}
+	var n int64
+	for _, c := range t[:i] {
+		n = n*10 + int64(c-'0')
+	}
+	mult := int64(1)
+	switch strings.ToLower(strings.TrimSpace(t[i:])) {
+	case "", "b":
+	case "k", "kb", "kib":
+		mult = 1 << 10
+	case "m", "mb", "mib":
+		mult = 1 << 20
+	case "g", "gb", "gib":
+		mult = 1 << 30
+	default:
+		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("a size must be positive, got %q", s)
+	}
+	if n > (1<<62)/mult {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return n * mult, nil
+}
+
+// Root is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
+// (OpenRoot), no path, ".." or symbolic link can lead outside the folder it was opened on; only
+// regular files are read, opened without blocking (a named pipe, socket or device is reported, never
+// waited on); and no file larger than the size limit is read. Built on an fs.FS (NewRoot), the same
+// checks apply as far as the file system allows.
+//
+// Root implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
+// so fs.ReadFile(root, p) is capped too. It is safe for concurrent use.
+type Root struct {
+	osRoot *os.Root // nil when built on an fs.FS
+	fsys   fs.FS    // osRoot.FS() or the given file system
+	dir    string   // the folder OpenRoot was given ("" for an fs.FS)
+	max    int64
+}
+
+// OpenRoot opens the folder dir as a Root whose reads are limited to maxSize bytes per file
+// (DefaultMaxFileSize when maxSize <= 0). The folder's open handle is released by Close, or when the
+// Root is garbage collected.
+func OpenRoot(dir string, maxSize int64) (*Root, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Root{osRoot: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
+}
+
+// NewRoot wraps a file system (tests, embedded bundles, archives) with the same checks: regular
+// files only, at most maxSize bytes (DefaultMaxFileSize when maxSize <= 0), no ".." paths.
+func NewRoot(fsys fs.FS, maxSize int64) *Root {
+	if r, ok := fsys.(*Root); ok {
+		if maxSize <= 0 || maxSize == r.max {
+			return r
+		}
+		c := *r
+		c.max = maxSize
+		return &c
+	}
+	return &Root{fsys: fsys, max: limitOrDefault(maxSize)}
+}
+
+func limitOrDefault(n int64) int64 {
+	if n <= 0 {
+		return DefaultMaxFileSize
+	}
+	return n
+}
+
+// Dir returns the folder the Root was opened on ("" when built on an fs.FS).
+func (r *Root) Dir() string { return r.dir }
+
+// MaxFileSize returns the per-file size limit in bytes.
+func (r *Root) MaxFileSize() int64 { return r.max }
+
+// Close releases the folder's handle; reads fail afterwards.
+func (r *Root) Close() error {
+	if r.osRoot != nil {
+		return r.osRoot.Close()
+	}
+	return nil
+}
+
+// clean checks a slash path from the root: "." or a path whose elements stay inside (a ".." that
+// climbs above the root is ErrOutside; an absolute path too).
+func (r *Root) clean(op, name string) (string, error) {
+	if name == "" || name == "." {
+		return ".", nil
+	}
+	if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || strings.IndexByte(name, 0) >= 0 {
+		return "", &fs.PathError{Op: op, Path: name, Err: ErrOutside}
+	}
+	c := path.Clean(name)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", &fs.PathError{Op: op, Path: name, Err: ErrOutside}
+	}
+	if !fs.ValidPath(c) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return c, nil
+}
+
+// fixErr names the file with the caller's path and maps os.Root's escape error to ErrOutside.
+func fixErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	inner := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		inner = pe.Err
+	}
+	// os.Root reports a path or link leading out of the root with an unexported error whose text
+	// is fixed ("path escapes from parent"); ELOOP from a link chain is treated the same way only
+	// when os.Root says so.
+	if inner != nil && strings.Contains(inner.Error(), "escapes from parent") {
+		inner = ErrOutside
+	}
+	return &fs.PathError{Op: op, Path: name, Err: inner}
+}
+
+// Open opens a regular file or a folder for reading (fs.FS). A named pipe, socket or device is
+// ErrNotRegular; it is opened without blocking, then closed, never read.
+func (r *Root) Open(name string) (fs.File, error) {
+	f, _, err := r.open("open", name, true)
+	return f, err
+}
+
+// open opens name without blocking and checks its type on the open handle (no race with a file
+// swapped between a check and the open).
+func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
+	c, err := r.clean(op, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var f fs.File
+	if r.osRoot != nil {
+		of, err := r.osRoot.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
+		if err != nil {
+			return nil, nil, fixErr(op, name, err)
+		}
+		f = of
+	} else {
+		// A generic file system cannot open without blocking: look first (Stat follows links the
+		// way Open does), then check again on the open file.
+		st, err := fs.Stat(r.fsys, c)
+		if err != nil {
+			return nil, nil, fixErr(op, name, err)
+		}
+		if !typeOK(st.Mode(), dirOK) {
+			return nil, nil, &fs.PathError{Op: op, Path: name, Err: notRegular(st.Mode())}
+		}
+		if f, err = r.fsys.Open(c); err != nil {
+			return nil, nil, fixErr(op, name, err)
+		}
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fixErr(op, name, err)
+	}
+	if !typeOK(st.Mode(), dirOK) {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: op, Path: name, Err: notRegular(st.Mode())}
+	}
+	return f, st, nil
+}
+
+func typeOK(m fs.FileMode, dirOK bool) bool {
+	return m.IsRegular() || (dirOK && m.IsDir())
+}
+
+// notRegular says what kind of file was refused.
+func notRegular(m fs.FileMode) error {
+	kind := "a special file"
+	switch {
+	case m.IsDir():
+		kind = "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSymlink != 0:
+		kind = "a symbolic link"
+	}
+	return fmt.Errorf("%w (%s): not read", ErrNotRegular, kind)
+}
+
+// ReadFile reads the regular file at the slash path name, at most the size limit (fs.ReadFileFS).
+func (r *Root) ReadFile(name string) ([]byte, error) {
+	return r.ReadFileInto(name, nil)
+}
+
+// ReadFileInto reads like ReadFile into buf's storage when it is large enough, so that a caller
+// reading many files reuses one buffer. The buffer never grows past the limit plus one byte: a file
+// whose size is over the limit is refused before reading, and one that grows while read stops there.
+func (r *Root) ReadFileInto(name string, buf []byte) ([]byte, error) {
+	f, st, err := r.open("read", name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := readCapped(f, st.Size(), r.max, buf)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
+	}
+	return data, nil
+}
+
+// Stat returns the file information of name, following symbolic links inside the root
+// (fs.StatFS). A link leading outside is ErrOutside.
+func (r *Root) Stat(name string) (fs.FileInfo, error) {
+	c, err := r.clean("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	if r.osRoot != nil {
+		st, err := r.osRoot.Stat(filepath.FromSlash(c))
+		return st, fixErr("stat", name, err)
+	}
+	st, err := fs.Stat(r.fsys, c)
+	return st, fixErr("stat", name, err)
+}
+
+// Lstat returns the file information of name without following a final symbolic link.
+func (r *Root) Lstat(name string) (fs.FileInfo, error) {
+	c, err := r.clean("lstat", name)
+	if err != nil {
+		return nil, err
+	}
+	if r.osRoot != nil {
+		st, err := r.osRoot.Lstat(filepath.FromSlash(c))
+		return st, fixErr("lstat", name, err)
+	}
+	if lfs, ok := r.fsys.(fs.ReadLinkFS); ok {
+		st, err := lfs.Lstat(c)
+		return st, fixErr("lstat", name, err)
+	}
+	st, err := fs.Stat(r.fsys, c)
+	return st, fixErr("lstat", name, err)
+}
+
+// ReadDir lists the folder name, sorted by file name (fs.ReadDirFS).
+func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
+	c, err := r.clean("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	es, err := fs.ReadDir(r.fsys, c)
+	return es, fixErr("readdir", name, err)
+}
+
+// Rel returns the slash path from the root of the operating-system path p (relative to the working
+// directory or absolute), and whether p lies inside the root's folder as written (no symbolic link
+// is resolved: reading the returned path through the Root then confines it). It is false for a Root
+// built on an fs.FS.
+func (r *Root) Rel(p string) (string, bool) {
+	if r.osRoot == nil {
+		return "", false
+	}
+	absRoot, err1 := filepath.Abs(r.dir)
+	absP, err2 := filepath.Abs(p)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(absRoot, absP)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// ReadPath reads a file named on the command line (an operating-system path): through the Root,
+// confined and regular-only, when the path lies inside the root's folder; otherwise as
+// ReadFileLimit does (the user named a file outside the checkout).
+func (r *Root) ReadPath(p string) ([]byte, error) {
+	if rel, ok := r.Rel(p); ok {
+		data, err := r.ReadFile(rel)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				pe.Path = p
+			}
+		}
+		return data, err
+	}
+	return ReadFileLimit(p, r.max)
+}
+
+// ReadFileLimit reads a file the user named outside any bundle (a flag's value), at most maxSize
+// bytes (DefaultMaxFileSize when maxSize <= 0). It opens without blocking; a folder is refused; a
+// named pipe or character device (process substitution, /dev/stdin) is read as a stream, capped
+// the same way.
+func ReadFileLimit(name string, maxSize int64) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: notRegular(st.Mode())}
+	}
+	size := st.Size()
+	if !st.Mode().IsRegular() {
+		size = -1
+	}
+	data, err := readCapped(f, size, limitOrDefault(maxSize), nil)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
+	}
+	return data, nil
+}
+
+// ReadLimit reads a stream (standard input) to its end, at most maxSize bytes (DefaultMaxFileSize
+// when maxSize <= 0); more is ErrTooLarge, wrapped in an *fs.PathError naming name.
+func ReadLimit(rd io.Reader, name string, maxSize int64) ([]byte, error) {
+	data, err := readCapped(rd, -1, limitOrDefault(maxSize), nil)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
+	}
+	return data, nil
+}
+
+// readCapped reads rd to its end into buf's storage. Bound: it never holds more than limit+1 bytes.
+// size is what the file claims (-1: unknown); a claim over the limit is refused before reading, and
+// the first allocation is at most the claim (or 64 KiB when unknown) and never past limit+1.
+func readCapped(rd io.Reader, size, limit int64, buf []byte) ([]byte, error) {
+	if size > limit {
+		return nil, &TooLargeError{Size: size, Limit: limit}
+	}
+	want := size + 1 // one more byte, so a file read whole sees io.EOF without growing
+	if size < 0 {
+		want = 64 << 10
+	}
+	want = min(want, limit+1)
+	if int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, &TooLargeError{Size: -1, Limit: limit}
+			}
+			n := min(max(2*int64(cap(buf)), 512), limit+1)
+			nb := make([]byte, len(buf), n)
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &TooLargeError{Size: -1, Limit: limit}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package okf
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// sparse makes a file of n bytes that takes no disk (a hole), as a hostile pull request's huge file.
+func sparse(t testing.TB, name string, n int64) {
+	t.Helper()
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(n); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t testing.TB, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadSkipsOversizeFiles: a file over the limit is one OKF010 finding naming it and the limit,
+// and the other files load.
+func TestLoadSkipsOversizeFiles(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "ok.md"), "---\ntype: Reference\n---\n")
+	writeFile(t, filepath.Join(root, "big.md"), "---\ntype: Reference\n---\n"+strings.Repeat("x", 2000))
+	b, err := LoadDir(root, LoadOptions{MaxFileSize: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Diagnostics) != 1 {
+		t.Fatalf("diagnostics %v", b.Diagnostics)
+	}
+	d := b.Diagnostics[0]
+	if d.Code != CodeUnreadable || d.Pos.Path != "big.md" || d.Severity != Error ||
+		!strings.Contains(d.Message, "larger than the 1 KiB size limit") || !strings.Contains(d.Message, "--max-file-size") {
+		t.Errorf("finding %+v", d)
+	}
+	if b.Concept("ok") == nil || !b.Concept("ok").Conformant() {
+		t.Error("the small concept did not load")
+	}
+	// The default limit reads it.
+	b, err = LoadDir(root, LoadOptions{})
+	if err != nil || len(b.Diagnostics) != 0 {
+		t.Errorf("default limit: %v %v", err, b.Diagnostics)
+	}
+	// Re-reading goes through the same limit.
+	if _, err := NewRoot(b.FS, 100).ReadFile("big.md"); err == nil {
+		t.Error("a re-read ignored the limit")
+	}
+}
+
+// TestLoadHugeFileMemory: a bundle holding one 200 MB file (sparse) loads without reading it:
+// the bytes allocated while loading stay far below the file's size. The bound is generous (32 MiB,
+// the default limit four times over); reading the file would allocate at least 200 MiB.
+func TestLoadHugeFileMemory(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "ok.md"), "---\ntype: Reference\n---\n")
+	sparse(t, filepath.Join(root, "huge.md"), 200<<20)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := LoadDir(root, LoadOptions{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 32<<20 {
+		t.Errorf("loading allocated %d MiB for a bundle with a 200 MB file", grew>>20)
+	}
+	if len(b.Diagnostics) != 1 || b.Diagnostics[0].Pos.Path != "huge.md" || !strings.Contains(b.Diagnostics[0].Message, "(200 MiB)") {
+		t.Errorf("diagnostics %v", b.Diagnostics)
+	}
+}
+
+// BenchmarkLoadHugeFile reports the bytes one load of a bundle with a 200 MB file allocates
+// (go test -bench LoadHugeFile -benchmem ./okf).
+func BenchmarkLoadHugeFile(b *testing.B) {
+	root := b.TempDir()
+	writeFile(b, filepath.Join(root, "ok.md"), "---\ntype: Reference\n---\n")
+	for _, n := range []string{"a", "b", "c", "d"} {
+		sparse(b, filepath.Join(root, n+".md"), 200<<20)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadDir(root, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadOkfignoreOutside: an .okfignore linked outside the bundle is not read (its patterns do
+// not apply) and is reported.
+func TestLoadOkfignoreOutside(t *testing.T) {
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "ig"), "*.md\n")
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.md"), "---\ntype: R\n---\n")
+	if err := os.Symlink(filepath.Join(outside, "ig"), filepath.Join(root, ".okfignore")); err != nil {
+		t.Skip("symlinks not supported:", err)
+	}
+	b, err := LoadDir(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Concepts) != 1 || len(b.Ignored) != 0 {
+		t.Errorf("the outside .okfignore applied: concepts %d ignored %v", len(b.Concepts), b.Ignored)
+	}
+	if len(b.Diagnostics) != 1 || b.Diagnostics[0].Pos.Path != ".okfignore" || b.Diagnostics[0].Code != CodeUnreadable ||
+		!strings.Contains(b.Diagnostics[0].Message, "outside the bundle") {
+		t.Errorf("diagnostics %v", b.Diagnostics)
+	}
+	if _, err := b.ReadFile(".okfignore"); err == nil {
+		t.Error("Bundle.ReadFile followed the link outside")
+	}
+}
