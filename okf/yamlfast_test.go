@@ -121,7 +121,6 @@ func dumpNode(n *yaml.Node) string {
 	return b.String()
 }
 
-
 // TestFastYAMLRandom writes random blocks from pieces of the subset and of what lies just outside
 // it (indentation changes, indicators, quotes, colons, brackets, numbers, dates, non-ASCII), and
 // checks every block the fast path takes against yaml.v3. It also checks the fast path takes a fair
