@@ -29,9 +29,11 @@ type fastParser struct {
 }
 
 type fastLine struct {
-	text   []byte // without the line break and indentation
+	text   []byte // without the line break, indentation and trailing spaces
 	indent int    // leading spaces
 	n      int    // 1-based line number
+	blanks int    // empty lines just before this one
+	trail  bool   // the line had trailing spaces
 }
 
 // fastYAML returns the document node, or ok false when raw is not in the subset.
@@ -39,8 +41,11 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 	if !fastSafe(raw) {
 		return nil, false
 	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		return nil, false // a block between delimiters always ends with a line break
+	}
 	p := &fastParser{}
-	n := 0
+	n, blanks := 0, 0
 	for off := 0; off < len(raw); {
 		line, next := nextLine(raw, off)
 		off = next
@@ -50,16 +55,22 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 			ind++
 		}
 		text := line[ind:]
-		for len(text) > 0 && text[len(text)-1] == ' ' {
-			text = text[:len(text)-1]
-		}
 		if len(text) == 0 {
-			continue // blank lines carry nothing (comments, which would, are not in the subset)
+			if ind > 0 {
+				return nil, false // a line of spaces: content in a block scalar, left to yaml.v3
+			}
+			blanks++
+			continue
+		}
+		trail := false
+		for text[len(text)-1] == ' ' {
+			text, trail = text[:len(text)-1], true
 		}
 		if ind == 0 && (hasPrefix(text, "---") || hasPrefix(text, "...")) {
 			return nil, false // document markers
 		}
-		p.lines = append(p.lines, fastLine{text: text, indent: ind, n: n})
+		p.lines = append(p.lines, fastLine{text: text, indent: ind, n: n, blanks: blanks, trail: trail})
+		blanks = 0
 	}
 	if len(p.lines) == 0 {
 		return nil, false
@@ -90,8 +101,8 @@ func fastSafe(raw []byte) bool {
 			case c == '\n':
 			case c < 0x20 || c == 0x7f:
 				return false
-			case c == '#':
-				return false
+			case c == '#' && (i == 0 || raw[i-1] == ' ' || raw[i-1] == '\n'):
+				return false // a comment (a '#' inside a word is text)
 			}
 			i++
 			continue
@@ -153,19 +164,17 @@ func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
 		var v *yaml.Node
 		if len(rest) == 0 {
 			// The value is the block on the next lines: deeper, or a sequence at the key's column.
-			if p.i >= len(p.lines) {
-				p.bail = true // an empty value: null, positioned by yaml.v3's rules
-				return nil
+			var next fastLine
+			if p.i < len(p.lines) {
+				next = p.lines[p.i]
 			}
-			next := p.lines[p.i]
 			switch {
-			case next.indent > indent:
+			case p.i < len(p.lines) && next.indent > indent:
 				v = p.block(next.indent)
-			case next.indent == indent && isSeqItem(next.text):
+			case p.i < len(p.lines) && next.indent == indent && isSeqItem(next.text):
 				v = p.sequence(indent)
 			default:
-				p.bail = true
-				return nil
+				v = p.null(n, col+colon+1) // yaml.v3 puts an empty value just after the colon
 			}
 		} else {
 			sp := 1
@@ -176,11 +185,7 @@ func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
 				p.bail = true
 				return nil
 			}
-			v = p.inline(rest[sp:], n, col+colon+1+sp)
-			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
-				p.bail = true // a scalar continued on the next line
-				return nil
-			}
+			v = p.value(rest[sp:], n, col+colon+1+sp, indent)
 		}
 		if p.bail {
 			return nil
@@ -213,8 +218,13 @@ func (p *fastParser) sequence(indent int) *yaml.Node {
 			break
 		}
 		if len(l.text) == 1 {
-			p.bail = true // "-" alone: an item on the next lines
-			return nil
+			p.i++
+			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
+				p.bail = true // "-" alone: an item on the next lines
+				return nil
+			}
+			s.Content = append(s.Content, p.null(l.n, indent+1))
+			continue
 		}
 		sp := 1
 		for sp < len(l.text) && l.text[sp] == ' ' {
@@ -227,16 +237,12 @@ func (p *fastParser) sequence(indent int) *yaml.Node {
 			// "- key: value": a mapping whose later keys are aligned with the first.
 			v = p.mapping(col, item, l.n, col)
 		} else {
-			if isSeqItem(item) {
-				p.bail = true
+			if isSeqItem(item) || item[0] == '|' || item[0] == '>' {
+				p.bail = true // nested sequences and block scalars in a sequence are left to yaml.v3
 				return nil
 			}
 			p.i++
-			v = p.inline(item, l.n, col)
-			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
-				p.bail = true
-				return nil
-			}
+			v = p.value(item, l.n, col, indent)
 		}
 		if p.bail {
 			return nil
@@ -268,6 +274,103 @@ func keyEnd(text []byte) int {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// null is an empty value at 0-based column col.
+func (p *fastParser) null(n, col int) *yaml.Node {
+	v := p.node()
+	*v = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n, Column: col + 1}
+	return v
+}
+
+// value reads a value that starts on its key's or dash's line (after p.i has moved past that
+// line) and may go on over the following lines indented deeper than parent: a block scalar, or a
+// plain scalar folded over several lines.
+func (p *fastParser) value(text []byte, n, col, parent int) *yaml.Node {
+	if text[0] == '|' || text[0] == '>' {
+		return p.blockScalar(text, n, col, parent)
+	}
+	v := p.inline(text, n, col)
+	if p.bail || p.i >= len(p.lines) || p.lines[p.i].indent <= parent {
+		return v
+	}
+	if v.Kind != yaml.ScalarNode || v.Style != 0 {
+		p.bail = true // quoted scalars and flow lists over several lines are left to yaml.v3
+		return nil
+	}
+	buf := []byte(v.Value)
+	for p.i < len(p.lines) && p.lines[p.i].indent > parent {
+		l := p.lines[p.i]
+		if !plainBlockSafe(l.text) {
+			p.bail = true
+			return nil
+		}
+		if l.blanks == 0 {
+			buf = append(buf, ' ')
+		}
+		for range l.blanks {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, l.text...)
+		p.i++
+	}
+	v.Value = string(buf)
+	v.Tag = plainTag(v)
+	return v
+}
+
+// blockScalar reads a literal (|) or folded (>) scalar with clip or strip chomping, whose lines are
+// indented alike (a literal's may be indented more), with no line of spaces and no trailing spaces.
+func (p *fastParser) blockScalar(header []byte, n, col, parent int) *yaml.Node {
+	literal := header[0] == '|'
+	if len(header) > 2 || len(header) == 2 && header[1] != '-' || p.i >= len(p.lines) {
+		p.bail = true
+		return nil
+	}
+	strip := len(header) == 2
+	first := p.lines[p.i]
+	if first.indent <= parent || first.blanks > 0 {
+		p.bail = true // an empty scalar, or one that starts with empty lines
+		return nil
+	}
+	ind := first.indent
+	var buf []byte
+	for p.i < len(p.lines) && p.lines[p.i].indent > parent {
+		l := p.lines[p.i]
+		if l.indent < ind || l.trail || l.indent > ind && !literal {
+			p.bail = true
+			return nil
+		}
+		if p.i > 0 && len(buf) > 0 {
+			switch {
+			case literal:
+				for range l.blanks + 1 {
+					buf = append(buf, '\n')
+				}
+			case l.blanks == 0:
+				buf = append(buf, ' ')
+			default:
+				for range l.blanks {
+					buf = append(buf, '\n')
+				}
+			}
+		}
+		for range l.indent - ind {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, l.text...)
+		p.i++
+	}
+	if !strip {
+		buf = append(buf, '\n')
+	}
+	style := yaml.FoldedStyle
+	if literal {
+		style = yaml.LiteralStyle
+	}
+	v := p.node()
+	*v = yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: string(buf), Line: n, Column: col + 1}
+	return v
+}
 
 // inline reads a value written on its key's or dash's line, starting at 0-based byte column col.
 func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {

@@ -24,6 +24,9 @@ var fastSeeds = []string{
 	"title: Café – naïve ü\ntags: [é, ü ö, x]\n",
 	"a: R&D *b* !c |d >e @f `g` %h ?i {j} \\k\nb: 'back\\slash'\n",
 	"- a\n- b\n",
+	"a: b\n  c\n\n  d\ne:\nf: C#\n",
+	"description: >-\n  REST API for creating,\n  and deleting.\n\n  Second.\nsql: |\n  SELECT 1\n    FROM t\n\n  WHERE x\nlast: |-\n  x\n",
+	"k:\n- a\n-\n- b\n",
 	"type: Metric\n\n\ntitle: gaps   \n",
 	"empty: []\nempty2: [ ]\n",
 	"  type: Metric\n  title: x\n",
@@ -58,8 +61,8 @@ func TestFastYAMLSeeds(t *testing.T) {
 // The fast path leaves to yaml.v3 what it does not read exactly.
 func TestFastYAMLRefuses(t *testing.T) {
 	for _, s := range []string{
-		"a: 1 # comment\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  text\n", "a: \"x\\n\"\n",
-		"a: b\n  c\n", "a:\n", "a: {b: 1}\n", "a:\tb\n", "a: 'it''s'\n", "just text\n",
+		"a: 1 # comment\n", "# head\na: 1\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |+\n  text\n", "a: >2\n  text\n", "a: \"x\\n\"\n",
+		"a: |\n  x  \n", "a: |\n  x\n   \n  y\n", "a: {b: 1}\n", "a: b", "a:\tb\n", "a: 'it''s'\n", "just text\n",
 		"a: [b, c,]\n", "a: [b, {c: d}]\n", "a: ['b']\n", "%YAML 1.2\n---\na: b\n", "a: \"x\n  y\"\n", "? a\n: b\n", "a: b: c\n",
 	} {
 		if _, ok := fastYAML([]byte(s)); ok {
@@ -130,7 +133,7 @@ func TestFastYAMLRandom(t *testing.T) {
 	vals := []string{"Metric", "two words", "\"quoted\"", "'single'", "[a, b]", "[]", "[ x ,y ]", "123", "-5", "0.5", ".5",
 		"2025-01-02", "2025-01-02T03:04:05Z", "2025-01-02 03:04:05", "\"2025-01-02\"", "true", "False", "~", "null", "0x1F", "1_000",
 		"https://e.com/a?b=c&d", "a: b", "a:b", "x:", "- y", "[a, [b]]", "[a,", "\"a\" b", "'a'b'", "é ü", "1e3", "+1", ".inf",
-		"<<", "y", "on", "[\"a\"]", "' x '", "\" \"", "-", "--", "[a]x", "a ]", "{a: b}", "a,b", "0o17", "0b101", "1.2.3", "1:20"}
+		"<<", "y", "on", "[\"a\"]", "' x '", "\" \"", "-", "--", "[a]x", "a ]", "{a: b}", "a,b", "0o17", "0b101", "1.2.3", "1:20", "C#", "a #b", "#c", "x#"}
 	r := uint64(1)
 	rnd := func(n int) int {
 		r ^= r << 13
@@ -151,6 +154,10 @@ func TestFastYAMLRandom(t *testing.T) {
 				b.WriteString("\n")
 			}
 			if seq {
+				if rnd(10) == 0 {
+					b.WriteString(ind + "-\n")
+					continue
+				}
 				b.WriteString(ind + "-" + strings.Repeat(" ", 1+rnd(2)))
 				if depth < 3 && rnd(3) == 0 {
 					b.WriteString(keys[rnd(len(keys))] + ": " + vals[rnd(len(vals))] + "\n")
@@ -174,6 +181,30 @@ func TestFastYAMLRandom(t *testing.T) {
 					sub = indent // a sequence at the key's column
 				}
 				block(b, sub, depth+1)
+				continue
+			}
+			switch rnd(8) {
+			case 0: // a block scalar
+				b.WriteString(" " + []string{"|", "|-", ">", ">-", "|+", ">2"}[rnd(6)] + "\n")
+				sub := indent + 1 + rnd(3)
+				for j := 1 + rnd(3); j > 0; j-- {
+					if rnd(5) == 0 {
+						b.WriteString(strings.Repeat("\n", 1+rnd(2)))
+					}
+					b.WriteString(strings.Repeat(" ", sub+rnd(2)*rnd(3)) + vals[rnd(len(vals))] + strings.Repeat(" ", rnd(6)/5) + "\n")
+				}
+				continue
+			case 1: // a plain scalar over several lines
+				b.WriteString(" " + vals[rnd(len(vals))] + "\n")
+				for j := 1 + rnd(2); j > 0; j-- {
+					if rnd(5) == 0 {
+						b.WriteString("\n")
+					}
+					b.WriteString(strings.Repeat(" ", indent+1+rnd(3)) + vals[rnd(len(vals))] + "\n")
+				}
+				continue
+			case 2: // nothing
+				b.WriteString(strings.Repeat(" ", rnd(2)) + "\n")
 				continue
 			}
 			b.WriteString(strings.Repeat(" ", 1+rnd(2)) + vals[rnd(len(vals))] + strings.Repeat(" ", rnd(2)) + "\n")
