@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -449,8 +450,13 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 	return v
 }
 
-// plainTag resolves a plain scalar's tag the way yaml.v3 does, by asking yaml.v3.
+// plainTag resolves a plain scalar's tag the way yaml.v3 does, by asking yaml.v3. A scalar whose
+// first character cannot start a null, boolean, number, timestamp or merge key is a string without
+// asking (yaml.v3's resolve returns !!str for the same first characters, resolve.go resolveTable).
 func plainTag(n *yaml.Node) string {
+	if v := n.Value; v != "" && !strings.ContainsRune("+-0123456789yYnNtTfFoO~<.", rune(v[0])) {
+		return "!!str"
+	}
 	n.Tag = ""
 	return n.ShortTag()
 }
