@@ -25,7 +25,7 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 		case okf.Info:
 			cmd = "notice"
 		}
-		props := []string{"file=" + ghProperty(r.path(d.Pos.Path))}
+		props := []string{"file=" + ghProperty(okf.EscapeControl(r.path(d.Pos.Path)))}
 		if d.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Pos.Line))
 			if d.Pos.Col > 0 {
@@ -38,18 +38,27 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 				}
 			}
 		}
-		props = append(props, "title="+ghProperty(d.Code))
+		props = append(props, "title="+ghProperty(okf.EscapeControl(d.Code)))
 		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(d.Message))
 	}
 	return bw.Flush()
 }
 
-// ghData escapes a workflow command's message, as the Actions runner unescapes it.
+// ghData escapes a workflow command's message, as the Actions runner unescapes it (its
+// ActionCommand.UnescapeData: %25, %0D, %0A). A line break stays one, as %0A (the annotation shows
+// it); every other control character is escaped first (okf.EscapeControl), so none reaches the log or
+// the annotation.
 func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = okf.EscapeControl(l)
+	}
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(strings.Join(lines, "\n"))
 }
 
-// ghProperty escapes a workflow command property value.
+// ghProperty escapes a workflow command property value, as the runner unescapes it
+// (UnescapeProperty: %25, %0D, %0A, %3A, %2C). With `:` and `,` escaped, a value can end neither the
+// property list nor the command; callers escape control characters first.
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

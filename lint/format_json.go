@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // JSONPrinter writes one JSON document: the findings and a summary. Its fields are stable (see the
@@ -41,7 +43,7 @@ type JSONReport struct {
 
 // Print writes the report as indented JSON, one finding at a time: the document of a large
 // bundle is megabytes, and encoding it whole held it in memory twice (issue 11). The bytes are those
-// of encoding a JSONReport with two-space indentation and no HTML escaping (TestJSONStreamed).
+// writeJSON writes for the whole JSONReport, made safe for CI logs alike (TestJSONStreamed).
 func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
@@ -65,7 +67,7 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(okf.EscapeJSONLog(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 	}
 	if len(r.Diagnostics) > 0 {
 		bw.WriteString("\n  ")
@@ -82,4 +84,18 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog): the same
+// values, with no `##[` the Actions runner would read as a command.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
+	return err
 }

@@ -2,18 +2,17 @@ package lint
 
 import (
 	"bytes"
-	"encoding/json"
-	"testing"
+		"testing"
 
 	"github.com/okf-tools/okf/okf"
 )
 
 // The streamed json document is byte for byte the JSONReport encoded whole, with and without
-// findings, end positions and characters HTML escaping would change.
+// findings, end positions, characters HTML escaping would change, and a CI log command.
 func TestJSONStreamed(t *testing.T) {
 	for _, ds := range [][]okf.Diagnostic{
 		nil,
-		{{Pos: okf.Position{Path: "a.md", Line: 3, Col: 2}, Code: "OKF101", Severity: okf.Warning, Message: "x <b> & \"q\" é\n"}},
+		{{Pos: okf.Position{Path: "a.md", Line: 3, Col: 2}, Code: "OKF101", Severity: okf.Warning, Message: "x <b> & \"q\" é\n ##[error]"}},
 		{{Pos: okf.Position{Path: "a.md"}, Code: "OKF001", Severity: okf.Error, Message: "m"},
 			{Pos: okf.Position{Path: "b/c.md", Line: 1, Col: 1}, End: okf.Position{Path: "b/c.md", Line: 2, Col: 5}, Code: "OKF905", Severity: okf.Info, Message: "n"}},
 	} {
@@ -33,10 +32,7 @@ func TestJSONStreamed(t *testing.T) {
 		whole.Summary.Errors, whole.Summary.Warnings, whole.Summary.Infos = r.Counts()
 		whole.Summary.Files = len(files)
 		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(whole); err != nil {
+		if err := writeJSON(&want, whole); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {

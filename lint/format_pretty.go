@@ -8,10 +8,21 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/okf-tools/okf/okf"
 )
+
+// excerptWidth bounds the source shown under a pretty finding: at most this many runes of the line,
+// a window around the column, with "…" where the line goes on. A 5 MB line holding many findings
+// then costs each finding this much output and work, not a copy of the line; the line itself is
+// measured once (its rune count and validity), when its first finding is printed.
+const excerptWidth = 160
 
 // PrettyPrinter is for people at a terminal: each finding with its severity, then the source line
 // with the offending text underlined `^~~~` (measured in runes, as columns are), then a summary.
+// Bundle text (paths, messages, the source line) is escaped with okf.EscapeControl, so no line of
+// output can be started or recoloured by the bundle; the underline counts escaped runes, so it
+// still points at the column.
 type PrettyPrinter struct{}
 
 // Print writes every finding with its source line. Findings come sorted by path, so each file is
@@ -21,14 +32,16 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 	var (
 		curPath string
 		lines   [][]byte
+		cur     sourceLine
 	)
 	for _, d := range r.Diagnostics {
-		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", positionText(r.path(d.Pos.Path), d.Pos.Line, d.Pos.Col), d.Severity, d.Message, d.Code)
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), d.Pos.Line, d.Pos.Col),
+			d.Severity, okf.EscapeControl(oneLine(d.Message)), d.Code)
 		if d.Pos.Line == 0 || r.ReadFile == nil {
 			continue
 		}
 		if d.Pos.Path != curPath {
-			curPath, lines = d.Pos.Path, nil
+			curPath, lines, cur = d.Pos.Path, nil, sourceLine{}
 			if src, err := r.ReadFile(d.Pos.Path); err == nil {
 				lines = bytes.Split(src, []byte{'\n'})
 			}
@@ -36,16 +49,19 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 		if d.Pos.Line > len(lines) {
 			continue
 		}
-		text := strings.TrimRight(string(lines[d.Pos.Line-1]), "\r")
-		if !utf8.ValidString(text) {
+		if cur.text == nil || cur.line != d.Pos.Line {
+			cur = newSourceLine(d.Pos.Line, lines[d.Pos.Line-1])
+		}
+		if !cur.valid {
 			continue
 		}
 		num := fmt.Sprint(d.Pos.Line)
 		gutter := strings.Repeat(" ", len(num))
+		text, mark := cur.excerpt(d.Pos.Col, d.End.Line, d.End.Col)
 		fmt.Fprintf(bw, " %s |\n", gutter)
 		fmt.Fprintf(bw, " %s | %s\n", num, text)
 		if d.Pos.Col > 0 {
-			fmt.Fprintf(bw, " %s | %s\n", gutter, underline(text, d.Pos.Col, d.End.Line, d.End.Col, d.Pos.Line))
+			fmt.Fprintf(bw, " %s | %s\n", gutter, mark)
 		}
 	}
 	if len(r.Diagnostics) > 0 {
@@ -65,43 +81,117 @@ func positionText(path string, line, col int) string {
 	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
 
-// underline returns the marker line for text: blanks up to column col (tabs kept, so the marker
-// lines up), then `^` and a `~` for every further rune of the offending text. The text ends at the
+// sourceLine is one line of a file being printed, measured once for all its findings: whether it is
+// valid UTF-8 (an invalid line is not echoed, as its columns mean nothing), its length in runes, and
+// a cursor (a rune index and its byte offset) that moves forward as the sorted findings do, so
+// finding the column of each finding costs the distance from the previous one, not the whole line.
+type sourceLine struct {
+	line      int
+	text      []byte
+	valid     bool
+	runes     int
+	curRune   int
+	curOffset int
+}
+
+func newSourceLine(line int, text []byte) sourceLine {
+	text = bytes.TrimRight(text, "\r")
+	if text == nil {
+		text = []byte{}
+	}
+	return sourceLine{line: line, text: text, valid: utf8.Valid(text), runes: utf8.RuneCount(text)}
+}
+
+// offset returns the byte offset of rune index i (0-based, at most the line's rune count).
+func (s *sourceLine) offset(i int) int {
+	if i < s.curRune {
+		s.curRune, s.curOffset = 0, 0
+	}
+	for s.curRune < i && s.curOffset < len(s.text) {
+		_, size := utf8.DecodeRune(s.text[s.curOffset:])
+		s.curOffset += size
+		s.curRune++
+	}
+	return s.curOffset
+}
+
+// excerpt returns the source shown for a finding at column col (1-based runes) and its underline:
+// the whole line when it has at most excerptWidth runes, otherwise a window of excerptWidth runes
+// around the column with "…" at a cut end. Every rune is escaped as okf.EscapeControl does (the
+// [ of ##[ included), except a tab, which is kept (in the underline too) so the marker lines up. The underline is blanks up to
+// the column, then `^` and a `~` for every further rune of the offending text, which ends at the
 // end position when it is on the same line, at the end of the line when the end is on a later line,
-// and otherwise at the next blank.
-func underline(text string, col, endLine, endCol, line int) string {
-	runes := []rune(text)
-	start := col - 1
-	if start > len(runes) {
-		start = len(runes)
+// and otherwise at the next blank; it never runs past the window.
+func (s *sourceLine) excerpt(col, endLine, endCol int) (text, mark string) {
+	start := min(max(col-1, 0), s.runes) // the column's rune index
+	lo, hi := 0, s.runes
+	if s.runes > excerptWidth {
+		lo = min(max(start-excerptWidth/2, 0), s.runes-excerptWidth)
+		hi = lo + excerptWidth
 	}
-	var b strings.Builder
-	for _, r := range runes[:start] {
-		if r == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
+	window := s.text[s.offset(lo):]
+	var t, m strings.Builder
+	if lo > 0 {
+		t.WriteString("…")
+		m.WriteByte(' ')
 	}
+	// width is how many runes the underline covers from the column, -1 up to the next blank.
 	width := 1
 	switch {
-	case endLine == line && endCol > col:
+	case endLine == s.line && endCol > col:
 		width = endCol - col
-	case endLine > line:
-		width = len(runes) - start
+	case endLine > s.line:
+		width = hi - start
 	default:
-		width = 0
-		for _, r := range runes[start:] {
-			if unicode.IsSpace(r) {
-				break
+		width = -1
+	}
+	marked := 0
+	var prev1, prev2 rune // the two runes before r in the window
+	for i := lo; i < hi; i++ {
+		r, size := utf8.DecodeRune(window)
+		window = window[size:]
+		var shown string
+		switch {
+		case r == '\t':
+			shown = "\t"
+		case r == '[' && prev1 == '#' && prev2 == '#':
+			shown = `\x5b` // as okf.EscapeControl writes the [ of ##[, a legacy workflow command
+		default:
+			shown = okf.EscapeControl(string(r))
+		}
+		prev1, prev2 = r, prev1
+		t.WriteString(shown)
+		n := utf8.RuneCountInString(shown)
+		switch {
+		case i < start:
+			if r == '\t' {
+				m.WriteByte('\t')
+			} else {
+				m.WriteString(strings.Repeat(" ", n))
 			}
-			width++
+		case width == -1 && unicode.IsSpace(r):
+			width = 0 // the offending text ended at a blank
+		case width == -1 || i-start < width:
+			if marked == 0 {
+				m.WriteByte('^')
+				n--
+			}
+			m.WriteString(strings.Repeat("~", n))
+			marked++
 		}
 	}
-	width = min(width, len(runes)-start)
-	b.WriteByte('^')
-	if width > 1 {
-		b.WriteString(strings.Repeat("~", width-1))
+	if marked == 0 {
+		m.WriteByte('^') // a column at the end of the line, or an empty offending text
 	}
-	return b.String()
+	if hi < s.runes {
+		t.WriteString("…")
+	}
+	return t.String(), m.String()
+}
+
+// underline returns the marker line for a whole line of text, as excerpt does (for tests).
+func underline(text string, col, endLine, endCol, line int) string {
+	s := newSourceLine(line, []byte(text))
+	_, mark := s.excerpt(col, endLine, endCol)
+	return mark
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"strings"
@@ -141,8 +140,5 @@ func (SARIFPrinter) Print(w io.Writer, r *Report) error {
 			PartialFingerprints: map[string]string{"okfFinding/v1": messageHash(d.Pos.Path + "\x00" + d.Code + "\x00" + d.Message)},
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return writeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
 }

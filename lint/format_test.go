@@ -187,3 +187,155 @@ func TestUnderline(t *testing.T) {
 		}
 	}
 }
+
+// hostileReport holds bundle text written to attack the output: a path with a line break followed
+// by a workflow command, a path that starts with "::", a message with an OSC title sequence, BEL,
+// a legacy "##[error]" command and a CRLF, and a source line with colour sequences and a bidi
+// override under the column, and a legacy command after it.
+func hostileReport() *Report {
+	const (
+		evil  = "evil\n::error file=a.md::forged.md"
+		colon = "::warning::x.md"
+	)
+	src := map[string]string{evil: "---\ntitle: \x1b[31mred\x1b[0m \u202eevil ##[error]x\n---\n"}
+	return &Report{
+		Diagnostics: []okf.Diagnostic{
+			{Pos: okf.Position{Path: colon}, Code: FrontmatterMissing.Code, Severity: okf.Error, Message: "no frontmatter\r\n::error::second"},
+			{Pos: okf.Position{Path: evil, Line: 2, Col: 8}, Code: TypeInvalid.Code, Severity: okf.Error, Message: "title \"\x1b]0;pwned\x07\" has ##[error]x\nand a line"},
+		},
+		ReadFile: func(p string) ([]byte, error) { return []byte(src[p]), nil },
+		Rules:    []*Rule{FrontmatterMissing, TypeInvalid},
+		Version:  "1.2.3",
+	}
+}
+
+// TestFormatsEscapeHostileText: the expected lines are worked out by hand from the escaping rules
+// (okf.EscapeControl, okf.EscapeLineStart, the runner's %-escapes): each finding stays on its line,
+// no control character reaches the output, and no line can be read as a workflow command other
+// than the github format's own.
+func TestFormatsEscapeHostileText(t *testing.T) {
+	want := map[string]string{
+		"text": `\x3a:warning::x.md: no frontmatter ::error::second [OKF001]` + "\n" +
+			`evil\n::error file=a.md::forged.md:2:8: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n",
+		"pretty": `\x3a:warning::x.md: error: no frontmatter ::error::second [OKF001]` + "\n" +
+			`evil\n::error file=a.md::forged.md:2:8: error: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n" +
+			"   |\n" +
+			` 2 | title: \x1b[31mred\x1b[0m \u202eevil ##\x5berror]x` + "\n" +
+			"   |        ^" + strings.Repeat("~", 17) + "\n" + // \x1b[31mred\x1b[0m shows as 18 runes
+			"\n2 errors, 0 warnings, 0 infos\n",
+		"github": `::error file=%3A%3Awarning%3A%3Ax.md,title=OKF001::no frontmatter%0A::error::second` + "\n" +
+			`::error file=evil\n%3A%3Aerror file=a.md%3A%3Aforged.md,line=2,col=8,title=OKF005::title "\x1b]0;pwned\x07" has ##\x5berror]x%0Aand a line` + "\n",
+	}
+	for _, format := range Formats {
+		p, _ := NewPrinter(format)
+		var buf bytes.Buffer
+		if err := p.Print(&buf, hostileReport()); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if w, ok := want[format]; ok && out != w {
+			t.Errorf("%s:\n--- got\n%s--- want\n%s", format, out, w)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if strings.Contains(line, "##[") {
+				t.Errorf("%s: line holds a legacy workflow command: %q", format, line)
+			}
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && format != "github" {
+				t.Errorf("%s: line reads as a workflow command: %q", format, line)
+			}
+			for _, r := range line {
+				if (r < 0x20 && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == '\u202e' && format != "json" && format != "sarif" {
+					t.Errorf("%s: line carries control character %U: %q", format, r, line)
+				}
+			}
+		}
+		if format == "github" && strings.Count(out, "\n::error ") != 1 {
+			t.Errorf("github: want exactly two command lines, got:\n%s", out)
+		}
+	}
+	// json and sarif: valid JSON that reads back the very text the bundle held.
+	var jbuf bytes.Buffer
+	if err := (JSONPrinter{}).Print(&jbuf, hostileReport()); err != nil {
+		t.Fatal(err)
+	}
+	var jr JSONReport
+	if err := json.Unmarshal(jbuf.Bytes(), &jr); err != nil {
+		t.Fatalf("json output does not parse: %v", err)
+	}
+	for i, d := range hostileReport().Diagnostics {
+		if f := jr.Findings[i]; f.Path != d.Pos.Path || f.Message != d.Message {
+			t.Errorf("json finding %d reads back as %q %q, want %q %q", i, f.Path, f.Message, d.Pos.Path, d.Message)
+		}
+	}
+	var sbuf bytes.Buffer
+	if err := (SARIFPrinter{}).Print(&sbuf, hostileReport()); err != nil {
+		t.Fatal(err)
+	}
+	var sr struct {
+		Runs []struct {
+			Results []struct {
+				Message struct{ Text string } `json:"message"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sbuf.Bytes(), &sr); err != nil {
+		t.Fatalf("sarif output does not parse: %v", err)
+	}
+	if got := sr.Runs[0].Results[1].Message.Text; got != hostileReport().Diagnostics[1].Message {
+		t.Errorf("sarif message reads back as %q", got)
+	}
+}
+
+// TestPrettyExcerptWindow: a long line shows a window of excerptWidth runes around the column, with
+// "…" at each cut end, and the underline still under the column.
+func TestPrettyExcerptWindow(t *testing.T) {
+	line := strings.Repeat("a", 1000) + "[x](y.md)" + strings.Repeat("b", 1000)
+	s := newSourceLine(1, []byte(line))
+	text, mark := s.excerpt(1001, 1, 1010)
+	// The window starts excerptWidth/2 runes before the column (rune index 1000) and is excerptWidth
+	// runes long: 80 a's, the link's 9 runes, 71 b's.
+	wantText := "…" + strings.Repeat("a", 80) + "[x](y.md)" + strings.Repeat("b", 71) + "…"
+	wantMark := strings.Repeat(" ", 1+80) + "^" + strings.Repeat("~", 8)
+	if text != wantText || mark != wantMark {
+		t.Errorf("excerpt =\n%q\n%q\nwant\n%q\n%q", text, mark, wantText, wantMark)
+	}
+	// Near the start and the end the window keeps its width and loses one ellipsis.
+	if text, mark := s.excerpt(3, 1, 4); text != strings.Repeat("a", 160)+"…" || mark != "  ^" {
+		t.Errorf("excerpt at the start = %q %q", text, mark)
+	}
+	if text, mark := s.excerpt(2009, 2, 1); text != "…"+strings.Repeat("b", 160) || mark != " "+strings.Repeat(" ", 159)+"^" {
+		t.Errorf("excerpt at the end = %q %q", text, mark)
+	}
+	// The underline of a finding whose end is on a later line stops at the window's end.
+	if _, mark := s.excerpt(1001, 2, 1); mark != strings.Repeat(" ", 81)+"^"+strings.Repeat("~", 79) {
+		t.Errorf("underline to the end of the line = %q", mark)
+	}
+}
+
+// BenchmarkPrettyLongLine: one 5 MB line holding 20,000 links, each a finding. Each finding costs
+// its excerpt (excerptWidth runes), not a copy of the line: the output stays near 20,000 × 3 short
+// lines, and the run stays linear in the line's length plus the findings.
+func BenchmarkPrettyLongLine(b *testing.B) {
+	const links = 20000
+	unit := "[l](missing.md) " + strings.Repeat("x", 5_000_000/links-16)
+	src := []byte(strings.Repeat(unit, links))
+	ds := make([]okf.Diagnostic, links)
+	for i := range ds {
+		ds[i] = okf.Diagnostic{Pos: okf.Position{Path: "big.md", Line: 1, Col: i*len(unit) + 1}, End: okf.Position{Line: 1, Col: i*len(unit) + 16},
+			Code: "OKF201", Severity: okf.Warning, Message: "broken link"}
+	}
+	r := &Report{Diagnostics: ds, ReadFile: func(string) ([]byte, error) { return src, nil }}
+	for b.Loop() {
+		var n countWriter
+		if err := (PrettyPrinter{}).Print(&n, r); err != nil {
+			b.Fatal(err)
+		}
+		if n > links*(3*excerptWidth*4) {
+			b.Fatalf("output of %d bytes for %d findings: excerpts are not bounded", n, links)
+		}
+	}
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

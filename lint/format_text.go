@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // TextPrinter is the default format: one line per finding, `path:line:col: message [CODE]`, the form
@@ -12,12 +14,14 @@ import (
 type TextPrinter struct{}
 
 // Print writes one line per finding. A line break inside a message is folded into a space, so a
-// finding is never split over two lines that a CI error matcher would read as two.
+// finding is never split over two lines that a CI error matcher would read as two; every other
+// control character of the bundle's text is escaped (okf.EscapeControl), and the path, which starts
+// the line, cannot start a workflow command (okf.EscapeLineStart).
 func (TextPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range r.Diagnostics {
-		d.Pos.Path = r.path(d.Pos.Path)
-		d.Message = oneLine(d.Message)
+		d.Pos.Path = okf.EscapeLineStart(r.path(d.Pos.Path))
+		d.Message = okf.EscapeControl(oneLine(d.Message))
 		fmt.Fprintln(bw, d.String())
 	}
 	return bw.Flush()

@@ -1,8 +1,10 @@
 package okf
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,10 +16,15 @@ import (
 // control characters (newline, carriage return, ESC, …), DEL, Unicode bidirectional overrides and
 // isolates, line and paragraph separators, and invalid UTF-8 are written as visible escapes (`\n`,
 // `\x1b`, `\u202e`), so no bundle text can start a new output line (a forged `::error` workflow
-// command) or move the cursor. A backslash is left as it is: text without control characters is
-// returned unchanged, byte for byte.
-func EscapeControl(s string) string {
-	i := firstUnsafe(s)
+// command) or move the cursor. The `[` of `##[` is written `\x5b`: the GitHub Actions runner reads
+// `##[error]…` anywhere in a log line as a (legacy) workflow command. A backslash is left as it is:
+// text with neither is returned unchanged, byte for byte.
+func EscapeControl(s string) string { return escapeControl(s, true) }
+
+// escapeControl is EscapeControl; commands says whether `##[` is escaped too (EscapeMarkdown needs
+// not: it escapes every `#` and `[` itself).
+func escapeControl(s string, commands bool) string {
+	i := firstUnsafe(s, commands)
 	if i < 0 {
 		return s
 	}
@@ -33,6 +40,8 @@ func EscapeControl(s string) string {
 		}
 		if unsafeRune(r) {
 			writeRuneEscape(&b, r)
+		} else if commands && r == '[' && i >= 2 && s[i-1] == '#' && s[i-2] == '#' {
+			b.WriteString(`\x5b`) // ##[ is a legacy workflow command anywhere in a line
 		} else {
 			b.WriteString(s[i : i+size])
 		}
@@ -42,11 +51,11 @@ func EscapeControl(s string) string {
 }
 
 // firstUnsafe returns the byte offset of the first rune EscapeControl would change, or -1.
-func firstUnsafe(s string) int {
+func firstUnsafe(s string, commands bool) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
+			if c < 0x20 || c == 0x7f || (commands && c == '[' && i >= 2 && s[i-1] == '#' && s[i-2] == '#') {
 				return i
 			}
 			i++
@@ -92,13 +101,38 @@ func writeRuneEscape(b *strings.Builder, r rune) {
 	}
 }
 
+// EscapeLineStart is EscapeControl for text that begins an output line, such as the path at the
+// head of a finding. In addition, a `:` that would be the line's first character after white space
+// is written `\x3a`: the GitHub Actions runner reads a line that starts with `::` after leading
+// white space as a workflow command (`::error file=…::`), and a path may start with a colon.
+func EscapeLineStart(s string) string {
+	s = EscapeControl(s)
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if strings.HasPrefix(t, ":") {
+		return s[:len(s)-len(t)] + `\x3a` + t[1:]
+	}
+	return s
+}
+
+// EscapeJSONLog makes JSON text safe to print to a CI log while it stays the same JSON: every
+// `##[` (which can only occur inside a string) becomes `##\u005b`, so the GitHub Actions runner,
+// which reads `##[command]` anywhere in a log line, finds none. encoding/json already escapes the
+// control characters and line separators inside strings, and every line of indented JSON starts
+// with white space then `"`, `{`, `}`, `[` or `]`, never with `::`.
+func EscapeJSONLog(b []byte) []byte {
+	if !bytes.Contains(b, []byte("##[")) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte("##["), []byte(`##\u005b`))
+}
+
 // EscapeMarkdown makes untrusted text literal inside a line of Markdown (a table cell, a list item,
 // a heading) as GitHub renders it: control characters are escaped as by EscapeControl, every
 // ASCII punctuation character that Markdown or GFM could read as syntax is backslash-escaped, and
 // `<`, `>` and `&` become HTML entities, so a title can open no link or image, start no HTML tag
 // (no closing `</details>`), break no table (`|`), and mention no one (`@` is escaped too).
 func EscapeMarkdown(s string) string {
-	s = EscapeControl(s)
+	s = escapeControl(s, false)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); i++ {

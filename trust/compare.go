@@ -30,6 +30,8 @@ type Changes struct {
 	// frontmatter key other than generated, verified, status and stale_after changed while the
 	// latest verification stayed the same.
 	ChangedSinceVerified []string `json:"changed_since_verified"`
+	// Touched are the listed concepts this change added or whose file differs from the base.
+	Touched []string `json:"touched"`
 }
 
 // Empty reports whether nothing moved.
@@ -41,7 +43,7 @@ func (c *Changes) Empty() bool {
 // the same options (and so the same clock).
 func (r *Report) Compare(base *Report, name string) {
 	ch := &Changes{Base: name, Added: []string{}, Removed: []string{}, Tier: []Change{}, Status: []Change{},
-		NewlyStale: []string{}, ChangedSinceVerified: []string{}}
+		NewlyStale: []string{}, ChangedSinceVerified: []string{}, Touched: []string{}}
 	ids := map[string]bool{}
 	for id := range r.all {
 		ids[id] = true
@@ -60,6 +62,8 @@ func (r *Report) Compare(base *Report, name string) {
 		case old == nil:
 			if now.selected {
 				ch.Added = append(ch.Added, id)
+				now.Touched = true
+				ch.Touched = append(ch.Touched, id)
 			}
 			continue
 		case now == nil:
@@ -79,12 +83,35 @@ func (r *Report) Compare(base *Report, name string) {
 		if now.Freshness == FreshStale && old.Freshness != FreshStale {
 			ch.NewlyStale = append(ch.NewlyStale, id)
 		}
-		if now.Verified != nil && (now.ChangedSinceVerified && !old.ChangedSinceVerified ||
-			sameStamp(now.Verified, old.Verified) && contentChanged(r.bundle, base.bundle, now.Path, old.Path)) {
+		differs := fileDiffers(r.bundle, base.bundle, now.Path, old.Path)
+		if differs && now.selected {
+			now.Touched = true
+			ch.Touched = append(ch.Touched, id)
+		}
+		edited := differs && now.Verified != nil && sameStamp(now.Verified, old.Verified) &&
+			contentChanged(r.bundle, base.bundle, now.Path, old.Path)
+		if now.Verified != nil && (now.ChangedSinceVerified && !old.ChangedSinceVerified || edited) {
 			ch.ChangedSinceVerified = append(ch.ChangedSinceVerified, id)
+		}
+		if edited {
+			// The headline and the queue count what the changes list shows.
+			now.ChangedSinceVerified = true
+			now.contentEdited = true
 		}
 	}
 	r.Changes = ch
+	r.Totals, r.Directories = totals(r.Concepts)
+	r.Queue = queue(r.Concepts)
+}
+
+// fileDiffers reports whether a concept file's bytes differ between two versions of the bundle.
+func fileDiffers(nb, ob *okf.Bundle, np, op string) bool {
+	nd, err1 := nb.ReadFile(np)
+	od, err2 := ob.ReadFile(op)
+	if err1 != nil || err2 != nil {
+		return (err1 == nil) != (err2 == nil)
+	}
+	return !bytes.Equal(nd, od)
 }
 
 // contentChanged reports whether what a verification vouches for differs between two versions of

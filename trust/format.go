@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // Formats lists the output formats, in the order the help text shows them.
@@ -17,6 +19,17 @@ type WriteOptions struct {
 	// Color turns on ANSI colour in the text format (the CLI sets it only for a terminal without
 	// NO_COLOR).
 	Color bool
+	// Top is how many review-queue items text, markdown and html show (0: all). The html page
+	// keeps the rest behind a "show all" button; json always holds the whole queue.
+	Top int
+	// MaxChars caps the markdown report at that many characters, counted as UTF-16 code units
+	// (see mdBudget; 0: no limit). See DefaultMaxChars.
+	MaxChars int
+	// FullCommand is the command the markdown report names for what it leaves out.
+	FullCommand string
+	// Width is the terminal width the text format fits its lines into, cutting with an ellipsis
+	// (0: no limit, as when stdout is not a terminal).
+	Width int
 }
 
 // Write prints r in the named format.
@@ -25,11 +38,11 @@ func Write(w io.Writer, r *Report, format string, o WriteOptions) error {
 	case "text":
 		return writeText(w, r, o)
 	case "markdown":
-		return writeMarkdown(w, r)
+		return writeMarkdown(w, r, o)
 	case "json":
 		return writeJSON(w, r)
 	case "html":
-		return writeHTML(w, r)
+		return writeHTML(w, r, o)
 	}
 	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
@@ -124,8 +137,9 @@ type cell struct {
 }
 
 // table prints rows as aligned columns. Widths are measured in runes on the plain text, so colour
-// codes never shift the columns.
-func table(w io.Writer, indent string, colour bool, header []string, rows [][]cell) {
+// codes never shift the columns. With width > 0 the widest columns are narrowed (to no less than
+// minCol runes), their cells cut with an ellipsis, until the line fits.
+func table(w io.Writer, indent string, colour bool, width int, header []string, rows [][]cell) {
 	widths := make([]int, len(header))
 	for i, h := range header {
 		widths[i] = utf8.RuneCountInString(h)
@@ -135,17 +149,49 @@ func table(w io.Writer, indent string, colour bool, header []string, rows [][]ce
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
+	if width > 0 {
+		// Floors: the first column (the ID, what a row is about) keeps up to 16 runes, the others
+		// at least 6 or their header's width when shorter.
+		floor := make([]int, len(widths))
+		for i := range widths {
+			floor[i] = min(widths[i], 6, utf8.RuneCountInString(header[i]))
+			if i == 0 {
+				floor[i] = min(widths[i], 16)
+			}
+			floor[i] = max(floor[i], 2)
+		}
+		total := func() int {
+			n := utf8.RuneCountInString(indent) + 2*(len(widths)-1)
+			for _, x := range widths {
+				n += x
+			}
+			return n
+		}
+		for over := total() - width; over > 0; over-- {
+			widest := -1
+			for i, x := range widths {
+				if x > floor[i] && (widest < 0 || x > widths[widest]) {
+					widest = i
+				}
+			}
+			if widest < 0 {
+				break // the fitWriter cuts what is still too long
+			}
+			widths[widest]--
+		}
+	}
 	line := func(cells []cell) {
 		var b strings.Builder
 		b.WriteString(indent)
 		for i, c := range cells {
-			text := c.text
+			text := truncate(c.text, widths[i])
+			plain := text
 			if colour && c.colour != "" {
 				text = c.colour + text + reset
 			}
 			b.WriteString(text)
 			if i < len(cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+2))
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(plain)+2))
 			}
 		}
 		fmt.Fprintln(w, b.String())
@@ -162,16 +208,80 @@ func table(w io.Writer, indent string, colour bool, header []string, rows [][]ce
 
 // truncate shortens s to n runes with an ellipsis.
 func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
 
+// fitWriter cuts every line longer than width visible runes with an ellipsis (ANSI colour
+// sequences, which only okf writes, take no width), so a line never wraps in the terminal.
+type fitWriter struct {
+	w     io.Writer
+	width int
+	line  []byte
+}
+
+func (f *fitWriter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		f.line = append(f.line, c)
+		if c == '\n' {
+			if _, err := f.w.Write(fitLine(f.line[:len(f.line)-1], f.width)); err != nil {
+				return 0, err
+			}
+			if _, err := f.w.Write([]byte{'\n'}); err != nil {
+				return 0, err
+			}
+			f.line = f.line[:0]
+		}
+	}
+	return len(p), nil
+}
+
+// fitLine cuts line to width visible runes, the last one an ellipsis.
+func fitLine(line []byte, width int) []byte {
+	s := string(line)
+	visible, coloured := 0, false
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			j := strings.IndexByte(s[i:], 'm')
+			if j < 0 {
+				break
+			}
+			coloured = s[i:i+j+1] != reset
+			i += j + 1
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		visible++
+		if visible == width && stripANSI(s[i+size:]) != "" {
+			out := s[:i] + "…"
+			if coloured {
+				out += reset
+			}
+			return []byte(out)
+		}
+		i += size
+	}
+	return line
+}
+
+// stripANSI removes okf's colour sequences.
+func stripANSI(s string) string {
+	for _, c := range []string{red, green, yellow, bold, reset} {
+		s = strings.ReplaceAll(s, c, "")
+	}
+	return s
+}
+
 func writeText(w io.Writer, r *Report, o WriteOptions) error {
 	ew := &errWriter{w: w}
 	w = ew
+	if o.Width > 0 {
+		w = &fitWriter{w: ew, width: o.Width}
+	}
+	esc := okf.EscapeControl
 	paint := func(colour, s string) string {
 		if o.Color {
 			return colour + s + reset
@@ -190,18 +300,34 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 		fmt.Fprintf(w, "\nBy directory\n")
 		var rows [][]cell
 		for _, d := range r.Directories {
-			rows = append(rows, []cell{{text: d.Dir}, num(d.Concepts), num(d.HumanReviewed), num(d.MachineConfirmed),
+			rows = append(rows, []cell{{text: esc(d.Dir)}, num(d.Concepts), num(d.HumanReviewed), num(d.MachineConfirmed),
 				num(d.Unverified), num(d.Draft), num(d.Deprecated), num(d.Stale), num(d.Expiring)})
 		}
-		table(w, "  ", o.Color, []string{"DIR", "CONCEPTS", "HUMAN", "MACHINE", "UNVERIFIED", "DRAFT", "DEPRECATED", "STALE", "EXPIRING"}, rows)
+		table(w, "  ", o.Color, o.Width, []string{"DIR", "CONCEPTS", "HUMAN", "MACHINE", "UNVERIFIED", "DRAFT", "DEPRECATED", "STALE", "EXPIRING"}, rows)
 	}
 
 	fmt.Fprintf(w, "\nReview queue (most urgent first)\n")
 	if len(r.Queue) == 0 {
 		fmt.Fprintf(w, "  nothing needs review\n")
 	}
-	for i, q := range r.Queue {
-		fmt.Fprintf(w, "  %d. %s: %s\n", i+1, q.ID, strings.Join(q.Reasons, "; "))
+	top := o.Top
+	if top <= 0 || top > len(r.Queue) {
+		top = len(r.Queue)
+	}
+	base := ""
+	if r.Changes != nil {
+		base = r.Changes.Base
+	}
+	ti := inline{id: esc, text: esc, approx: approxMark}
+	for i, q := range r.Queue[:top] {
+		mark := ""
+		if q.Touched {
+			mark = " (changed here)"
+		}
+		fmt.Fprintf(w, "  %d. %s%s: %s\n", i+1, esc(q.ID), mark, evidence(q, base, ti))
+	}
+	if top < len(r.Queue) {
+		fmt.Fprintf(w, "  … and %d more (--top 0 shows all)\n", len(r.Queue)-top)
 	}
 
 	if len(r.Concepts) > 0 {
@@ -215,11 +341,11 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 			case FreshExpiring:
 				fresh.colour = yellow
 			}
-			rows = append(rows, []cell{{text: c.ID}, {text: truncate(orDash(c.Type), 24)}, {text: c.Status.String()},
-				{text: c.Tier.String(), colour: tierColour(c.Tier.String())}, {text: stampText(c.Verified)},
-				{text: stampText(c.Generated)}, fresh, num(c.Sources), {text: orDash(strings.Join(flags(c), ","))}})
+			rows = append(rows, []cell{{text: esc(c.ID)}, {text: truncate(esc(orDash(c.Type)), 24)}, {text: c.Status.String()},
+				{text: c.Tier.String(), colour: tierColour(c.Tier.String())}, {text: ti.stamp(c.Verified)},
+				{text: ti.stamp(c.Generated)}, fresh, num(c.Sources), {text: orDash(strings.Join(flags(c), ","))}})
 		}
-		table(w, "  ", o.Color, []string{"ID", "TYPE", "STATUS", "TIER", "LAST VERIFIED", "GENERATED", "STALE AFTER", "SOURCES", "FLAGS"}, rows)
+		table(w, "  ", o.Color, o.Width, []string{"ID", "TYPE", "STATUS", "TIER", "LAST VERIFIED", "GENERATED", "STALE AFTER", "SOURCES", "FLAGS"}, rows)
 	}
 
 	var acs []*Concept
@@ -231,7 +357,11 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 	if len(acs) > 0 {
 		fmt.Fprintf(w, "\nAttested computations\n")
 		for _, c := range acs {
-			fmt.Fprintf(w, "  %s: runtime %s, attester %s\n", c.ID, orDash(c.Runtime), orDash(c.Attester))
+			problem := ""
+			if c.AttesterProblem != "" {
+				problem = ": " + esc(c.AttesterProblem)
+			}
+			fmt.Fprintf(w, "  %s: runtime %s, attester %s%s\n", esc(c.ID), esc(orDash(c.Runtime)), esc(orDash(c.Attester)), problem)
 		}
 	}
 
@@ -239,33 +369,33 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 		fmt.Fprintf(w, "\nLineage (derives from an unverified, stale or deprecated concept)\n")
 		for _, c := range r.Concepts {
 			for _, u := range c.Upstream {
-				fmt.Fprintf(w, "  %s: %s is %s: %s\n", c.ID, u.ID, strings.Join(u.Reasons, ", "), chainText(u.Chain))
+				fmt.Fprintf(w, "  %s: %s is %s: %s\n", esc(c.ID), esc(u.ID), strings.Join(u.Reasons, ", "), esc(chainText(u.Chain)))
 			}
 		}
 	}
 	if len(r.Cycles) > 0 {
 		fmt.Fprintf(w, "\nSource cycles (not followed further)\n")
 		for _, cy := range r.Cycles {
-			fmt.Fprintf(w, "  %s\n", chainText(cy))
+			fmt.Fprintf(w, "  %s\n", esc(chainText(cy)))
 		}
 	}
 	if ch := r.Changes; ch != nil {
-		fmt.Fprintf(w, "\nChanges since %s\n", ch.Base)
+		fmt.Fprintf(w, "\nChanges since %s\n", esc(ch.Base))
 		if ch.Empty() {
 			fmt.Fprintf(w, "  nothing moved\n")
 		}
 		list := func(label string, ids []string) {
 			if len(ids) > 0 {
-				fmt.Fprintf(w, "  %s: %s\n", label, strings.Join(ids, ", "))
+				fmt.Fprintf(w, "  %s: %s\n", label, esc(strings.Join(ids, ", ")))
 			}
 		}
 		list("added", ch.Added)
 		list("removed", ch.Removed)
 		for _, c := range ch.Tier {
-			fmt.Fprintf(w, "  tier %s: %s -> %s\n", c.ID, c.From, paint(tierColour(c.To), c.To))
+			fmt.Fprintf(w, "  tier %s: %s -> %s\n", esc(c.ID), c.From, paint(tierColour(c.To), c.To))
 		}
 		for _, c := range ch.Status {
-			fmt.Fprintf(w, "  status %s: %s -> %s\n", c.ID, c.From, c.To)
+			fmt.Fprintf(w, "  status %s: %s -> %s\n", esc(c.ID), c.From, c.To)
 		}
 		list("newly stale", ch.NewlyStale)
 		list("changed since verified", ch.ChangedSinceVerified)
@@ -281,7 +411,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 			notes = true
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintf(w, "  %s: %s\n", c.Path, n)
+			fmt.Fprintf(w, "  %s: %s\n", esc(c.Path), esc(n))
 		}
 	}
 	if r.Approximate {
@@ -326,4 +456,94 @@ func concepts(n int) string {
 		return "1 concept"
 	}
 	return fmt.Sprintf("%d concepts", n)
+}
+
+// inline formats the two kinds of bundle text a queue line holds: concept IDs and any other text
+// (actors, attester paths). Each format passes its own escaping.
+type inline struct {
+	id, text func(string) string
+	approx   string // the approximate mark as the format writes it
+}
+
+// stampIn prints "by at" with the by escaped for the format.
+func (f inline) stamp(s *Stamp) string {
+	if s == nil {
+		return "-"
+	}
+	at := "-"
+	if !s.At.IsZero() {
+		at = s.At.UTC().Format(time.RFC3339)
+		if s.Approximate {
+			at += f.approx
+		}
+	}
+	switch {
+	case s.At.IsZero():
+		return f.text(orDash(s.By))
+	case s.By == "":
+		return at
+	}
+	return f.text(s.By) + " " + at
+}
+
+func (f inline) at(s *Stamp) string {
+	if s == nil || s.At.IsZero() {
+		return "-"
+	}
+	at := s.At.UTC().Format(time.RFC3339)
+	if s.Approximate {
+		at += f.approx
+	}
+	return at
+}
+
+// plural counts things in words: "1 concept", "3 concepts".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// evidence prints why q is queued, each rule with the facts behind it, in the order of Ranks:
+// which upstream concept is flagged, since when a concept is stale, how many use it.
+func evidence(q QueueItem, base string, f inline) string {
+	var parts []string
+	for _, r := range q.rules {
+		var s string
+		switch r {
+		case 1:
+			s = "stale since " + f.at(q.StaleAfter) + " and used by " + plural(q.UsedBy, "concept", "concepts")
+		case 2:
+			s = "stale since " + f.at(q.StaleAfter)
+		case 3:
+			s = "machine-confirmed only (last " + f.stamp(q.Verified) + ")"
+		case 4:
+			s = "unverified"
+		case 5:
+			if q.ContentEdited {
+				s = "changed since verified (content edited since " + f.text(base) + ", verification still " + f.stamp(q.Verified) + ")"
+			} else {
+				s = "changed since verified (generated " + f.at(q.Generated) + " after verified " + f.at(q.Verified) + ")"
+			}
+		case 6:
+			s = "expiring soon (stale after " + f.at(q.StaleAfter) + ")"
+		case 7:
+			u := q.Upstream
+			s = "derives from " + f.id(u.ID) + " (" + strings.Join(u.Reasons, ", ") + ")"
+			if len(u.Chain) > 2 {
+				s += " via " + f.id(u.Chain[len(u.Chain)-2])
+			}
+			if q.UpstreamMore > 0 {
+				s += fmt.Sprintf(" +%d more", q.UpstreamMore)
+			}
+		case 8:
+			s = "attester missing or cannot run: " + f.text(q.AttesterProblem)
+		}
+		parts = append(parts, s)
+	}
+	if q.UsedBy > 0 && q.Rank != 1 {
+		parts = append(parts, "used by "+plural(q.UsedBy, "concept", "concepts"))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"strconv"
@@ -86,9 +87,15 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 }
 
 // git runs one git command in dir and returns its stdout; stderr becomes the error.
+//
+// The repository may be a stranger's (a bundle unpacked from an archive can carry its own .git), so
+// git runs only read-only plumbing, with the configuration keys that can run a program switched off
+// (fsmonitor, hooks), no prompt, and no lazy fetch from a promisor remote.
 func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
+	safe := []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.allow=never"}
+	cmd := exec.Command("git", append(safe, args...)...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1", "GIT_OPTIONAL_LOCKS=0")
 	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -131,4 +138,17 @@ func catBlobs(dir string, ids []string) ([][]byte, error) {
 		}
 	}
 	return blobs, nil
+}
+
+// Revision names the git commit checked out at dir (an abbreviated hash), or "" when git or the
+// work tree is absent. It is shown in the report's header.
+func Revision(dir string) string {
+	if _, err := exec.LookPath("git"); err != nil {
+		return ""
+	}
+	out, err := git(dir, nil, "rev-parse", "--short=12", "--verify", "--quiet", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

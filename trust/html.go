@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // The page is one self-contained file: inline CSS, inline JS and inline SVG, and a Content Security
@@ -17,20 +19,25 @@ import (
 var htmlTemplate string
 
 var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"when":    when,
-	"stamp":   stampText,
-	"stale":   staleText,
-	"flags":   func(c *Concept) string { return strings.Join(flags(c), ", ") },
-	"chain":   chainText,
-	"join":    strings.Join,
-	"add1":    func(i int) int { return i + 1 },
-	"lower":   strings.ToLower,
-	"orDash":  orDash,
-	"sortkey": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"sub":     func(a, b float64) float64 { return a - b },
-	// wbr lets a long concept ID break after its slashes, and nowhere else.
-	"wbr": func(id string) template.HTML {
-		return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(id), "/", "/<wbr>"))
+	"when":  when,
+	"stale": staleText,
+	"chain": chainText,
+	"join":  strings.Join,
+	// capjoin lists at most htmlListCap IDs and counts the rest, so a change of thousands of
+	// concepts keeps the page small.
+	"capjoin": func(ids []string) string {
+		if len(ids) <= htmlListCap {
+			return strings.Join(ids, ", ")
+		}
+		return fmt.Sprintf("%s … and %d more", strings.Join(ids[:htmlListCap], ", "), len(ids)-htmlListCap)
+	},
+	"sub": func(a, b float64) float64 { return a - b },
+	// esc shows control characters and bidi overrides of bundle text as visible escapes;
+	// html/template then makes the text inert HTML.
+	"esc": okf.EscapeControl,
+	// light reports the palette colours that take dark text.
+	"light": func(class string) bool {
+		return slices.Contains([]string{"machine", "unverified", "draft", "fresh", "expiring", "none"}, class)
 	},
 }).Parse(htmlTemplate))
 
@@ -53,6 +60,7 @@ type tick struct {
 	X                      float64
 	Label                  string
 	Stale, Expiring, Fresh int
+	N                      int // all three
 	IDs                    string
 	// Heights of the stacked segments, and their tops.
 	HS, HE, HF, YS, YE, YF float64
@@ -68,12 +76,60 @@ type htmlPage struct {
 	HasWindow bool
 	AxisFrom  string
 	AxisTo    string
+	XTicks    []axisTick
+	YMax      int
+	Counts    bool // label each timeline column with its count
 	Upcoming  []*Concept
+	UpMore    int
 	Notes     []string
+	NotesMore int
+	Lineage   []string
+	LineMore  int
+	Queue     []htmlQueueItem
+	QueueMore int
+	DirsShown int
 	AllTiers  []string
 	AllFresh  []string
 	Legend    string
+	Data      pageData
+	PageSize  int
 }
+
+// htmlQueueItem is one review-queue entry as the page prints it.
+type htmlQueueItem struct {
+	N        int
+	ID       string
+	Touched  bool
+	Evidence string
+}
+
+// axisTick is one labelled date on the timeline's axis.
+type axisTick struct {
+	X     float64
+	Label string
+}
+
+// pageData is what the page's script renders the concept table and the rest of the queue from.
+// It is kept compact for large bundles: each concept is an array (see rowFields in the template),
+// and repeated strings (types, actors, instants, flags) are numbers into S, whose entry 0 is "".
+// html/template writes it as JSON inside <script type="application/json"> with <, > and &
+// escaped, so no value can close the script element.
+type pageData struct {
+	S []string `json:"s"`
+	C [][]any  `json:"c"`
+	// Q is the queue beyond the first items: [concept index, evidence, touched 0/1].
+	Q [][]any `json:"q"`
+}
+
+// htmlCaps bound the sections printed in full, so the page stays small at any size.
+const (
+	htmlLineageCap  = 50
+	htmlNotesCap    = 100
+	htmlUpcomingCap = 50
+	htmlDirsCap     = 20
+	htmlPageSize    = 100
+	htmlListCap     = 50 // IDs per line of the changes section
+)
 
 const chartW = 560.0
 
@@ -97,7 +153,7 @@ func stack(name string, y int, total int, parts ...bar) chartRow {
 // timelineW and timelineH are the plot size of the staleness timeline.
 const timelineW, timelineH = 760.0, 120.0
 
-func writeHTML(w io.Writer, r *Report) error {
+func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	t := r.Totals
 	p := htmlPage{Report: r, Legend: approxLegend,
 		AllTiers: []string{"human-reviewed", "machine-confirmed", "unverified"},
@@ -162,14 +218,32 @@ func writeHTML(w io.Writer, r *Report) error {
 				if n > 1 {
 					tk.IDs += ", "
 				}
-				tk.IDs += c.ID
+				tk.IDs += okf.EscapeControl(c.ID)
 			} else if n == 21 {
 				tk.IDs += ", …"
 			}
 			most = max(most, tk.Stale+tk.Expiring+tk.Fresh)
 		}
+		p.YMax = most
+		p.Counts = len(days) <= 40
+		// Axis labels on the first day of months, at most about twelve of them.
+		months := 0
+		for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
+			months++
+		}
+		step := max(1, (months+11)/12)
+		k := 0
+		for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
+			if !m.Before(from) && k%step == 0 {
+				p.XTicks = append(p.XTicks, axisTick{X: x(m), Label: m.Format("2006-01")})
+			}
+			if !m.Before(from) {
+				k++
+			}
+		}
 		for _, d := range days {
 			tk := byDay[d]
+			tk.N = tk.Stale + tk.Expiring + tk.Fresh
 			unit := (timelineH - 10) / float64(most)
 			tk.HS, tk.HE, tk.HF = unit*float64(tk.Stale), unit*float64(tk.Expiring), unit*float64(tk.Fresh)
 			tk.YS = timelineH - tk.HS
@@ -178,9 +252,98 @@ func writeHTML(w io.Writer, r *Report) error {
 			p.Timeline = append(p.Timeline, *tk)
 		}
 	}
+	if len(p.Upcoming) > htmlUpcomingCap {
+		p.UpMore = len(p.Upcoming) - htmlUpcomingCap
+		p.Upcoming = p.Upcoming[:htmlUpcomingCap]
+	}
+	strs := map[string]int{"": 0}
+	data := pageData{S: []string{""}, C: [][]any{}, Q: [][]any{}}
+	str := func(v string) int {
+		v = okf.EscapeControl(v)
+		if i, ok := strs[v]; ok {
+			return i
+		}
+		strs[v] = len(data.S)
+		data.S = append(data.S, v)
+		return strs[v]
+	}
+	at := func(s *Stamp) int {
+		if s == nil || s.At.IsZero() {
+			return 0
+		}
+		return str(when(s.At, s.Approximate))
+	}
+	by := func(s *Stamp) int {
+		if s == nil {
+			return 0
+		}
+		return str(s.By)
+	}
+	index := map[string]int{}
+	for i, c := range r.Concepts {
+		index[c.ID] = i
+		up, upWhy, upMore := "", 0, 0
+		if len(c.Upstream) > 0 {
+			up, upWhy, upMore = c.Upstream[0].ID, str(strings.Join(c.Upstream[0].Reasons, ", ")), len(c.Upstream)-1
+		}
+		extra := ""
+		if c.computation {
+			extra = "runtime " + orDash(c.Runtime) + ", attester " + orDash(c.Attester)
+			if c.AttesterProblem != "" {
+				extra += ": " + c.AttesterProblem
+			}
+		}
+		fl := flags(c)
+		if c.AttesterProblem != "" {
+			fl = append(fl, "attester")
+		}
+		esc := okf.EscapeControl
+		data.C = append(data.C, []any{esc(c.ID), esc(c.Title), str(c.Type), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
+			by(c.Generated), at(c.Generated), at(c.StaleAfter), str(c.Freshness), c.Sources, str(strings.Join(fl, ", ")),
+			esc(up), upWhy, upMore, str(extra)})
+	}
+	top := o.Top
+	if top <= 0 || top > len(r.Queue) {
+		top = len(r.Queue)
+	}
+	base := ""
+	if r.Changes != nil {
+		base = r.Changes.Base
+	}
+	plain := inline{id: okf.EscapeControl, text: okf.EscapeControl, approx: approxMark}
+	for i, q := range r.Queue {
+		ev := evidence(q, base, plain)
+		if i < top {
+			p.Queue = append(p.Queue, htmlQueueItem{N: i + 1, ID: okf.EscapeControl(q.ID), Touched: q.Touched, Evidence: ev})
+			continue
+		}
+		touched := 0
+		if q.Touched {
+			touched = 1
+		}
+		data.Q = append(data.Q, []any{index[q.ID], ev, touched})
+	}
+	p.QueueMore = len(r.Queue) - top
+	p.Data = data
+	p.PageSize = htmlPageSize
+	p.DirsShown = htmlDirsCap
+
+	for _, c := range r.Concepts {
+		for _, u := range c.Upstream {
+			if len(p.Lineage) == htmlLineageCap {
+				p.LineMore++
+				continue
+			}
+			p.Lineage = append(p.Lineage, okf.EscapeControl(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), chainText(u.Chain))))
+		}
+	}
 	for _, c := range r.Concepts {
 		for _, n := range c.Notes {
-			p.Notes = append(p.Notes, fmt.Sprintf("%s: %s", c.Path, n))
+			if len(p.Notes) == htmlNotesCap {
+				p.NotesMore++
+				continue
+			}
+			p.Notes = append(p.Notes, okf.EscapeControl(fmt.Sprintf("%s: %s", c.Path, n)))
 		}
 	}
 	return pageTmpl.Execute(w, p)

@@ -3,6 +3,7 @@ package trust
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/okf-tools/okf/internal/synth"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -169,4 +172,146 @@ func TestHTMLBrowser(t *testing.T) {
 			t.Errorf("screenshot missing or too small: %v %v", st, err)
 		}
 	})
+}
+
+// writeSynthHTML writes the HTML report of a synthetic bundle of n concepts (internal/synth's
+// concepts, held in memory with small bodies: the page's size does not depend on them) and returns
+// its path, its bytes and the report.
+func writeSynthHTML(t *testing.T, n int) (string, []byte, *Report) {
+	t.Helper()
+	const perDir, body = 100, 200
+	fsys := fstest.MapFS{"index.md": {Data: []byte("---\nokf_version: \"0.2\"\n---\n# Synthetic bundle\n")}}
+	for i := 0; i < n; i++ {
+		fsys[fmt.Sprintf("area%03d/c%05d.md", i/perDir, i)] = &fstest.MapFile{Data: []byte(synth.Concept(i, n, perDir, body))}
+	}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(b, Options{Now: fixtureNow, ExpiringWithin: okf.DefaultExpiringWindow})
+	var buf bytes.Buffer
+	if err := Write(&buf, r, "html", WriteOptions{Top: DefaultTop}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, buf.Bytes(), r
+}
+
+var renderRE = regexp.MustCompile(`data-render-ms="(\d+)"`)
+
+var (
+	queueList = regexp.MustCompile(`(?s)<ol class="queue" id="queue-list"[^>]*>.*?</ol>`)
+	dirsTable = regexp.MustCompile(`(?s)<table id="dirs">.*?</table>`)
+	shownRow  = regexp.MustCompile(`<tr(?: class="more-dir")?>`)
+)
+
+// TestHTMLBrowser10k opens the page of a 10,000-concept synthetic bundle: its size stays under
+// 3 MB (a property of the output, asserted), its render time is reported (not asserted: it
+// depends on the machine), filters and a row link from the URL work, and no script error is raised.
+func TestHTMLBrowser10k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 10,000-concept bundle")
+	}
+	page, data, r := writeSynthHTML(t, 10000)
+	t.Logf("HTML page for %d concepts: %d bytes (%.2f MB), review queue %d", len(r.Concepts), len(data), float64(len(data))/(1<<20), len(r.Queue))
+	if len(data) >= 3<<20 {
+		t.Errorf("page is %d bytes, want under 3 MB", len(data))
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skip("chromium absent:", err)
+	}
+	url := "file://" + filepath.ToSlash(page)
+
+	count := func(keep func(c *Concept) bool) int {
+		n := 0
+		for _, c := range r.Concepts {
+			if keep(c) {
+				n++
+			}
+		}
+		return n
+	}
+	last := r.Concepts[len(r.Concepts)-1].ID
+	tests := []struct {
+		fragment string
+		shown    int
+		rows     int // rows in the DOM: one page at most
+	}{
+		{"", len(r.Concepts), 100},
+		{"#tier=machine-confirmed", count(func(c *Concept) bool { return c.Tier == okf.MachineConfirmed }), 100},
+		{"#q=c00042&freshness=stale", count(func(c *Concept) bool {
+			return strings.Contains(c.ID, "c00042") && c.Freshness == FreshStale
+		}), -1},
+		{"#id=" + last, len(r.Concepts), 100},
+		{"#queue=all&dirs=all", len(r.Concepts), 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fragment, func(t *testing.T) {
+			start := time.Now()
+			dom, logs := chromium(t, url+tt.fragment, "--dump-dom", "--enable-logging=stderr", "--v=0")
+			wall := time.Since(start)
+			if !strings.Contains(dom, `data-ready="1"`) {
+				t.Fatalf("the page script did not finish; DOM starts:\n%.600s", dom)
+			}
+			if m := errorsRE.FindStringSubmatch(dom); m != nil {
+				t.Errorf("script errors: %s", m[1])
+			}
+			if strings.Contains(logs, "Uncaught") {
+				t.Errorf("console errors:\n%s", logs)
+			}
+			if m := renderRE.FindStringSubmatch(dom); m != nil {
+				t.Logf("rendered %s in %s ms after navigation start (chromium run %s wall, including start-up)", tt.fragment, m[1], wall.Round(time.Millisecond))
+			}
+			m := shownRE.FindStringSubmatch(dom)
+			if m == nil || m[1] != strconv.Itoa(tt.shown) {
+				t.Errorf("data-shown = %v, want %d", m, tt.shown)
+			}
+			rows := visible(t, dom)
+			want := tt.rows
+			if want < 0 {
+				want = tt.shown
+			}
+			if len(rows) != want {
+				t.Errorf("%d rows in the DOM, want %d", len(rows), want)
+			}
+			if strings.HasPrefix(tt.fragment, "#id=") && !strings.Contains(dom, `<tr data-id="`+last+`" data-tier=`) {
+				t.Errorf("the linked row %s is not on the page shown", last)
+			}
+			// The queue shows its first DefaultTop items; "Show all" (here from the URL) adds the rest.
+			items := strings.Count(queueList.FindString(dom), "<li>")
+			wantItems := DefaultTop
+			if strings.Contains(tt.fragment, "queue=all") {
+				wantItems = len(r.Queue)
+			}
+			if items != wantItems {
+				t.Errorf("%d queue items shown, want %d", items, wantItems)
+			}
+			dirRows := len(shownRow.FindAllString(dirsTable.FindString(dom), -1))
+			wantDirs := htmlDirsCap
+			if strings.Contains(tt.fragment, "dirs=all") {
+				wantDirs = len(r.Directories)
+			}
+			if dirRows != wantDirs+1 { // and the header row
+				t.Errorf("%d directory rows shown, want %d", dirRows-1, wantDirs)
+			}
+		})
+	}
+}
+
+// TestHTMLChangesCapped: a change of thousands of concepts lists 50 IDs per line and counts the rest.
+func TestHTMLChangesCapped(t *testing.T) {
+	r := &Report{Changes: &Changes{Base: "main"}}
+	for i := 0; i < 120; i++ {
+		r.Changes.Added = append(r.Changes.Added, fmt.Sprintf("c%03d", i))
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r, "html", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "c048, c049 … and 70 more</li>") || strings.Contains(buf.String(), "c050") {
+		t.Error("the added list is not cut at 50 with a count of the 70 more")
+	}
 }

@@ -4,125 +4,285 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/okf-tools/okf/okf"
 )
 
-// mdCell escapes text for a Markdown table cell.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	s = strings.ReplaceAll(s, "~", `\~`) // a single tilde can strike text through on GitHub
-	return s
+// DefaultMaxChars is the default --max-bytes budget of the Markdown report: the 65,536 characters a
+// GitHub pull-request comment holds.
+const DefaultMaxChars = 65536
+
+// MinMaxChars is the smallest budget accepted: the heading, the summary and the totals row always fit.
+const MinMaxChars = 2048
+
+// DefaultTop is how many review-queue items the human formats show by default.
+const DefaultTop = 50
+
+// Every bundle string in the Markdown report is text, never markup: IDs and paths are code spans
+// (okf.EscapeMarkdownCode, which no content can close), titles, types, actors and notes are
+// escaped with okf.EscapeMarkdown (no link, image, mention, HTML tag or table break).
+var mdInline = inline{id: okf.EscapeMarkdownCode, text: okf.EscapeMarkdown, approx: `\~`}
+
+// mdBudget writes Markdown without passing max characters (0: no limit). GitHub refuses a comment
+// with "Body is too long (maximum is 65536 characters)": characters, not bytes. A character is
+// counted here as UTF-16 code units: 1 for a character of the Basic Multilingual Plane, 2 for one
+// outside it (most emoji). That equals a count of code points for nearly all text and is never
+// below it, so the report fits whether GitHub counts code points or UTF-16 units.
+type mdBudget struct {
+	b       strings.Builder
+	max     int
+	used    int
+	reserve int      // kept free for the closing note
+	left    []string // what was left out, for the closing note
 }
 
-// mdCode wraps s in a code span, choosing a fence longer than any backtick run inside.
-func mdCode(s string) string {
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
+// chars counts s in UTF-16 code units (see mdBudget).
+func chars(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
 	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
+	return n
 }
 
-// writeMarkdown prints the report as GitHub-flavoured Markdown that fits a pull-request comment:
-// a summary, the review queue and the changes in the open, the full concept table folded away.
-func writeMarkdown(w io.Writer, r *Report) error {
-	ew := &errWriter{w: w}
-	w = ew
+func (m *mdBudget) fits(n int) bool { return m.max == 0 || m.used+n+m.reserve <= m.max }
+
+func (m *mdBudget) write(s string) {
+	m.b.WriteString(s)
+	m.used += chars(s)
+}
+
+// mdSection is a part of the report that can be cut: a head, items, and a tail that closes it
+// (`</details>`). more prints the line that counts the items left out.
+type mdSection struct {
+	name       string
+	head, tail string
+	items      []string
+	omitted    int // items left out before packing (--top)
+	more       func(n int) string
+}
+
+// section writes as much of s as fits: the head and tail only with at least one item (or none
+// to show), then items while the rest (the more line and the tail) still fits.
+func (m *mdBudget) section(s mdSection) {
+	more := func(n int) string {
+		if n == 0 || s.more == nil {
+			return ""
+		}
+		return s.more(n)
+	}
+	total := len(s.items) + s.omitted
+	if !m.fits(chars(s.head) + chars(s.tail) + chars(more(total))) {
+		m.left = append(m.left, s.name)
+		return
+	}
+	m.write(s.head)
+	shown := 0
+	tailN := chars(s.tail)
+	for _, it := range s.items {
+		if !m.fits(chars(it) + tailN + chars(more(total-shown-1))) {
+			break
+		}
+		m.write(it)
+		shown++
+	}
+	m.write(more(total - shown))
+	m.write(s.tail)
+}
+
+// writeMarkdown prints the report as GitHub-flavoured Markdown for a pull-request comment, never
+// longer than o.MaxChars characters: the summary and totals first, then (with --base) the concepts
+// this change touched, then the top of the review queue and a line naming how many more there are
+// and the command that shows them all; the directories, lineage, full concept table and notes
+// follow, folded away, as far as the budget allows.
+func writeMarkdown(w io.Writer, r *Report, o WriteOptions) error {
+	m := &mdBudget{max: o.MaxChars}
 	t := r.Totals
-	fmt.Fprintf(w, "## okf trust report\n\n")
-	fmt.Fprintf(w, "%s at `%s` (expiring within %s): **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
-		"%d stale, %d expiring soon.\n\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin,
-		t.HumanReviewed, t.MachineConfirmed, t.Unverified, t.Stale, t.Expiring)
-
-	fmt.Fprintf(w, "| | concepts | human-reviewed | machine-confirmed | unverified | draft | deprecated | stale | expiring | changed since verified | flagged lineage |\n")
-	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	row := func(name string, t Totals) {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", name, t.Concepts, t.HumanReviewed,
+	full := o.FullCommand
+	if full == "" {
+		full = "okf trust --top 0"
+	}
+	md := mdInline
+	m.write(fmt.Sprintf("## okf trust report: %s\n\n", md.text(truncate(r.Bundle, 120))))
+	rev := ""
+	if r.Revision != "" {
+		rev = " revision " + md.id(truncate(r.Revision, 64)) + ","
+	}
+	m.write(fmt.Sprintf("%s at `%s`,%s expiring within %s: **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
+		"%d stale, %d expiring soon, %d changed since verified, %d with flagged lineage; **%d to review**.\n\n",
+		concepts(t.Concepts), when(r.Now, false), rev, md.text(r.ExpiringWithin), t.HumanReviewed, t.MachineConfirmed,
+		t.Unverified, t.Stale, t.Expiring, t.ChangedSinceVerified, t.FlaggedLineage, len(r.Queue)))
+	header := "| | concepts | human-reviewed | machine-confirmed | unverified | draft | deprecated | stale | expiring | changed since verified | flagged lineage |\n" +
+		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+	row := func(name string, t Totals) string {
+		return fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", name, t.Concepts, t.HumanReviewed,
 			t.MachineConfirmed, t.Unverified, t.Draft, t.Deprecated, t.Stale, t.Expiring, t.ChangedSinceVerified, t.FlaggedLineage)
 	}
-	row("**all**", t)
-	for _, d := range r.Directories {
-		row(mdCode(d.Dir+"/"), d.Totals)
+	m.write(header + row("**all**", t))
+	closing := func(left []string) string {
+		return fmt.Sprintf("\n_Cut to fit %d characters: %s left out. Run %s for everything._\n",
+			m.max, strings.Join(left, ", "), md.id(full))
 	}
-
-	fmt.Fprintf(w, "\n### Review queue\n\n")
-	if len(r.Queue) == 0 {
-		fmt.Fprintf(w, "Nothing needs review.\n")
-	}
-	for i, q := range r.Queue {
-		fmt.Fprintf(w, "%d. %s: %s\n", i+1, mdCode(q.ID), strings.Join(q.Reasons, "; "))
+	if m.max > 0 {
+		m.reserve = chars(closing([]string{"changes", "review queue", "directories", "lineage", "concept table", "notes", "legend"}))
+		if m.used+m.reserve > m.max {
+			return fmt.Errorf("--max-bytes %d is too small for the summary (%d characters)", m.max, m.used+m.reserve)
+		}
 	}
 
 	if ch := r.Changes; ch != nil {
-		fmt.Fprintf(w, "\n### Changes since %s\n\n", mdCode(ch.Base))
-		if ch.Empty() {
-			fmt.Fprintf(w, "Nothing moved.\n")
+		base := md.id(ch.Base)
+		var items []string
+		byID := map[string]*Concept{}
+		for _, c := range r.Concepts {
+			byID[c.ID] = c
 		}
-		list := func(label string, ids []string) {
-			if len(ids) == 0 {
-				return
+		for _, id := range ch.Touched {
+			c := byID[id]
+			if c == nil {
+				continue
 			}
-			codes := make([]string, len(ids))
-			for i, id := range ids {
-				codes[i] = mdCode(id)
+			what := "edited"
+			if containsSorted(ch.Added, id) {
+				what = "added"
 			}
-			fmt.Fprintf(w, "- %s: %s\n", label, strings.Join(codes, ", "))
+			fl := flags(c)
+			if c.AttesterProblem != "" {
+				fl = append(fl, "attester")
+			}
+			parts := []string{c.Tier.String(), c.Status.String()}
+			if c.Freshness == FreshFresh {
+				parts = append(parts, c.Freshness) // stale and expiring are among the flags
+			}
+			items = append(items, fmt.Sprintf("- %s %s: %s\n", md.id(id), what, strings.Join(append(parts, fl...), ", ")))
 		}
-		list("Added", ch.Added)
-		list("Removed", ch.Removed)
+		for _, id := range ch.Removed {
+			items = append(items, fmt.Sprintf("- %s removed\n", md.id(id)))
+		}
 		for _, c := range ch.Tier {
-			fmt.Fprintf(w, "- Tier of %s: %s → **%s**\n", mdCode(c.ID), c.From, c.To)
+			items = append(items, fmt.Sprintf("- Tier of %s: %s → **%s**\n", md.id(c.ID), c.From, c.To))
 		}
 		for _, c := range ch.Status {
-			fmt.Fprintf(w, "- Status of %s: %s → **%s**\n", mdCode(c.ID), c.From, c.To)
+			items = append(items, fmt.Sprintf("- Status of %s: %s → **%s**\n", md.id(c.ID), c.From, c.To))
 		}
-		list("Newly stale", ch.NewlyStale)
-		list("Changed since verified", ch.ChangedSinceVerified)
+		for _, id := range ch.NewlyStale {
+			items = append(items, fmt.Sprintf("- Newly stale: %s\n", md.id(id)))
+		}
+		for _, id := range ch.ChangedSinceVerified {
+			items = append(items, fmt.Sprintf("- Changed since verified: %s\n", md.id(id)))
+		}
+		head := fmt.Sprintf("\n### Changes since %s\n\n%s touched by this change.\n\n", base, plural(len(ch.Touched), "concept", "concepts"))
+		if ch.Empty() && len(ch.Touched) == 0 {
+			head += "Nothing moved.\n"
+		}
+		m.section(mdSection{name: "changes", head: head, items: items,
+			more: func(n int) string { return fmt.Sprintf("- … and %d more: run %s\n", n, md.id(full)) }})
+	}
+
+	top := o.Top
+	if top <= 0 || top > len(r.Queue) {
+		top = len(r.Queue)
+	}
+	var qitems []string
+	base := ""
+	if r.Changes != nil {
+		base = r.Changes.Base
+	}
+	for i, q := range r.Queue[:top] {
+		mark := ""
+		if q.Touched {
+			mark = " (changed here)"
+		}
+		qitems = append(qitems, fmt.Sprintf("%d. %s%s: %s\n", i+1, md.id(q.ID), mark, evidence(q, base, md)))
+	}
+	qhead := fmt.Sprintf("\n### Review queue (%d)\n\n", len(r.Queue))
+	if len(r.Queue) == 0 {
+		qhead += "Nothing needs review.\n"
+	}
+	m.section(mdSection{name: "review queue", head: qhead, items: qitems, omitted: len(r.Queue) - top,
+		more: func(n int) string {
+			return fmt.Sprintf("\n… and %d more. Run %s to see the whole queue.\n", n, md.id(full))
+		}})
+
+	if len(r.Directories) > 1 {
+		var items []string
+		for _, d := range r.Directories {
+			items = append(items, row(md.id(d.Dir+"/"), d.Totals))
+		}
+		m.section(mdSection{name: "directories",
+			head: fmt.Sprintf("\n<details><summary>By directory (%d)</summary>\n\n%s", len(r.Directories), header),
+			tail: "\n</details>\n", items: items,
+			more: func(n int) string { return fmt.Sprintf("\n%d more directories left out.\n", n) }})
 	}
 
 	if t.FlaggedLineage > 0 || len(r.Cycles) > 0 {
-		fmt.Fprintf(w, "\n### Lineage\n\n")
+		var items []string
 		for _, c := range r.Concepts {
 			for _, u := range c.Upstream {
-				fmt.Fprintf(w, "- %s derives from %s (%s): %s\n", mdCode(c.ID), mdCode(u.ID), strings.Join(u.Reasons, ", "), mdCode(chainText(u.Chain)))
+				items = append(items, fmt.Sprintf("- %s derives from %s (%s): %s\n", md.id(c.ID), md.id(u.ID),
+					strings.Join(u.Reasons, ", "), md.id(chainText(u.Chain))))
 			}
 		}
 		for _, cy := range r.Cycles {
-			fmt.Fprintf(w, "- Source cycle (not followed further): %s\n", mdCode(chainText(cy)))
+			items = append(items, fmt.Sprintf("- Source cycle (not followed further): %s\n", md.id(chainText(cy))))
 		}
+		m.section(mdSection{name: "lineage", head: "\n<details><summary>Lineage</summary>\n\n", tail: "\n</details>\n", items: items,
+			more: func(n int) string { return fmt.Sprintf("- … and %d more\n", n) }})
 	}
 
 	if len(r.Concepts) > 0 {
-		fmt.Fprintf(w, "\n<details><summary>All %d concepts</summary>\n\n", len(r.Concepts))
-		fmt.Fprintf(w, "| concept | type | title | status | tier | last verified | generated | stale after | sources | flags |\n")
-		fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|--:|---|\n")
+		var items []string
 		for _, c := range r.Concepts {
 			extra := flags(c)
 			if c.Runtime != "" || c.Attester != "" {
-				extra = append(extra, fmt.Sprintf("runtime %s, attester %s", orDash(c.Runtime), orDash(c.Attester)))
+				extra = append(extra, "runtime "+orDash(md.text(c.Runtime))+", attester "+orDash(md.text(c.Attester)))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCode(c.ID), mdCell(orDash(c.Type)),
-				mdCell(orDash(c.Title)), c.Status, c.Tier, mdCell(stampText(c.Verified)), mdCell(stampText(c.Generated)),
-				mdCell(staleText(c)), c.Sources, mdCell(orDash(strings.Join(extra, "; "))))
+			if c.AttesterProblem != "" {
+				extra = append(extra, md.text(c.AttesterProblem))
+			}
+			items = append(items, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", md.id(c.ID), orDash(md.text(c.Type)),
+				orDash(md.text(c.Title)), c.Status, c.Tier, md.stamp(c.Verified), md.stamp(c.Generated),
+				md.at(c.StaleAfter), c.Sources, orDash(strings.Join(extra, "; "))))
 		}
-		fmt.Fprintf(w, "\n</details>\n")
+		m.section(mdSection{name: "concept table",
+			head: fmt.Sprintf("\n<details><summary>All %d concepts</summary>\n\n", len(r.Concepts)) +
+				"| concept | type | title | status | tier | last verified | generated | stale after | sources | flags |\n" +
+				"|---|---|---|---|---|---|---|---|--:|---|\n",
+			tail: "\n</details>\n", items: items,
+			more: func(n int) string { return fmt.Sprintf("\n%d more concepts left out.\n", n) }})
 	}
 
 	var notes []string
 	for _, c := range r.Concepts {
 		for _, n := range c.Notes {
-			notes = append(notes, fmt.Sprintf("- %s: %s", mdCode(c.Path), mdCell(n)))
+			notes = append(notes, fmt.Sprintf("- %s: %s\n", md.id(c.Path), md.text(n)))
 		}
 	}
 	if len(notes) > 0 {
-		fmt.Fprintf(w, "\n<details><summary>Notes (%d)</summary>\n\n%s\n\n</details>\n", len(notes), strings.Join(notes, "\n"))
+		m.section(mdSection{name: "notes", head: fmt.Sprintf("\n<details><summary>Notes (%d)</summary>\n\n", len(notes)),
+			tail: "\n</details>\n", items: notes,
+			more: func(n int) string { return fmt.Sprintf("- … and %d more\n", n) }})
 	}
 	if r.Approximate {
-		fmt.Fprintf(w, "\n%s\n", strings.Replace(approxLegend, "~", `\~`, 1))
+		m.section(mdSection{name: "legend", items: []string{"\n" + strings.Replace(approxLegend, "~", `\~`, 1) + "\n"}})
 	}
-	return ew.err
+	if len(m.left) > 0 {
+		m.reserve = 0
+		m.write(closing(m.left))
+	}
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}
+
+// containsSorted reports whether the sorted list holds s.
+func containsSorted(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ package trust
 import (
 	"crypto/sha256"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +39,9 @@ type Options struct {
 	// Paths keeps only concepts whose path matches one of these gitignore-style patterns (the
 	// syntax of .okfignore, D5), so one pattern language serves both.
 	Paths []string
+	// Builtins are the built-in attesters that can run (`builtin:NAME`, D18). nil takes every
+	// builtin: name for runnable; the CLI passes the list package attest knows.
+	Builtins []string
 }
 
 // Stamp is an actor and an instant as a report shows them. Approximate is true when the instant was
@@ -85,6 +89,11 @@ type Concept struct {
 	// Runtime and Attester are shown for Attested Computations (§10.2).
 	Runtime  string `json:"runtime,omitempty"`
 	Attester string `json:"attester,omitempty"`
+	// AttesterProblem says why an Attested Computation's attester is missing or cannot run (§10.2,
+	// D17, D18); empty when it can run.
+	AttesterProblem string `json:"attester_problem,omitempty"`
+	// Touched is true, with --base, when the concept was added or its file changed since the base.
+	Touched bool `json:"touched,omitempty"`
 	// Upstream lists the flagged concepts this one derives from (§5.1 lineage).
 	Upstream []Upstream `json:"upstream,omitempty"`
 	// InCycle is true when the concept's sources lead back to itself.
@@ -98,6 +107,8 @@ type Concept struct {
 	srcIDs   []string // bundle concepts this one derives from, sorted
 	// computation is true for an Attested Computation (okf.IsAttestedComputation).
 	computation bool
+	// contentEdited: with --base, the content changed under the same verification.
+	contentEdited bool
 }
 
 // Totals counts concepts by tier, status and staleness.
@@ -124,11 +135,32 @@ type DirTotals struct {
 }
 
 // QueueItem is one entry of the review queue: Rank is the first rule it met (see Ranks), Reasons
-// every rule it meets.
+// every rule it meets, and the other fields the evidence for them.
 type QueueItem struct {
 	ID      string   `json:"id"`
 	Rank    int      `json:"rank"`
 	Reasons []string `json:"reasons"`
+	// Touched: added or edited since the --base revision; such items come first.
+	Touched bool `json:"touched,omitempty"`
+	// UsedBy counts the concepts that cite or link to this one.
+	UsedBy int `json:"used_by"`
+	// StaleAfter is when the concept became (or becomes) stale, for the stale and expiring rules.
+	StaleAfter *Stamp `json:"stale_after,omitempty"`
+	// Verified is the latest counted verification, for the machine-confirmed and changed rules.
+	Verified *Stamp `json:"verified,omitempty"`
+	// Generated is the latest generation, for the changed-since-verified rule.
+	Generated *Stamp `json:"generated,omitempty"`
+	// Upstream is the nearest flagged concept this one derives from (rule 7), UpstreamMore how
+	// many others there are.
+	Upstream     *Upstream `json:"upstream,omitempty"`
+	UpstreamMore int       `json:"upstream_more,omitempty"`
+	// AttesterProblem is why the attester cannot run (rule 8).
+	AttesterProblem string `json:"attester_problem,omitempty"`
+	// ContentEdited: the body or content keys changed since --base under the same verification.
+	ContentEdited bool `json:"content_edited,omitempty"`
+
+	c     *Concept
+	rules []int // indexes into Ranks, in order
 }
 
 // Ranks are the review-queue rules in order: a concept is queued under the first it meets, and
@@ -143,12 +175,17 @@ var Ranks = []string{
 	5: "changed since verified",
 	6: "expiring soon",
 	7: "derives from an unverified, stale or deprecated concept",
+	8: "attester missing or cannot run",
 }
 
 // Report is the whole reviewer's view.
 type Report struct {
 	// Version is the JSON schema version: fields are only added within a version.
-	Version        int         `json:"version"`
+	Version int `json:"version"`
+	// Bundle names the bundle: the first heading of the root index.md, else the folder's name.
+	Bundle string `json:"bundle"`
+	// Revision is the git revision of the checkout, when known (set by the caller, see Revision).
+	Revision       string      `json:"revision,omitempty"`
 	Now            time.Time   `json:"now"`
 	ExpiringWithin string      `json:"expiring_within"`
 	Totals         Totals      `json:"totals"`
@@ -194,6 +231,7 @@ func Build(b *okf.Bundle, opts Options) *Report {
 		all = append(all, rc)
 		r.all[rc.ID] = rc
 	}
+	r.Bundle = bundleName(b)
 	usedBy(b, r.all)
 	r.Cycles = lineage(all, r.all)
 
@@ -304,8 +342,56 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		if f.Attester != nil {
 			rc.Attester = strings.TrimSpace(f.Attester.Resource.Text())
 		}
+		rc.AttesterProblem = attesterProblem(b, c, rc.Attester, opts.Builtins)
 	}
 	return rc
+}
+
+// attesterProblem says why the attester of an Attested Computation is missing or cannot run, the
+// way lint's OKF707 and okf attest read `attester.resource` (§10.2, D14, D17, D18), or "" when it
+// can run. Only the bundle's file list is consulted (okf.ResolvePath): nothing is opened or run.
+func attesterProblem(b *okf.Bundle, c *okf.Concept, res string, builtins []string) string {
+	if res == "" {
+		return "no attester.resource is declared"
+	}
+	if name, ok := strings.CutPrefix(res, "builtin:"); ok {
+		if builtins != nil && !slices.Contains(builtins, "builtin:"+name) {
+			return fmt.Sprintf("unknown built-in attester %q", res)
+		}
+		return ""
+	}
+	r := b.ResolvePath(c.Path, res)
+	switch {
+	case r.Kind == okf.RefExternal:
+		return fmt.Sprintf("attester %q is a URL: only files inside the bundle and builtin:NAME run", res)
+	case r.Escapes:
+		return fmt.Sprintf("attester %q leaves the bundle (D14)", res)
+	case !r.Exists:
+		return fmt.Sprintf("attester %q does not exist in the bundle", res)
+	case r.IsDir:
+		return fmt.Sprintf("attester %q is a folder, not a file", res)
+	}
+	return ""
+}
+
+// bundleName is the first heading of the root index.md, else the name of the bundle's folder, else
+// "bundle".
+func bundleName(b *okf.Bundle) string {
+	if x := b.RootIndex(); x != nil && x.Body != nil {
+		for _, h := range x.Body.Headings {
+			if t := strings.TrimSpace(h.Text); t != "" {
+				return t
+			}
+		}
+	}
+	if b.Root != "" {
+		if abs, err := filepath.Abs(b.Root); err == nil {
+			if n := filepath.Base(abs); n != "/" && n != "." {
+				return n
+			}
+		}
+	}
+	return "bundle"
 }
 
 // trustKeys are the frontmatter keys about trust and lifecycle rather than content (§5.2–§5.5):
@@ -666,32 +752,52 @@ func queueReasons(c *Concept) []int {
 	if len(c.Upstream) > 0 {
 		rs = append(rs, 7)
 	}
+	if c.AttesterProblem != "" {
+		rs = append(rs, 8)
+	}
 	return rs
 }
 
-// queue orders the concepts that need a person, most urgent first (see Ranks).
+// queue orders the concepts that need a person, most urgent first (see Ranks): with --base, the
+// concepts this change touched come first; then by rank; within a rank the most used, then the
+// earliest stale_after, then by ID.
 func queue(cs []*Concept) []QueueItem {
-	type item struct {
-		QueueItem
-		c *Concept
-	}
-	var items []item
+	items := []QueueItem{}
 	for _, c := range cs {
 		rs := queueReasons(c)
 		if len(rs) == 0 || c.Status == okf.Deprecated {
 			continue
 		}
-		it := item{QueueItem: QueueItem{ID: c.ID, Rank: rs[0]}, c: c}
+		it := QueueItem{ID: c.ID, Rank: rs[0], Touched: c.Touched, UsedBy: len(c.UsedBy), c: c, rules: rs}
 		for _, r := range rs {
 			it.Reasons = append(it.Reasons, Ranks[r])
+			switch r {
+			case 1, 2, 6:
+				it.StaleAfter = c.StaleAfter
+			case 3:
+				it.Verified = c.Verified
+			case 5:
+				it.Verified, it.Generated, it.ContentEdited = c.Verified, c.Generated, c.contentEdited
+			case 7:
+				u := c.Upstream[0]
+				it.Upstream, it.UpstreamMore = &u, len(c.Upstream)-1
+			case 8:
+				it.AttesterProblem = c.AttesterProblem
+			}
 		}
 		items = append(items, it)
 	}
-	slices.SortFunc(items, func(a, b item) int {
+	slices.SortFunc(items, func(a, b QueueItem) int {
+		if a.Touched != b.Touched {
+			if a.Touched {
+				return -1
+			}
+			return 1
+		}
 		if a.Rank != b.Rank {
 			return a.Rank - b.Rank
 		}
-		if d := len(b.c.UsedBy) - len(a.c.UsedBy); d != 0 {
+		if d := b.UsedBy - a.UsedBy; d != 0 {
 			return d
 		}
 		as, bs := a.c.StaleAfter, b.c.StaleAfter
@@ -705,11 +811,7 @@ func queue(cs []*Concept) []QueueItem {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	out := []QueueItem{}
-	for _, it := range items {
-		out = append(out, it.QueueItem)
-	}
-	return out
+	return items
 }
 
 // selector applies Options' filters.
@@ -761,8 +863,9 @@ func (s selector) matchPath(p string) bool {
 	return s.paths.Match(p, false)
 }
 
-// FailOn lists the --fail-on conditions, from the narrowest gate to the widest.
-var FailOn = []string{"stale", "expiring", "unverified", "machine-confirmed"}
+// FailOn lists the --fail-on conditions: the tier and staleness gates from the narrowest to the
+// widest, then the other flags of the review queue.
+var FailOn = []string{"stale", "expiring", "unverified", "machine-confirmed", "changed-since-verified", "lineage", "attester"}
 
 // Failure is a listed concept that meets a --fail-on condition.
 type Failure struct {
@@ -771,7 +874,10 @@ type Failure struct {
 
 // Failing returns the listed concepts that meet any of the conditions (see FailOn): "stale" is
 // stale now; "expiring" is stale or expiring soon; "unverified" has no counted verification;
-// "machine-confirmed" is anything below human-reviewed. Conditions are checked by ParseFailOn.
+// "machine-confirmed" is anything below human-reviewed; "changed-since-verified" was edited after
+// its last verification (with --base, also an edit since the base under the same verification);
+// "lineage" derives from an unverified, stale or deprecated concept; "attester" is an Attested
+// Computation whose attester is missing or cannot run. Conditions are checked by ParseFailOn.
 func (r *Report) Failing(conds []string) []Failure {
 	var out []Failure
 	for _, c := range r.Concepts {
@@ -787,6 +893,28 @@ func (r *Report) Failing(conds []string) []Failure {
 				hit = c.Tier == okf.Unverified
 			case "machine-confirmed":
 				hit = c.Tier != okf.HumanReviewed
+			case "changed-since-verified":
+				hit = c.ChangedSinceVerified
+				if c.Verified != nil {
+					detail = "verified " + when(c.Verified.At, c.Verified.Approximate)
+				}
+				if c.contentEdited {
+					detail += ", content edited since the base"
+				} else if c.Generated != nil {
+					detail += ", generated " + when(c.Generated.At, c.Generated.Approximate)
+				}
+			case "lineage":
+				hit = len(c.Upstream) > 0
+				if hit {
+					u := c.Upstream[0]
+					detail = u.ID + " is " + strings.Join(u.Reasons, ", ")
+					if len(c.Upstream) > 1 {
+						detail += fmt.Sprintf(", +%d more", len(c.Upstream)-1)
+					}
+				}
+			case "attester":
+				hit = c.AttesterProblem != ""
+				detail = c.AttesterProblem
 			}
 			if cond == "stale" || cond == "expiring" {
 				detail = c.Freshness

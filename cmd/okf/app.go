@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -131,15 +132,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err == nil {
 		return exitOK
 	}
+	// Messages echo paths, arguments and bundle values: escaped, so none can start a line of its own
+	// or send a terminal control sequence.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(stderr, "okf: %s\n", ee.msg)
+			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
 		}
 		return ee.code
 	}
 	// Anything urfave/cli reports itself (unknown command, flag parse errors) is bad usage.
-	fmt.Fprintf(stderr, "okf: %v\n", err)
+	fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(err.Error()))
 	return exitUsage
 }
 

@@ -154,11 +154,18 @@ func loadBundle(dir string) (*okf.Bundle, error) {
 	return b, nil
 }
 
+// writeJSON writes v as indented JSON, with no `##[` a CI runner would read as a command
+// (okf.EscapeJSONLog).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
+	return err
 }
 
 func attestListCommand(e *env) *cli.Command {
@@ -200,17 +207,20 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 	return c
 }
 
+// printComputation writes a computation's contract. Every value comes from the bundle and is
+// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart).
 func printComputation(w io.Writer, comp *attest.Computation) {
+	esc := okf.EscapeControl
 	title := ""
 	if comp.Title != "" {
-		title = "  (" + comp.Title + ")"
+		title = "  (" + esc(comp.Title) + ")"
 	}
-	fmt.Fprintf(w, "%s%s\n", comp.ID, title)
+	fmt.Fprintf(w, "%s%s\n", okf.EscapeLineStart(comp.ID), title)
 	rt := comp.Runtime
 	if rt == "" {
 		rt = "(none)"
 	}
-	fmt.Fprintf(w, "  runtime:      %s\n", rt)
+	fmt.Fprintf(w, "  runtime:      %s\n", esc(rt))
 	var ps []string
 	for _, p := range comp.Params {
 		req := "optional"
@@ -219,26 +229,26 @@ func printComputation(w io.Writer, comp *attest.Computation) {
 		}
 		ps = append(ps, strings.TrimSpace(fmt.Sprintf("%s %s %s", p.Name, p.Type, req)))
 	}
-	fmt.Fprintf(w, "  parameters:   %s\n", orNone(strings.Join(ps, "; ")))
+	fmt.Fprintf(w, "  parameters:   %s\n", esc(orNone(strings.Join(ps, "; "))))
 	switch comp.Source.Kind {
 	case "inline":
-		fmt.Fprintf(w, "  computation:  inline block at %s\n", comp.Source.Pos)
+		fmt.Fprintf(w, "  computation:  inline block at %s\n", esc(comp.Source.Pos.String()))
 	case "file":
-		fmt.Fprintf(w, "  computation:  file %s\n", orNone(comp.Source.Path))
+		fmt.Fprintf(w, "  computation:  file %s\n", esc(orNone(comp.Source.Path)))
 	default:
 		fmt.Fprintf(w, "  computation:  (none or ambiguous; see okf attest check)\n")
 	}
-	fmt.Fprintf(w, "  receipt:      %s\n", orNone(strings.Join(comp.Receipt, ", ")))
+	fmt.Fprintf(w, "  receipt:      %s\n", esc(orNone(strings.Join(comp.Receipt, ", "))))
 	a := comp.Attester
 	switch {
 	case a.State == "ok":
-		fmt.Fprintf(w, "  attester:     %s (%s)\n", a.Resource, a.Kind)
+		fmt.Fprintf(w, "  attester:     %s (%s)\n", esc(a.Resource), esc(a.Kind))
 	case a.Resource == "":
 		fmt.Fprintf(w, "  attester:     (none)\n")
 	default:
-		fmt.Fprintf(w, "  attester:     %s (%s: %s)\n", a.Resource, a.State, a.Problem)
+		fmt.Fprintf(w, "  attester:     %s (%s: %s)\n", esc(a.Resource), esc(a.State), esc(a.Problem))
 	}
-	fmt.Fprintf(w, "  linked from:  %s\n", orNone(strings.Join(comp.LinkedFrom, ", ")))
+	fmt.Fprintf(w, "  linked from:  %s\n", esc(orNone(strings.Join(comp.LinkedFrom, ", "))))
 }
 
 func orNone(s string) string {
@@ -301,7 +311,7 @@ func attestCheckCommand(e *env) *cli.Command {
 				}
 			} else {
 				for _, d := range ds {
-					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", d.Pos, d.Severity, d.Message, d.Code)
+					fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", okf.EscapeLineStart(d.Pos.String()), d.Severity, okf.EscapeControl(d.Message), d.Code)
 				}
 				fmt.Fprintf(e.stdout, "%s checked: %s, %s\n",
 					countOf(len(comps), "attested computation"), countOf(counts[okf.Warning], "warning"), countOf(counts[okf.Info], "info"))
@@ -433,28 +443,42 @@ func attestVerifyCommand(e *env) *cli.Command {
 
 func ptr(s string) *string { return &s }
 
+// printResult writes a verdict. The concept, the attester's reason, details and stderr come from
+// the bundle or the attester: escaped, so none can start a line or carry a control sequence (each
+// stderr line is shown on a line of its own, and cannot begin a workflow command).
 func printResult(w io.Writer, r *attest.Result) {
-	fmt.Fprintf(w, "%s: %s\n", r.Concept, r.Outcome)
+	esc := okf.EscapeControl
+	fmt.Fprintf(w, "%s: %s\n", okf.EscapeLineStart(r.Concept), esc(string(r.Outcome)))
 	kind := r.Kind
 	if kind == "" {
 		kind = "not runnable"
 	}
-	fmt.Fprintf(w, "  attester: %s (%s)\n", orNone(r.Attester), kind)
+	fmt.Fprintf(w, "  attester: %s (%s)\n", esc(orNone(r.Attester)), esc(kind))
 	reason := "(none)"
 	if r.Reason != nil {
 		reason = *r.Reason
 	}
-	fmt.Fprintf(w, "  reason:   %s\n", reason)
-	fmt.Fprintf(w, "  details:  %s\n", r.Details)
+	fmt.Fprintf(w, "  reason:   %s\n", esc(reason))
+	fmt.Fprintf(w, "  details:  %s\n", oneLineJSON(r.Details))
 	if len(r.Capped) > 0 {
-		fmt.Fprintf(w, "  capped:   %s (output cap %d bytes)\n", strings.Join(r.Capped, ", "), attest.DefaultOutputCap)
+		fmt.Fprintf(w, "  capped:   %s (output cap %d bytes)\n", esc(strings.Join(r.Capped, ", ")), attest.DefaultOutputCap)
 	}
 	if r.StderrTail != "" {
 		fmt.Fprintf(w, "  stderr:\n")
 		for _, l := range strings.Split(r.StderrTail, "\n") {
-			fmt.Fprintf(w, "    %s\n", l)
+			fmt.Fprintf(w, "    %s\n", okf.EscapeLineStart(l))
 		}
 	}
+}
+
+// oneLineJSON shows JSON from an attester on one line: compacted when it is valid, and escaped
+// either way.
+func oneLineJSON(b []byte) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err == nil {
+		b = buf.Bytes()
+	}
+	return okf.EscapeControl(string(b))
 }
 
 func attestRunCommand(e *env) *cli.Command {
@@ -512,8 +536,8 @@ func attestRunCommand(e *env) *cli.Command {
 				return fatalErr("cannot encode the receipt: %v", err)
 			}
 			if out := c.String("receipt-out"); out != "" {
-				if err := writeFileAtomic(out, indentJSON(recJSON)); err != nil {
-					return fatalErr("cannot write receipt: %v", err)
+				if err := okf.WriteFileAtomic(out, indentJSON(recJSON), 0o644); err != nil {
+					return fatalErr("--receipt-out: cannot write %q: %v", out, unwrapPathErr(err))
 				}
 			}
 			var claimed json.RawMessage
@@ -529,9 +553,9 @@ func attestRunCommand(e *env) *cli.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(e.stdout, "receipt:\n%s", indentJSON(recJSON))
+				fmt.Fprintf(e.stdout, "receipt:\n%s", okf.EscapeJSONLog(indentJSON(recJSON)))
 				if rec.Error != nil {
-					fmt.Fprintf(e.stdout, "run failed: %s\n", *rec.Error)
+					fmt.Fprintf(e.stdout, "run failed: %s\n", okf.EscapeControl(*rec.Error))
 				}
 				printResult(e.stdout, res)
 			}

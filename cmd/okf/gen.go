@@ -60,14 +60,14 @@ func genCommand(e *env) *cli.Command {
 			}
 			for _, p := range plan.Problems {
 				p.Pos.Path = filepath.ToSlash(filepath.Join(opts.Posts, filepath.FromSlash(p.Pos.Path)))
-				fmt.Fprintf(e.stderr, "okf: warning: %s\n", p)
+				fmt.Fprintf(e.stderr, "okf: warning: %s\n", okf.EscapeControl(p.String()))
 			}
 			preview := c.Bool("check") || c.Bool("dry-run")
 			skipped := plan.Count(generate.Skipped)
 			if c.Bool("strict") && (skipped > 0 || len(plan.Problems) > 0) {
 				for _, a := range plan.Actions {
 					if a.Kind == generate.Skipped {
-						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, a.Reason)
+						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
 					}
 				}
 				fmt.Fprintf(e.stderr, "okf: --strict: %d skipped concept(s), %d unreadable post(s); nothing written\n", skipped, len(plan.Problems))
@@ -89,7 +89,8 @@ func genCommand(e *env) *cli.Command {
 }
 
 // printPlan writes one line per concept and per index or log file, then a count. A preview says
-// what would happen ("create"), a run what did ("created").
+// what would happen ("create"), a run what did ("created"). Paths and reasons come from the posts:
+// escaped (okf.EscapeControl), so none can start a line of its own.
 func printPlan(e *env, plan *generate.Plan, preview bool) {
 	verb := func(k generate.ActionKind) string {
 		if !preview {
@@ -101,10 +102,10 @@ func printPlan(e *env, plan *generate.Plan, preview bool) {
 	for _, a := range plan.Actions {
 		switch a.Kind {
 		case generate.Skipped:
-			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, a.Reason)
+			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, okf.EscapeControl(a.Reason))
 		default:
 			conceptFiles[a.Path] = true
-			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), a.Path)
+			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), okf.EscapeControl(a.Path))
 		}
 	}
 	for _, f := range plan.Files {
@@ -115,7 +116,7 @@ func printPlan(e *env, plan *generate.Plan, preview bool) {
 		if !preview {
 			v += "d"
 		}
-		fmt.Fprintf(e.stdout, "%-9s %s\n", v, f.Path)
+		fmt.Fprintf(e.stdout, "%-9s %s\n", v, okf.EscapeControl(f.Path))
 	}
 	fmt.Fprintf(e.stdout, "%d created, %d updated, %d unchanged, %d skipped\n",
 		plan.Count(generate.Created), plan.Count(generate.Updated), plan.Count(generate.Unchanged), plan.Count(generate.Skipped))
@@ -274,7 +275,7 @@ func indexCommand(e *env) *cli.Command {
 				} else {
 					v += "d"
 				}
-				fmt.Fprintf(e.stdout, "%s %s\n", v, ch.Path)
+				fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(ch.Path))
 			}
 			if c.Bool("check") {
 				if len(changes) > 0 {

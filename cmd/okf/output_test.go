@@ -1,35 +1,37 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
+	"bytes"
+	"encoding/json"
 	"testing"
+
+	"github.com/okf-tools/okf/attest"
 )
 
-// TestWriteFileAtomic: the file is replaced whole, no temporary file is left behind, and a write
-// that cannot happen leaves nothing.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "report.json")
-	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
+// TestPrintResultEscapes: an attester controls its reason, details and stderr. Each stays on its
+// own line, with control characters escaped, and no line can be read as a workflow command: the
+// expected text is worked out by hand from okf.EscapeControl and okf.EscapeLineStart.
+func TestPrintResultEscapes(t *testing.T) {
+	reason := "bad\n::error file=a.md::forged \x1b[31mred"
+	r := &attest.Result{
+		Concept:    "::error::c",
+		Attester:   "attesters/x.py",
+		Kind:       "python",
+		Outcome:    attest.Fail,
+		Reason:     &reason,
+		Details:    json.RawMessage("{\n  \"note\": \"##[error]x\\u001b\"\n}"),
+		StderrTail: "  ::warning::forged\n\x1b]0;title\x07done",
 	}
-	if err := writeFileAtomic(p, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != "new" {
-		t.Errorf("content %q", data)
-	}
-	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v", st.Mode())
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("left behind: %v", entries)
-	}
-	if err := writeFileAtomic(filepath.Join(dir, "missing", "x.json"), []byte("x")); err == nil {
-		t.Error("no error for a folder that does not exist")
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("a failed write left: %v", entries)
+	var buf bytes.Buffer
+	printResult(&buf, r)
+	want := `\x3a:error::c: fail` + "\n" +
+		"  attester: attesters/x.py (python)\n" +
+		`  reason:   bad\n::error file=a.md::forged \x1b[31mred` + "\n" +
+		`  details:  {"note":"##\x5berror]x\u001b"}` + "\n" +
+		"  stderr:\n" +
+		`      \x3a:warning::forged` + "\n" +
+		`    \x1b]0;title\x07done` + "\n"
+	if got := buf.String(); got != want {
+		t.Errorf("printResult:\n--- got\n%s--- want\n%s", got, want)
 	}
 }

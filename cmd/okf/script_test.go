@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,6 +30,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":       exitsCmd,
 			"sqlite-exec": sqliteExecCmd,
+			"mkfile":      mkfileCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("OKF_NOW", "")
@@ -60,3 +64,29 @@ func exitsCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}
 }
+
+// mkfileCmd is "mkfile DST SRC": it writes the content of SRC to DST (making its folders). DST is read as the inside of
+// a Go string literal ('evil\n::error.md' names a file with a line break), and every \xNN and
+// \uNNNN in SRC's content becomes that character. A txtar archive cannot name a file with a line break nor hold
+// an ESC byte legibly; hostile names and content are made at test time this way.
+func mkfileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkfile DST SRC")
+	}
+	dst, err := strconv.Unquote(`"` + strings.ReplaceAll(args[0], `"`, `\"`) + `"`)
+	if err != nil {
+		ts.Fatalf("mkfile: %q: %v", args[0], err)
+	}
+	content := escapeSeq.ReplaceAllStringFunc(ts.ReadFile(args[1]), func(m string) string {
+		n, _ := strconv.ParseUint(m[2:], 16, 32)
+		return string(rune(n))
+	})
+	if err := os.MkdirAll(filepath.Dir(ts.MkAbs(dst)), 0o755); err != nil {
+		ts.Fatalf("mkfile: %v", err)
+	}
+	if err := os.WriteFile(ts.MkAbs(dst), []byte(content), 0o644); err != nil {
+		ts.Fatalf("mkfile: %v", err)
+	}
+}
+
+var escapeSeq = regexp.MustCompile(`\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}`)

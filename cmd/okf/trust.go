@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/okf-tools/okf/attest"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/trust"
 	"github.com/urfave/cli/v2"
@@ -37,6 +39,8 @@ func trustCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "path", Usage: "list only concepts whose path matches `GLOB` (.okfignore syntax: *, **, dir/); repeatable"},
 			&cli.StringFlag{Name: "base", Usage: "compare with the bundle at git revision `REF` (read through git, no checkout)"},
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a listed concept is `COND`: " + strings.Join(trust.FailOn, ", ") + "; repeatable"},
+			&cli.IntFlag{Name: "top", Value: trust.DefaultTop, Usage: "show the first `N` items of the review queue in text, markdown and html (0: all; json has all)"},
+			&cli.IntFlag{Name: "max-bytes", Value: trust.DefaultMaxChars, Usage: "cap the markdown report at `N` characters, as a GitHub comment counts them (UTF-16 units: an emoji counts 2); 0: no cap"},
 		},
 		Action: func(c *cli.Context) error { return runTrust(e, c) },
 	}
@@ -81,12 +85,28 @@ func runTrust(e *env, c *cli.Context) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	top, maxChars := c.Int("top"), c.Int("max-bytes")
+	if top < 0 {
+		return usageErr("invalid --top %d: want 0 (all) or more", top)
+	}
+	if maxChars != 0 && maxChars < trust.MinMaxChars {
+		return usageErr("invalid --max-bytes %d: want 0 (no cap) or at least %d", maxChars, trust.MinMaxChars)
+	}
+	opts.Builtins = attest.BuiltinNames()
 
 	b, err := okf.LoadDir(dir, okf.LoadOptions{})
 	if err != nil {
 		return fatalErr("cannot read bundle %q: %v", dir, err)
 	}
 	report := trust.Build(b, opts)
+	if format != "text" {
+		report.Revision = trust.Revision(dir) // the header of markdown, html and json
+	}
+	full := "okf trust --top 0"
+	if ref := c.String("base"); ref != "" {
+		full += " --base " + shellQuote(ref)
+	}
+	full += " " + shellQuote(dir)
 	if ref := c.String("base"); ref != "" {
 		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{})
 		if errors.Is(err, trust.ErrRevision) {
@@ -99,22 +119,26 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 
 	out := c.String("output")
-	colour := out == "" && format == "text" && trustIsTerminal(e.stdout) && e.getenv("NO_COLOR") == ""
+	terminal := out == "" && format == "text" && trustIsTerminal(e.stdout)
+	wo := trust.WriteOptions{Color: terminal && e.getenv("NO_COLOR") == "", Top: top, MaxChars: maxChars, FullCommand: full}
+	if terminal {
+		wo.Width = terminalWidth(e.stdout, e.getenv)
+	}
 	var buf bytes.Buffer
-	if err := trust.Write(&buf, report, format, trust.WriteOptions{Color: colour}); err != nil {
+	if err := trust.Write(&buf, report, format, wo); err != nil {
 		return fatalErr("%v", err)
 	}
 	if out == "" {
 		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
 			return fatalErr("writing the report: %v", err)
 		}
-	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return fatalErr("cannot write %q: %v", out, err)
+	} else if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
+		return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
 	}
 
 	if fails := report.Failing(failOn); len(fails) > 0 {
 		for _, f := range fails {
-			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, f.ID, f.Detail)
+			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, okf.EscapeControl(f.ID), okf.EscapeControl(f.Detail))
 		}
 		return findings
 	}
@@ -129,4 +153,33 @@ func trustIsTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// terminalWidth is the width of the terminal w writes to: $COLUMNS when set to a number, else what
+// the terminal reports, else 80.
+func terminalWidth(w io.Writer, getenv func(string) string) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	if f, ok := w.(*os.File); ok {
+		if n := ttyWidth(f); n > 0 {
+			return n
+		}
+	}
+	return 80
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./~@:^=+,", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
