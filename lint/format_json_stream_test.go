@@ -2,7 +2,7 @@ package lint
 
 import (
 	"bytes"
-		"testing"
+	"testing"
 
 	"github.com/okf-tools/okf/okf"
 )
