@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -52,6 +55,9 @@ type ConceptData struct {
 	// LastModified describe it.
 	URL, SourceTitle, Author string
 	LastModified             time.Time
+	// Byline names the post's author as plain text when no actor could be made (an author key
+	// that no authors file resolves): a note for the reader, not an identity.
+	Byline string
 	// Actor is generated.by (§7).
 	Actor string
 	// Summary, Outline and the link to URL make the owned body.
@@ -127,7 +133,11 @@ func (d *ConceptData) Body() string {
 		b.WriteString("\n")
 	}
 	b.WriteString("# Source\n\n")
-	fmt.Fprintf(&b, "Read the full post: [%s](%s).\n", escapeLinkText(d.SourceTitle), linkDest(d.URL))
+	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(d.SourceTitle), linkDest(d.URL))
+	if d.Byline != "" {
+		fmt.Fprintf(&b, " (author: %s)", okf.EscapeMarkdown(d.Byline))
+	}
+	b.WriteString(".\n")
 	content := b.String()
 	return BeginMarker(content) + "\n" + content + EndMarker + "\n"
 }
@@ -179,7 +189,66 @@ func encodeYAML(n *yaml.Node) []byte {
 		panic(fmt.Sprintf("generate: encoding YAML: %v", err))
 	}
 	_ = enc.Close()
-	return b.Bytes()
+	return unescapeAstral(b.Bytes())
+}
+
+// unescapeAstral undoes yaml.v3's \UXXXXXXXX escapes of characters beyond U+FFFF (emoji, rare CJK)
+// in double-quoted scalars, so they are written as UTF-8, as every other non-ASCII character is.
+// Only printable characters are restored; a control or invalid code point stays escaped. A quote
+// opens a double-quoted scalar only where a scalar can start (after "key: ", "- ", "[", "{", ","
+// or at the start of a line), so a quote inside a plain scalar is text.
+func unescapeAstral(y []byte) []byte {
+	if !bytes.Contains(y, []byte(`\U`)) {
+		return y
+	}
+	var out bytes.Buffer
+	inDQ := false
+	lastSig := byte('\n') // the last non-blank byte outside a scalar, '\n' at a line start
+	for i := 0; i < len(y); i++ {
+		c := y[i]
+		if inDQ {
+			switch c {
+			case '\\':
+				if i+9 < len(y) && y[i+1] == 'U' {
+					if v, err := strconv.ParseUint(string(y[i+2:i+10]), 16, 32); err == nil {
+						if r := rune(v); r > 0xFFFF && utf8.ValidRune(r) && unicode.IsGraphic(r) {
+							out.WriteRune(r)
+							i += 9
+							continue
+						}
+					}
+				}
+				out.WriteByte(c)
+				if i+1 < len(y) {
+					out.WriteByte(y[i+1])
+					i++
+				}
+				continue
+			case '"':
+				inDQ = false
+			}
+			out.WriteByte(c)
+			continue
+		}
+		switch {
+		case c == '"' && (strings.IndexByte("[{\n", lastSig) >= 0 || (strings.IndexByte(":-?,", lastSig) >= 0 && (y[i-1] == ' ' || y[i-1] == '\t'))):
+			inDQ = true
+		case c == '#' && (i == 0 || y[i-1] == ' ' || y[i-1] == '\n'):
+			// A comment runs to the end of the line.
+			j := bytes.IndexByte(y[i:], '\n')
+			if j < 0 {
+				j = len(y) - i
+			}
+			out.Write(y[i : i+j])
+			i += j - 1
+			continue
+		}
+		if c == '\n' || (c != ' ' && c != '\t') {
+			lastSig = c
+		}
+		out.WriteByte(c)
+	}
+	return out.Bytes()
 }
 
 // mapGet returns the value of key in a mapping node and its index in Content (-1 when absent).
@@ -494,15 +563,38 @@ func keySpans(src []byte, top *yaml.Node) spans {
 	return s
 }
 
-// PostURL expands a URL template ({site}, {slug}) for a post. The slug is escaped path segment by
-// path segment, so a Unicode slug makes a valid URL.
-func PostURL(template, site, slug string) string {
-	parts := strings.Split(slug, "/")
-	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
-	}
-	return strings.NewReplacer("{site}", strings.TrimRight(site, "/"), "{slug}", strings.Join(parts, "/")).Replace(template)
+// PostURL expands a URL template for a post whose {path} is its slug.
+func PostURL(template, site, slug string) string { return ExpandURL(template, site, slug, slug) }
+
+// ExpandURL expands a URL template: {site} is the site's base URL, {slug} the post's slug and
+// {path} its folder path and slug as its engine builds them. Slug and path are escaped segment by
+// segment, so a Unicode slug makes a valid URL.
+func ExpandURL(template, site, slug, urlPath string) string {
+	return strings.NewReplacer("{site}", strings.TrimRight(site, "/"), "{slug}", escapePath(slug), "{path}", escapePath(urlPath)).Replace(template)
 }
 
-// DefaultURL is the URL template used when none is given.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+// URLPlaceholders are the placeholders a URL template may hold.
+var URLPlaceholders = []string{"{site}", "{slug}", "{path}"}
+
+var placeholderRE = regexp.MustCompile(`\{[^{}]*\}`)
+
+// CheckURLTemplate refuses a template with an unknown placeholder ({date} is not one).
+func CheckURLTemplate(t string) error {
+	for _, m := range placeholderRE.FindAllString(t, -1) {
+		if !slices.Contains(URLPlaceholders, m) {
+			return fmt.Errorf("URL template %q: unknown placeholder %s, expected %s", t, m, strings.Join(URLPlaceholders, ", "))
+		}
+	}
+	return nil
+}
+
+// DefaultURL is the generic engine's URL template.
 const DefaultURL = "{site}/{slug}"

@@ -1,11 +1,11 @@
 package generate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +22,11 @@ type Config struct {
 	Site              string `yaml:"site"`
 	Out               string `yaml:"out"`
 	URL               string `yaml:"url"`
+	Engine            string `yaml:"engine"`
+	Authors           string `yaml:"authors"`
+	MarkdownIsMDX     *bool  `yaml:"md_as_mdx"`
+	SkipFuture        *bool  `yaml:"skip_future"`
+	MaxFileSize       string `yaml:"max_file_size"`
 	Layout            string `yaml:"layout"`
 	Actor             string `yaml:"actor"`
 	Type              string `yaml:"type"`
@@ -34,8 +39,21 @@ type Config struct {
 	Concepts     []ConceptSpec `yaml:"-"`
 }
 
-// ParseConfig reads okf-gen.yaml. Unknown keys are an error, so a typo does not silently fall back
-// to a default.
+// ConfigKeys are the keys okf-gen.yaml may hold (a "-" may stand for each "_").
+func ConfigKeys() []string {
+	keys := []string{"concepts"}
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		if k := t.Field(i).Tag.Get("yaml"); k != "" && k != "-" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseConfig reads okf-gen.yaml. Unknown keys are an error naming their line and the valid keys,
+// so a typo does not silently fall back to a default.
 func ParseConfig(src []byte) (*Config, error) {
 	var raw yaml.Node
 	if err := yaml.Unmarshal(src, &raw); err != nil {
@@ -49,12 +67,18 @@ func ParseConfig(src []byte) (*Config, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("line %d: expected a mapping of option names to values", top.Line)
 	}
-	rest := &yaml.Node{Kind: yaml.MappingNode}
+	known := ConfigKeys()
+	rest := &yaml.Node{Kind: yaml.MappingNode, Line: top.Line, Column: top.Column}
+	var written []string // each key of rest as the file spells it
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
-		k.Value = strings.ReplaceAll(k.Value, "-", "_")
-		if k.Value != "concepts" {
-			rest.Content = append(rest.Content, k, v)
+		name := strings.ReplaceAll(k.Value, "-", "_")
+		if !slices.Contains(known, name) {
+			return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(known, ", "))
+		}
+		if name != "concepts" {
+			rest.Content = append(rest.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: k.Line, Column: k.Column}, v)
+			written = append(written, k.Value)
 			continue
 		}
 		switch v.Kind {
@@ -70,17 +94,33 @@ func ParseConfig(src []byte) (*Config, error) {
 			return nil, fmt.Errorf("line %d: concepts: expected a file path or a mapping of concept names to posts", v.Line)
 		}
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	if err := enc.Encode(rest); err != nil {
-		return nil, err
-	}
-	dec := yaml.NewDecoder(&buf)
-	dec.KnownFields(true)
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%v", strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "))
+	// Each value is decoded alone, so a type error names its key and the key's own line.
+	for i := 0; i+1 < len(rest.Content); i += 2 {
+		k, v := rest.Content[i], rest.Content[i+1]
+		one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
+		if err := one.Decode(cfg); err != nil {
+			return nil, fmt.Errorf("line %d: %s: expected %s", k.Line, written[i/2], configKind(k.Value))
+		}
 	}
 	return cfg, nil
+}
+
+// configKind says what a key's value must be, for an error message.
+func configKind(key string) string {
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Tag.Get("yaml") != key {
+			continue
+		}
+		switch ft := f.Type; {
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Bool:
+			return "true or false"
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Int:
+			return "a whole number"
+		}
+	}
+	return "a string"
 }
 
 // ConceptSpec is one concept to make: its name (the file name in the layout) and its post's slug,

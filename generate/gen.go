@@ -5,9 +5,11 @@
 package generate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,8 +34,19 @@ const SummaryLength = 600
 type Options struct {
 	// Posts is the folder of .md/.mdx posts; Out the bundle folder (created when missing).
 	Posts, Out string
-	// Site is the site's base URL; URL the template of a post's URL ({site}, {slug}).
+	// Site is the site's base URL; URL the template of a post's URL ({site}, {slug}, {path}); the
+	// engine's template when empty.
 	Site, URL string
+	// Engine names the blog engine whose conventions are followed (DefaultEngine when empty).
+	Engine string
+	// MarkdownIsMDX, when set, overrides the engine's reading of .md posts as MDX.
+	MarkdownIsMDX *bool
+	// Authors is the authors file or folder (a path on disk); the engine's default when empty.
+	Authors string
+	// SkipFuture leaves out posts published after Now (scheduled posts).
+	SkipFuture bool
+	// MaxFileSize is the largest post or authors file read, in bytes (MaxPostSize when <= 0).
+	MaxFileSize int64
 	// Concepts are the concepts to make; All makes one per post (named by slug) instead.
 	Concepts []ConceptSpec
 	All      bool
@@ -88,6 +101,15 @@ type Plan struct {
 	Files []FileChange
 	// Problems are posts that could not be read.
 	Problems []PostProblem
+	// Warnings are things about readable posts a person should know (an ignored date, a
+	// scheduled post, an unknown author key, no date at all); the posts are still used.
+	Warnings []PostProblem
+	// Recovered are the log entries of a killed run that this run records (see JournalFile).
+	Recovered []string
+
+	journal      []byte   // this run's journal, written before anything else
+	stray        []string // temporary files a killed run left, removed first
+	clearJournal bool     // a killed run's journal is there, removed at the end
 }
 
 // Count returns how many actions have kind k.
@@ -101,8 +123,14 @@ func (p *Plan) Count(k ActionKind) int {
 	return n
 }
 
-// MakePlan reads the posts and the existing bundle and works out every file gen would write.
-func MakePlan(opts Options) (*Plan, error) {
+// CheckOptions reports what is wrong with opts before anything is read or written.
+func CheckOptions(opts Options) error {
+	_, _, err := normalize(opts)
+	return err
+}
+
+// normalize fills in opts' defaults and checks them.
+func normalize(opts Options) (Options, Engine, error) {
 	if opts.Layout == "" {
 		opts.Layout = DefaultLayout
 	}
@@ -110,53 +138,123 @@ func MakePlan(opts Options) (*Plan, error) {
 		opts.Actor = DefaultActor
 	}
 	if okf.ClassifyActor(opts.Actor) == okf.ActorUnknown {
-		return nil, fmt.Errorf("actor %q: expected process:<id>, human:<id> or <producer>/<version> (§7)", opts.Actor)
+		return opts, Engine{}, fmt.Errorf("actor %q: expected process:<id>, human:<id> or <producer>/<version> (§7)", opts.Actor)
 	}
 	if opts.Type == "" {
 		opts.Type = DefaultType
 	}
+	eng, err := LookupEngine(opts.Engine)
+	if err != nil {
+		return opts, eng, err
+	}
+	if opts.MarkdownIsMDX != nil {
+		eng.MarkdownIsMDX = *opts.MarkdownIsMDX
+	}
 	if opts.URL == "" {
-		opts.URL = DefaultURL
+		opts.URL = eng.URL
+	}
+	if err := CheckURLTemplate(opts.URL); err != nil {
+		return opts, eng, err
 	}
 	if opts.DescriptionLength <= 0 {
 		opts.DescriptionLength = DefaultDescriptionLength
 	}
 	if _, err := ConceptPath(opts.Layout, "name", "slug"); err != nil {
-		return nil, err
+		return opts, eng, err
 	}
 	if opts.Now.IsZero() {
-		return nil, errors.New("no clock: Options.Now is zero")
+		return opts, eng, errors.New("no clock: Options.Now is zero")
 	}
-	posts, problems, err := ReadPosts(os.DirFS(opts.Posts))
+	return opts, eng, nil
+}
+
+// MakePlan reads the posts and the existing bundle and works out every file gen would write.
+func MakePlan(opts Options) (*Plan, error) {
+	opts, eng, err := normalize(opts)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := openConfined(opts.Posts, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
 	}
-	bundle, err := readTree(opts.Out)
+	defer dir.Close()
+	ps, err := ReadPosts(dir, eng)
+	if err != nil {
+		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
+	}
+	warnings, err := finishPosts(ps, eng, opts)
+	if err != nil {
+		return nil, err
+	}
+	posts := ps.BySlug
+	bundle, err := readTree(opts.Out, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading bundle %q: %w", opts.Out, err)
+	}
+	// What a killed run left: its journal (the log entries it had not recorded yet) and temporary
+	// files. Neither is part of the bundle.
+	var killed *journal
+	_, hadJournal := bundle[JournalFile]
+	if hadJournal {
+		killed = parseJournal(bundle[JournalFile].Data)
+	}
+	delete(bundle, JournalFile)
+	delete(bundle, LockFile)
+	var stray []string
+	for p := range bundle {
+		if isStray(p) {
+			stray = append(stray, p)
+			delete(bundle, p)
+		}
+	}
+	sort.Strings(stray)
+	var recoveredItems []string
+	if killed != nil {
+		onDisk := map[string][]byte{}
+		for _, e := range killed.Entries {
+			if f, ok := bundle[e.Path]; ok {
+				onDisk[e.Path] = f.Data
+			}
+		}
+		var oldLog []byte
+		if f, ok := bundle["log.md"]; ok {
+			oldLog = f.Data
+		}
+		recoveredItems = recovered(killed, onDisk, oldLog)
 	}
 	specs := opts.Concepts
 	if opts.All {
 		specs = nil
-		for slug := range posts {
-			specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
+		for slug, post := range posts {
+			if post.HasFrontmatter { // a README or notes file without frontmatter is not a post
+				specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
+			}
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
-	plan := &Plan{Problems: problems}
+	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, stray: stray, clearJournal: hadJournal}
 	previous := map[string]Listing{}
 	var concepts []FileChange
 	seen := map[string]string{}
 	for _, s := range specs {
 		a := Action{Name: s.Name, Slug: s.Slug}
 		post := posts[s.Slug]
+		if post == nil {
+			post = ps.byPath(s.Slug)
+		}
 		switch {
 		case checkName(s.Name) != nil:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("name %q cannot be a file name", s.Name)
 		case post == nil:
-			a.Kind, a.Reason = Skipped, fmt.Sprintf("no post with slug %q", s.Slug)
+			a.Kind, a.Reason = Skipped, missingReason(ps, s.Slug)
 		case post.Draft:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is a draft", post.Path)
+		case opts.SkipFuture && post.Published.After(opts.Now):
+			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is scheduled for %s, after --now (--skip-future)", post.Path, FormatTime(post.Published))
+		}
+		if post != nil {
+			a.Slug = post.Slug
 		}
 		if a.Kind == Skipped {
 			plan.Actions = append(plan.Actions, a)
@@ -175,7 +273,7 @@ func MakePlan(opts Options) (*Plan, error) {
 			continue
 		}
 		seen[p] = s.Name
-		data := conceptData(post, s, opts)
+		data := conceptData(post, s, opts, eng)
 		a.Title = data.Title
 		old, exists := bundle[p]
 		if !exists {
@@ -213,12 +311,29 @@ func MakePlan(opts Options) (*Plan, error) {
 	}
 	plan.Files = append(plan.Files, idx...)
 
-	if items := logItems(plan.Actions, posts, opts); len(items) > 0 {
+	items, itemOf := logItems(plan.Actions, posts, opts)
+	if len(items) > 0 || len(recoveredItems) > 0 {
 		var old []byte
 		if f, ok := bundle["log.md"]; ok {
 			old = f.Data
 		}
-		plan.Files = append(plan.Files, FileChange{Path: "log.md", Old: old, New: AddLogEntries(old, opts.Now, items)})
+		log := old
+		if len(recoveredItems) > 0 {
+			log = AddLogEntries(log, killed.Date, recoveredItems)
+		}
+		if len(items) > 0 {
+			log = AddLogEntries(log, opts.Now, items)
+		}
+		plan.Files = append(plan.Files, FileChange{Path: "log.md", Old: old, New: log})
+	}
+	if len(itemOf) > 0 {
+		j := journal{Date: opts.Now.UTC()}
+		for _, f := range concepts {
+			if item, ok := itemOf[f.Path]; ok {
+				j.Entries = append(j.Entries, journalEntry{Path: f.Path, Item: item, SHA256: sha(f.New)})
+			}
+		}
+		plan.journal, _ = json.Marshal(j)
 	}
 	return plan, nil
 }
@@ -257,8 +372,121 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// missingReason says why a concept map's post was not found: its file could not be read, it was
+// named by file name (and has another slug), or there is no such post.
+func missingReason(ps *Posts, slug string) string {
+	if p, ok := ps.Broken[slug]; ok {
+		return fmt.Sprintf("post %q could not be read (see the warning for it)", p)
+	}
+	if p := ps.byFileName(slug); p != nil {
+		return fmt.Sprintf("no post with slug %q; the file %q has the slug %q", slug, p.Path, p.Slug)
+	}
+	return fmt.Sprintf("no post with slug %q", slug)
+}
+
+// finishPosts completes what a post's own file cannot say: its author's name from the authors
+// file, its date from git when it has none, and the warnings about scheduled posts.
+func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
+	var warnings []PostProblem
+	var authors Authors
+	authorsFrom := ""
+	candidates := eng.Authors
+	if opts.Authors != "" {
+		candidates = []string{opts.Authors}
+	}
+	for _, c := range candidates {
+		p := c
+		if opts.Authors == "" {
+			p = filepath.Join(opts.Posts, filepath.FromSlash(c))
+		}
+		a, found, probs, err := readAuthors(p, opts.MaxFileSize)
+		if err != nil {
+			return nil, fmt.Errorf("reading authors: %w", err)
+		}
+		if !found {
+			if opts.Authors != "" {
+				return nil, fmt.Errorf("authors %q: %w", opts.Authors, fs.ErrNotExist)
+			}
+			continue
+		}
+		for _, pr := range probs {
+			pr.Pos.Path = path.Join(filepath.ToSlash(c), pr.Pos.Path)
+			warnings = append(warnings, pr)
+		}
+		authors, authorsFrom = a, filepath.ToSlash(c)
+		break
+	}
+	unknown := map[string][]string{}
+	var undated []*Post
+	for _, p := range ps.List {
+		warnings = append(warnings, p.Warnings...)
+		if len(p.AuthorKeys) > 0 {
+			// With an authors file, a value it does not name is an unknown key, never a name to
+			// make an identity from; without one, only engines whose authors are keys say so.
+			if name, ok := authors[p.AuthorKeys[0]]; ok {
+				p.Author = name
+			} else if p.Author == "" || authors != nil {
+				p.Author = ""
+				unknown[p.AuthorKeys[0]] = append(unknown[p.AuthorKeys[0]], p.Path)
+			}
+		}
+		if p.Date.IsZero() {
+			undated = append(undated, p)
+		}
+		if !p.Published.IsZero() && p.Published.After(opts.Now) && !p.Draft {
+			warnings = append(warnings, PostProblem{Pos: okf.Position{Path: p.Path}, Message: fmt.Sprintf("scheduled post: published %s, after now (%s)", FormatTime(p.Published), FormatTime(opts.Now))})
+		}
+	}
+	keys := make([]string, 0, len(unknown))
+	for k := range unknown {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		where := "no authors file was found"
+		if authors != nil {
+			where = fmt.Sprintf("%s does not name it", authorsFrom)
+		}
+		warnings = append(warnings, PostProblem{Pos: okf.Position{Path: unknown[k][0]}, Message: fmt.Sprintf(
+			"author key %q (%d post(s)): %s; the concept credits the key in its body and sets no sources author", k, len(unknown[k]), where)})
+	}
+	if len(undated) > 0 {
+		git := inGitRepo(opts.Posts)
+		missing := 0
+		for _, p := range undated {
+			if git {
+				if t, ok := GitDate(opts.Posts, filepath.FromSlash(p.Path)); ok {
+					p.Date, p.DateFrom = t, "git"
+					continue
+				}
+			}
+			missing++
+		}
+		if missing > 0 {
+			why := "the posts folder is not in a git repository (or git is not installed)"
+			if git {
+				why = "git has no commit for them"
+			}
+			warnings = append(warnings, PostProblem{Pos: okf.Position{Path: "."}, Message: fmt.Sprintf(
+				"%d post(s) have no date in frontmatter or file name and %s: their sources carry no last_modified", missing, why)})
+		}
+	}
+	return warnings, nil
+}
+
+// postURL is a post's published URL: its permalink when it gives one, else the template.
+func postURL(template, site string, post *Post) string {
+	if pl := post.Permalink; pl != "" {
+		if u, err := url.Parse(pl); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return pl
+		}
+		return strings.TrimRight(site, "/") + "/" + escapePath(strings.TrimLeft(pl, "/"))
+	}
+	return ExpandURL(template, site, post.Slug, post.URLPath)
+}
+
 // conceptData is what a post and its map entry make.
-func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
+func conceptData(post *Post, s ConceptSpec, opts Options, eng Engine) *ConceptData {
 	title := s.Title
 	if title == "" {
 		title = post.Title
@@ -269,7 +497,7 @@ func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
 	paras := Paragraphs(post.Text)
 	desc := Describe(s.Description, opts.DescriptionLength)
 	if desc == "" {
-		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx")), opts.DescriptionLength)
+		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
 	}
 	if desc == "" && len(paras) > 0 {
 		desc = Describe(paras[0], opts.DescriptionLength)
@@ -295,15 +523,17 @@ func conceptData(post *Post, s ConceptSpec, opts Options) *ConceptData {
 	}
 	return &ConceptData{
 		Type: typ, Title: title, Description: desc, Tags: tags,
-		URL: PostURL(opts.URL, opts.Site, post.Slug), SourceTitle: sourceTitle, Author: Actor(post.Author),
+		URL: postURL(opts.URL, opts.Site, post), SourceTitle: sourceTitle, Author: Actor(post.Author), Byline: byline(post),
 		LastModified: post.Date, Actor: opts.Actor, Summary: summary, Outline: Outline(post.Text),
 	}
 }
 
-// logItems are the log entry's lines (§9): what was created, updated and skipped. A run that
-// creates and updates nothing writes no entry, so a second identical run changes no byte.
-func logItems(actions []Action, posts map[string]*Post, opts Options) []string {
+// logItems are the log entry's lines (§9): what was created, updated and skipped, and the line of
+// each created or updated concept by path. A run that creates and updates nothing writes no entry,
+// so a second identical run changes no byte.
+func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string, map[string]string) {
 	var created, updated, skipped []string
+	itemOf := map[string]string{}
 	link := func(a Action) string {
 		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), linkDest("/"+a.Path))
 	}
@@ -313,58 +543,65 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) []string {
 		if t == "" {
 			t = p.Slug
 		}
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(PostURL(opts.URL, opts.Site, p.Slug)))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(postURL(opts.URL, opts.Site, p)))
 	}
 	for _, a := range actions {
 		switch a.Kind {
 		case Created:
 			created = append(created, fmt.Sprintf("**Creation**: %s, generated from the post %s.", link(a), postLink(a)))
+			itemOf[a.Path] = created[len(created)-1]
 		case Updated:
 			s := fmt.Sprintf("**Update**: %s, regenerated because the post %s changed.", link(a), postLink(a))
 			if len(a.VerifiedBy) > 0 {
 				s += fmt.Sprintf(" It had been verified by %s; the change is not verified yet, so it shows as changed since verified (§5.3).", strings.Join(a.VerifiedBy, ", "))
 			}
 			updated = append(updated, s)
+			itemOf[a.Path] = s
 		case Skipped:
 			skipped = append(skipped, fmt.Sprintf("**Skipped**: concept %q: %s.", a.Name, a.Reason))
 		}
 	}
 	if len(created)+len(updated) == 0 {
-		return nil
+		return nil, nil
 	}
-	return append(append(created, updated...), skipped...)
+	return append(append(created, updated...), skipped...), itemOf
 }
 
-// readTree reads every file of the bundle folder into memory (a missing folder is an empty
-// bundle), so the plan can be worked out and loaded as a whole before anything is written. .git is
-// skipped.
-func readTree(root string) (fstest.MapFS, error) {
+// readTree reads the bundle folder into memory (a missing folder is an empty bundle), so the plan
+// can be worked out and loaded as a whole before anything is written: its .md files and okf's own
+// files (.okfignore, .okf.yaml, gen's journal), through okf.Root (no link out, regular files only,
+// at most maxSize bytes each: a larger one stops the run, as gen could not tell whether it may
+// rewrite it). Other files are listed with no content, never read. .git is skipped.
+func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	m := fstest.MapFS{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	r, err := okf.OpenRoot(root, maxSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	err = fs.WalkDir(r, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == root && errors.Is(err, fs.ErrNotExist) {
-				return filepath.SkipAll
-			}
 			return err
 		}
 		if d.IsDir() {
 			if d.Name() == ".git" {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
+		var data []byte
+		if strings.HasSuffix(p, ".md") || strings.HasPrefix(path.Base(p), ".okf") {
+			if data, err = r.ReadFile(p); err != nil {
+				return err
+			}
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		m[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data, Mode: 0o644}
+		m[p] = &fstest.MapFile{Data: data, Mode: 0o644}
 		return nil
 	})
 	return m, err
@@ -373,16 +610,52 @@ func readTree(root string) (fstest.MapFS, error) {
 // Apply writes the plan's files below out through w, in order: concepts, indexes, then log.md, so
 // the log never records a change that was not written. It stops at the first failure; each file is
 // either fully written or untouched (AtomicWriter), and running gen again finishes the job.
-func (p *Plan) Apply(w Writer, out string) error {
-	return ApplyChanges(w, out, p.Files)
-}
-
-// ApplyChanges writes changes below root through w, stopping at the first failure.
-func ApplyChanges(w Writer, root string, changes []FileChange) error {
-	for _, c := range changes {
-		if err := w.WriteFile(filepath.Join(root, filepath.FromSlash(c.Path)), c.New); err != nil {
-			return fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
+//
+// Before the first write it removes the temporary files a killed run left and writes this run's
+// journal (JournalFile); after log.md it removes the journal. A run killed in between leaves the
+// journal, and the next run records in log.md what this one wrote; its indexes are worked out from
+// the concept files on disk, so they agree with them too. Hold Lock while planning and applying.
+func (p *Plan) Apply(w Writer, out string) (written int, err error) {
+	if err := p.cleanup(out); err != nil {
+		return 0, fmt.Errorf("removing a temporary file a killed run left: %w", err)
+	}
+	jpath := filepath.Join(out, JournalFile)
+	if p.journal != nil {
+		if err := (AtomicWriter{Within: out}).WriteFile(jpath, p.journal); err != nil {
+			return 0, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
 		}
 	}
-	return nil
+	n, err := ApplyChanges(w, out, p.Files)
+	if err != nil {
+		return n, err
+	}
+	if p.journal != nil || p.clearJournal {
+		if err := os.Remove(jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("removing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
+		}
+	}
+	return n, nil
+}
+
+// ApplyChanges writes changes below root through w, stopping at the first failure. written is how
+// many of them were written, in order.
+func ApplyChanges(w Writer, root string, changes []FileChange) (written int, err error) {
+	if aw, ok := w.(AtomicWriter); ok && aw.Within == "" {
+		aw.Within = root
+		w = aw
+	}
+	for i, c := range changes {
+		if err := w.WriteFile(filepath.Join(root, filepath.FromSlash(c.Path)), c.New); err != nil {
+			return i, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
+		}
+	}
+	return len(changes), nil
+}
+
+// byline is the plain-text credit for a post whose author keys no authors file resolved.
+func byline(post *Post) string {
+	if post.Author == "" && len(post.AuthorKeys) > 0 {
+		return strings.Join(post.AuthorKeys, ", ")
+	}
+	return ""
 }

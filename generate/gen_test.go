@@ -85,7 +85,7 @@ func run(t *testing.T, opts Options) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := plan.Apply(AtomicWriter{}, opts.Out); err != nil {
+	if _, err := plan.Apply(AtomicWriter{}, opts.Out); err != nil {
 		t.Fatal(err)
 	}
 	return plan
@@ -478,11 +478,15 @@ func TestFailedWriteLeavesNoHalfFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &failingWriter{n: 3}
-	err = plan.Apply(w, out)
+	_, err = plan.Apply(w, out)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("Apply = %v, want the disk-full error", err)
 	}
 	files := readAll(t, out)
+	if _, ok := files[JournalFile]; !ok {
+		t.Errorf("no %s after the failed run", JournalFile)
+	}
+	delete(files, JournalFile)
 	for p, data := range files {
 		if strings.HasPrefix(path.Base(p), ".") {
 			t.Errorf("temporary file %s left behind", p)
@@ -504,8 +508,20 @@ func TestFailedWriteLeavesNoHalfFile(t *testing.T) {
 	if len(files) != 2 {
 		t.Errorf("%d files written, want the 2 before the failure", len(files))
 	}
-	run(t, opts)
+	// The rerun finds the two concepts written and unchanged: it records them from the journal,
+	// with the third it creates itself, and removes the journal.
+	plan = run(t, opts)
+	if len(plan.Recovered) != 2 {
+		t.Errorf("recovered %q, want the 2 concepts the failed run wrote", plan.Recovered)
+	}
 	checkBundle(t, out, 3)
+	after := readAll(t, out)
+	if _, ok := after[JournalFile]; ok {
+		t.Errorf("%s left after a complete run", JournalFile)
+	}
+	if n := strings.Count(after["log.md"], "* **Creation**: "); n != 3 {
+		t.Errorf("log.md records %d creations, want 3:\n%s", n, after["log.md"])
+	}
 }
 
 // TestAtomicWriterKeepsOldContent: a failing write leaves the previous content and no temporary.

@@ -178,7 +178,7 @@ func TestIndexCorpus(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name(), func(t *testing.T) {
-			m, err := readTree(filepath.Join(root, e.Name()))
+			m, err := readTree(filepath.Join(root, e.Name()), 0)
 			if err != nil {
 				t.Fatal(err)
 			}

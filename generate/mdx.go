@@ -19,8 +19,16 @@ func StripMDX(body string, mdx bool) string {
 	inMath := false
 	depth := 0 // brace depth of an import/export statement spanning lines
 	inStmt := false
+	admonitions := 0 // open :::note … ::: containers
+	inAlert := false // inside a > [!NOTE] blockquote
 	for _, line := range lines {
 		trim := strings.TrimSpace(line)
+		if inAlert {
+			if strings.HasPrefix(trim, ">") {
+				continue
+			}
+			inAlert = false
+		}
 		switch {
 		case fence != "":
 			if closesFence(trim, fence) {
@@ -43,6 +51,22 @@ func StripMDX(body string, mdx bool) string {
 			fence = f
 			continue
 		}
+		// Admonitions (:::note … :::) and alerts (> [!NOTE]) are callouts, not the post's prose:
+		// they are dropped whole. A container may nest others with more colons.
+		if admonitionOpenRE.MatchString(trim) {
+			admonitions++
+			continue
+		}
+		if admonitions > 0 {
+			if admonitionCloseRE.MatchString(trim) {
+				admonitions--
+			}
+			continue
+		}
+		if alertRE.MatchString(line) {
+			inAlert = true
+			continue
+		}
 		if strings.HasPrefix(trim, "$$") {
 			if trim == "$$" || !strings.HasSuffix(trim[2:], "$$") {
 				inMath = true
@@ -59,6 +83,8 @@ func StripMDX(body string, mdx bool) string {
 	}
 	text := strings.Join(out, "\n")
 	text = stripComments(text)
+	text = stripShortcodes(text)
+	text = stripCallouts(text)
 	text = stripTags(text, mdx)
 	// Collapse the blank lines removals leave behind, and trailing spaces.
 	lines = strings.Split(text, "\n")
@@ -110,6 +136,102 @@ func closesFence(trim, fence string) bool {
 		return false
 	}
 	return strings.Trim(trim, fence[:1]) == ""
+}
+
+var (
+	admonitionOpenRE  = regexp.MustCompile(`^:{3,}[A-Za-z]`)
+	admonitionCloseRE = regexp.MustCompile(`^:{3,}$`)
+	alertRE           = regexp.MustCompile(`^ {0,3}>[ \t]*\[![A-Za-z]+\]`)
+	calloutOpenRE     = regexp.MustCompile(`<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`)
+)
+
+// stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
+// <Note>, …) with everything inside them: asides are not the post's own prose. An opening tag
+// without its closing tag is left for stripTags. Each closing tag is searched for at most once per
+// name, so the work stays linear.
+func stripCallouts(s string) string {
+	noClose := map[string]bool{}
+	var b strings.Builder
+	for {
+		loc := calloutOpenRE.FindStringSubmatchIndex(s)
+		if loc == nil {
+			break
+		}
+		name := s[loc[2]:loc[3]]
+		if strings.HasSuffix(strings.TrimSpace(s[loc[0]:loc[1]-1]), "/") || noClose[name] {
+			b.WriteString(s[:loc[1]])
+			s = s[loc[1]:]
+			continue
+		}
+		rest := s[loc[1]:]
+		closeTag := "</" + name + ">"
+		depth, i, end := 1, 0, -1
+		for depth > 0 {
+			c := strings.Index(rest[i:], closeTag)
+			if c < 0 {
+				break
+			}
+			// Nested openings of the same name before this close.
+			depth += strings.Count(rest[i:i+c], "<"+name+">") + strings.Count(rest[i:i+c], "<"+name+" ")
+			depth--
+			i += c + len(closeTag)
+			if depth == 0 {
+				end = i
+			}
+		}
+		if end < 0 {
+			noClose[name] = true
+			b.WriteString(s[:loc[1]])
+			s = rest
+			continue
+		}
+		b.WriteString(s[:loc[0]])
+		b.WriteString("\n\n")
+		s = rest[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+var (
+	shortcodeRE       = regexp.MustCompile(`\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`)
+	calloutShortcodes = map[string]bool{"notice": true, "alert": true, "callout": true, "admonition": true, "details": true,
+		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true}
+)
+
+// stripShortcodes removes Hugo shortcodes ({{< figure … >}}, {{% notice %}} … {{% /notice %}}):
+// the tags always, and the content of the callout ones (notice, alert, details, …) too.
+func stripShortcodes(s string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	var b strings.Builder
+	skipping := "" // the callout shortcode whose content is being dropped
+	depth := 0
+	last := 0
+	for _, m := range shortcodeRE.FindAllStringSubmatchIndex(s, -1) {
+		closing, name := s[m[2]:m[3]] == "/", s[m[4]:m[5]]
+		if skipping == "" {
+			b.WriteString(s[last:m[0]])
+			if !closing && calloutShortcodes[name] {
+				skipping, depth = name, 1
+			}
+		} else if name == skipping {
+			if closing {
+				depth--
+			} else {
+				depth++
+			}
+			if depth == 0 {
+				skipping = ""
+			}
+		}
+		last = m[1]
+	}
+	if skipping == "" {
+		b.WriteString(s[last:])
+	}
+	return b.String()
 }
 
 var statementRE = regexp.MustCompile(`^(import|export)(\s|\{|\*|$)`)
@@ -167,6 +289,20 @@ func stripComments(s string) string {
 // `$$…$$` math, keeping the text between tags and leaving inline code spans untouched. Autolinks
 // (<https://…>) keep their address. With mdx, `{expressions}` are removed too.
 func stripTags(s string, mdx bool) string {
+	// Bound: a tag, an expression, a code span or inline math is looked for at most maxScan bytes
+	// ahead, and failed searches may read at most budget bytes in all (16 times the input, plus
+	// 64 KiB). Past that, what is left is kept as text: the work stays linear in the input even when
+	// every '<' or '{' of a hostile post opens something that never closes.
+	const maxScan = 1 << 16
+	budget := 16*len(s) + maxScan
+	window := func(from int) string {
+		n := min(maxScan, budget)
+		if n <= 0 {
+			return ""
+		}
+		return s[from:min(len(s), from+n)]
+	}
+	spend := func(w string) { budget -= len(w) }
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -177,11 +313,13 @@ func stripTags(s string, mdx bool) string {
 				n++
 			}
 			ticks := s[i : i+n]
-			if j := strings.Index(s[i+n:], ticks); j >= 0 && !strings.Contains(s[i+n:i+n+j], "\n\n") {
+			w := window(i + n)
+			if j := strings.Index(w, ticks); j >= 0 && !strings.Contains(w[:j], "\n\n") {
 				b.WriteString(s[i : i+n+j+n])
 				i += n + j + n
 				continue
 			}
+			spend(w)
 			b.WriteString(ticks)
 			i += n
 			continue
@@ -190,21 +328,33 @@ func stripTags(s string, mdx bool) string {
 			i += 2
 			continue
 		case c == '$' && strings.HasPrefix(s[i:], "$$"):
-			if j := strings.Index(s[i+2:], "$$"); j >= 0 {
+			w := window(i + 2)
+			if j := strings.Index(w, "$$"); j >= 0 {
 				i += 2 + j + 2
 				continue
 			}
+			spend(w)
 		case c == '<':
-			if end, keep, ok := tagAt(s[i:]); ok {
+			w := window(i)
+			if w == "" {
+				break
+			}
+			if end, keep, ok := tagAt(w); ok {
 				b.WriteString(keep)
 				i += end
 				continue
 			}
+			spend(w)
 		case c == '{' && mdx:
-			if end := matchBrace(s[i:]); end > 0 {
+			w := window(i)
+			if w == "" {
+				break
+			}
+			if end := matchBrace(w); end > 0 {
 				i += end
 				continue
 			}
+			spend(w)
 		}
 		b.WriteByte(c)
 		i++

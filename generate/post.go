@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -10,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/BurntSushi/toml"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -19,20 +22,39 @@ import (
 type Post struct {
 	// Path is the slash path of the file below the posts directory.
 	Path string
+	// Slug names the post in a concept map and in {slug}: the frontmatter `slug`, else the file name
+	// without its extension (the folder's name for an index file), without a leading date when the
+	// engine moves dates into URLs.
 	Slug string
-	// Title, Description, Author are the frontmatter values as text ("" when absent).
-	Title, Description, Author string
-	Tags                       []string
-	Draft                      bool
-	// Date is the post's last change: `updated`/`lastmod`/`last_modified`, else `date`, else the
-	// file's modification time (FromFile); zero when none is known.
+	// URLPath is {path}: the post's folder path and slug as its engine builds the URL.
+	URLPath string
+	// Permalink is the URL or site-relative path the post gives itself (`permalink`, Hugo's
+	// `url`); it wins over the URL template.
+	Permalink string
+	// Title, Description are the frontmatter values as text ("" when absent).
+	Title, Description string
+	// Author is an author's name; AuthorKeys are keys of an authors file still to resolve.
+	Author     string
+	AuthorKeys []string
+	Tags       []string
+	Draft      bool
+	// HasFrontmatter is false for a file without a frontmatter block: --all does not take it.
+	HasFrontmatter bool
+	// Published is the publish date (zero when unknown).
+	Published time.Time
+	// Date is the post's last change (sources.last_modified): the update date, else the publish
+	// date, else the date in the file name, else the last commit (set by the caller); zero when
+	// none is known. DateFrom says where it came from.
 	Date     time.Time
-	FromFile bool
+	DateFrom string
 	// Text is the body with MDX removed (StripMDX).
 	Text string
+	// Warnings are things about the post a person should know; the post is still used.
+	Warnings []PostProblem
 }
 
-// PostProblem is a post that could not be read; the run goes on without it.
+// PostProblem is a post that could not be read (the run goes on without it), or a warning about
+// one.
 type PostProblem struct {
 	Pos     okf.Position
 	Message string
@@ -41,13 +63,74 @@ type PostProblem struct {
 // String renders the problem as path:line:col: message.
 func (p PostProblem) String() string { return p.Pos.String() + ": " + p.Message }
 
-// ReadPosts reads every .md and .mdx file below fsys (the posts directory), keyed by slug. A post
-// whose slug another post already has is reported and left out (the first by path wins).
-func ReadPosts(fsys fs.FS) (map[string]*Post, []PostProblem, error) {
+// The frontmatter date fields, in the order they are read (keys compare case-insensitively). The
+// first publish field that holds a date is the publish date; the first update field that holds one
+// is the update date. Docusaurus's `last_update: {date: …}` counts as an update field.
+var (
+	PublishDateKeys = []string{"date", "pubDate", "publishDate", "published", "publishedAt", "created", "createdAt"}
+	UpdateDateKeys  = []string{"lastmod", "updated", "updatedDate", "updatedAt", "lastUpdated", "last_update", "modified", "last_modified", "dateModified"}
+)
+
+// Posts is what ReadPosts found.
+type Posts struct {
+	// BySlug holds every readable post by slug.
+	BySlug map[string]*Post
+	// List is every readable post, sorted by path.
+	List []*Post
+	// Problems are files that could not be read as posts; Broken maps the slug their file name
+	// gives to their path, so a concept map naming one is told why it is missing.
+	Problems []PostProblem
+	Broken   map[string]string
+}
+
+// byPath finds a post by its {path}.
+func (ps *Posts) byPath(p string) *Post {
+	p = strings.Trim(p, "/")
+	for _, post := range ps.List {
+		if post.URLPath == p {
+			return post
+		}
+	}
+	return nil
+}
+
+// byFileName finds a post whose file name (with or without extension) or path is name.
+func (ps *Posts) byFileName(name string) *Post {
+	for _, post := range ps.List {
+		noExt := strings.TrimSuffix(strings.TrimSuffix(post.Path, ".mdx"), ".md")
+		base := path.Base(noExt)
+		if base == "index" {
+			base = path.Base(path.Dir(noExt))
+		}
+		if name == post.Path || name == noExt || name == path.Base(post.Path) || name == base {
+			return post
+		}
+	}
+	return nil
+}
+
+// PostFiles is how posts are found and read: a confined folder (see openPosts) or, in tests, any
+// fs.FS.
+type PostFiles interface {
+	fs.FS
+	// ReadPost returns a post file's bytes, refusing anything but a regular file of at most
+	// MaxPostSize bytes.
+	ReadPost(name string) ([]byte, error)
+}
+
+// ReadPosts reads every .md and .mdx file below the posts folder, keyed by slug. Hidden files and
+// folders, README.md files and the engine's list pages are not posts. A post whose slug another
+// post already has is reported and left out (the first by path wins).
+func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 	var paths []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	ps := &Posts{BySlug: map[string]*Post{}, Broken: map[string]string{}}
+	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if p == "." {
+				return err
+			}
+			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p}, Message: err.Error()})
+			return nil
 		}
 		name := d.Name()
 		if p != "." && strings.HasPrefix(name, ".") {
@@ -56,52 +139,121 @@ func ReadPosts(fsys fs.FS) (map[string]*Post, []PostProblem, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && (strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".mdx")) {
-			paths = append(paths, p)
+		if d.IsDir() || !(strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".mdx")) || isNotPost(name, eng) {
+			return nil
 		}
+		if !d.Type().IsRegular() {
+			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p}, Message: "not a regular file (a symbolic link, pipe or device); left out"})
+			return nil
+		}
+		paths = append(paths, p)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sort.Strings(paths)
-	posts := map[string]*Post{}
-	var problems []PostProblem
 	for _, p := range paths {
-		src, err := fs.ReadFile(fsys, p)
+		src, err := files.ReadPost(p)
 		if err != nil {
-			problems = append(problems, PostProblem{Pos: okf.Position{Path: p}, Message: err.Error()})
+			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p}, Message: err.Error()})
 			continue
 		}
-		var mod time.Time
-		if fi, err := fs.Stat(fsys, p); err == nil {
-			mod = fi.ModTime()
-		}
-		post, prob := ParsePost(p, src, mod)
+		post, prob := ParsePost(p, src, eng)
 		if prob != nil {
-			problems = append(problems, *prob)
+			ps.Problems = append(ps.Problems, *prob)
+			slug, _, _ := nameParts(p, eng)
+			ps.Broken[slug] = p
 			continue
 		}
-		if prev, dup := posts[post.Slug]; dup {
-			problems = append(problems, PostProblem{Pos: okf.Position{Path: p},
+		if prev, dup := ps.BySlug[post.Slug]; dup {
+			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p},
 				Message: fmt.Sprintf("slug %q is already used by %q; this post is left out", post.Slug, prev.Path)})
 			continue
 		}
-		posts[post.Slug] = post
+		ps.BySlug[post.Slug] = post
+		ps.List = append(ps.List, post)
 	}
-	return posts, problems, nil
+	return ps, nil
 }
 
-// ParsePost reads one post. p is its slash path (for positions and the fallback slug) and mod its
-// file modification time (the date of last resort).
-func ParsePost(p string, src []byte, mod time.Time) (*Post, *PostProblem) {
-	sp := okf.SplitFrontmatter(src)
+// isNotPost reports whether a file name is never a post: a README, or one of the engine's list
+// pages.
+func isNotPost(name string, eng Engine) bool {
+	if strings.EqualFold(name, "README.md") || strings.EqualFold(name, "README.mdx") {
+		return true
+	}
+	for _, l := range eng.ListPages {
+		if name == l {
+			return true
+		}
+	}
+	return false
+}
+
+var nameDateRE = regexp.MustCompile(`^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`)
+
+// nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
+// frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
+// 2024-01-02-hello.md, 2024-01-02-hello/index.mdx and 2024/01/02/hello.md).
+func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
+	noExt := strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+	if path.Base(noExt) == "index" && path.Dir(noExt) != "." {
+		noExt = path.Dir(noExt)
+	}
+	// The date may start any part of the path: try each part boundary, first match wins.
+	folder, rest := "", noExt
+	for {
+		if m := nameDateRE.FindStringSubmatch(rest); m != nil {
+			if t, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
+				date = t.UTC()
+				if eng.DatePath && m[4] != "" {
+					slug = path.Base(m[4])
+					urlPath = folder + fmt.Sprintf("%04d/%02d/%02d/", t.Year(), int(t.Month()), t.Day()) + m[4]
+				}
+				break
+			}
+		}
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			break
+		}
+		folder, rest = folder+rest[:i+1], rest[i+1:]
+	}
+	if slug == "" {
+		slug, urlPath = path.Base(noExt), noExt
+	}
+	if eng.LowerPath {
+		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
+	}
+	return slug, urlPath, date
+}
+
+// ParsePost reads one post. p is its slash path below the posts folder.
+func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	post := &Post{Path: p}
 	fields := map[string]*yaml.Node{}
+	keyLine := map[string]int{}
+	sp := okf.SplitFrontmatter(src)
+	var tomlSrc []byte
+	if bytes.HasPrefix(src, []byte("+++\n")) || bytes.HasPrefix(src, []byte("+++\r\n")) {
+		// Hugo's TOML frontmatter: read as TOML, then as the YAML it would be.
+		var body []byte
+		var prob *PostProblem
+		if tomlSrc, body, prob = splitTOML(p, src); prob != nil {
+			return nil, prob
+		}
+		yml, prob := tomlAsYAML(p, tomlSrc)
+		if prob != nil {
+			return nil, prob
+		}
+		sp = okf.Split{Status: okf.FrontmatterOK, YAML: yml, Body: body, YAMLLine: 2}
+	}
 	switch sp.Status {
 	case okf.Unterminated:
 		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "frontmatter never closes: expected a line with exactly ---"}
 	case okf.FrontmatterOK:
+		post.HasFrontmatter = true
 		var doc yaml.Node
 		if err := yaml.Unmarshal(sp.YAML, &doc); err != nil {
 			return nil, &PostProblem{Pos: okf.Position{Path: p, Line: sp.YAMLLine, Col: 1}, Message: "frontmatter is not valid YAML: " + err.Error()}
@@ -112,9 +264,29 @@ func ParsePost(p string, src []byte, mod time.Time) (*Post, *PostProblem) {
 				return nil, &PostProblem{Pos: okf.Position{Path: p, Line: sp.YAMLLine, Col: 1}, Message: "frontmatter is not a mapping of keys to values"}
 			}
 			for i := 0; i+1 < len(top.Content); i += 2 {
-				fields[strings.ToLower(top.Content[i].Value)] = top.Content[i+1]
+				k := strings.ToLower(top.Content[i].Value)
+				if _, dup := fields[k]; !dup {
+					fields[k] = top.Content[i+1]
+					keyLine[k] = sp.YAMLLine + top.Content[i].Line - 1
+				}
 			}
 		}
+	}
+	if tomlSrc != nil { // positions are the TOML key's own line
+		for k := range keyLine {
+			keyLine[k] = 0
+		}
+		for i, line := range strings.Split(string(tomlSrc), "\n") {
+			if k, _, ok := strings.Cut(line, "="); ok {
+				k = strings.ToLower(strings.Trim(strings.TrimSpace(k), `"'`))
+				if _, known := keyLine[k]; known && keyLine[k] == 0 {
+					keyLine[k] = i + 2
+				}
+			}
+		}
+	}
+	warn := func(key, format string, args ...any) {
+		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: keyLine[key], Col: 1}, Message: fmt.Sprintf(format, args...)})
 	}
 	text := func(key string) string {
 		if n := fields[key]; n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
@@ -122,45 +294,168 @@ func ParsePost(p string, src []byte, mod time.Time) (*Post, *PostProblem) {
 		}
 		return ""
 	}
-	post.Slug = text("slug")
-	if post.Slug == "" {
-		post.Slug = slugFromPath(p)
+	mdx := strings.HasSuffix(p, ".mdx") || eng.MarkdownIsMDX
+	slug, urlPath, nameDate := nameParts(p, eng)
+	post.Slug, post.URLPath = slug, urlPath
+	// A slug is a path inside the site: "..", "." and empty parts are dropped (path.Clean from /).
+	if s := strings.Trim(path.Clean("/"+text("slug")), "/"); s != "" {
+		post.Slug = path.Base(s)
+		if eng.SlugIsPath {
+			post.URLPath = s
+		} else if d := path.Dir(urlPath); d != "." {
+			post.URLPath = d + "/" + s
+		} else {
+			post.URLPath = s
+		}
 	}
-	post.Title = Flatten(text("title"))
+	for _, k := range []string{"permalink", "url"} {
+		if v := text(k); v != "" && (k == "permalink" || eng.Name == "hugo") {
+			post.Permalink = v
+			break
+		}
+	}
+	post.Title = CleanInline(text("title"), mdx)
 	post.Description = text("description")
 	if post.Description == "" {
 		post.Description = text("summary")
 	}
 	post.Author = authorOf(fields["author"])
-	if post.Author == "" {
-		post.Author = authorOf(fields["authors"])
+	if post.Author != "" && fields["author"].Kind == yaml.ScalarNode {
+		post.AuthorKeys = []string{post.Author} // a reference to an authors file, when one names it
+	}
+	if n := fields["authors"]; n != nil && post.Author == "" {
+		post.Author, post.AuthorKeys = authorsOf(n, eng.AuthorKeys)
 	}
 	post.Tags = tagsOf(fields["tags"])
 	if n := fields["draft"]; n != nil && n.Kind == yaml.ScalarNode {
 		post.Draft = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
 	}
-	for _, key := range []string{"updated", "lastmod", "last_modified", "modified", "date"} {
-		if t, form := okf.ParseTimestamp(text(key)); form == okf.Full || form == okf.DateOnly || form == okf.NoOffset {
-			post.Date = t
-			break
+	dateOf := func(keys []string) (time.Time, string) {
+		for _, key := range keys {
+			key = strings.ToLower(key)
+			n := fields[key]
+			if n == nil {
+				continue
+			}
+			if n.Kind == yaml.MappingNode { // Docusaurus last_update: {date: …, author: …}
+				n, _ = mapGet(n, "date")
+				if n == nil {
+					continue
+				}
+			}
+			if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || strings.TrimSpace(n.Value) == "" {
+				continue
+			}
+			if t, ok := parseDate(n.Value); ok {
+				return t, key
+			}
+			warn(key, "%s %q is not a date (expected YYYY-MM-DD or an RFC 3339 date-time); ignored", key, n.Value)
+		}
+		return time.Time{}, ""
+	}
+	pub, pubKey := dateOf(PublishDateKeys)
+	upd, updKey := dateOf(UpdateDateKeys)
+	post.Published, post.Date, post.DateFrom = pub, pub, "frontmatter "+pubKey
+	if pub.IsZero() && !nameDate.IsZero() {
+		post.Published, post.Date, post.DateFrom = nameDate, nameDate, "file name"
+	}
+	if !upd.IsZero() {
+		if !post.Published.IsZero() && upd.Before(post.Published) {
+			warn(updKey, "%s %s is before the publish date %s; ignored", updKey, FormatTime(upd), FormatTime(post.Published))
+		} else {
+			post.Date, post.DateFrom = upd, "frontmatter "+updKey
 		}
 	}
-	if post.Date.IsZero() && !mod.IsZero() {
-		post.Date, post.FromFile = mod.UTC().Truncate(time.Second), true
+	if post.Date.IsZero() {
+		post.DateFrom = ""
 	}
-	post.Text = StripMDX(string(sp.Body), strings.HasSuffix(p, ".mdx"))
+	post.Text = StripMDX(string(sp.Body), mdx)
 	return post, nil
 }
 
-// slugFromPath is the file name without its extension, or the folder name for an index file
-// (posts/hello/index.mdx is "hello").
-func slugFromPath(p string) string {
-	base := path.Base(p)
-	base = strings.TrimSuffix(strings.TrimSuffix(base, ".mdx"), ".md")
-	if (base == "index" || base == "README") && path.Dir(p) != "." {
-		return path.Base(path.Dir(p))
+// maxTOMLDepth bounds how deeply TOML frontmatter may nest arrays and tables: the TOML parser
+// recurses once per level, so a post of nothing but "[" must be refused before it is parsed.
+const maxTOMLDepth = 32
+
+// splitTOML cuts a +++ TOML frontmatter block from a post.
+func splitTOML(p string, src []byte) (toml, body []byte, prob *PostProblem) {
+	rest := src[bytes.IndexByte(src, '\n')+1:]
+	off := 0
+	for off < len(rest) {
+		end := bytes.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if string(bytes.TrimRight(line, "\r")) == "+++" {
+			next := len(rest)
+			if end >= 0 {
+				next = off + end + 1
+			}
+			return rest[:off], rest[next:], nil
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
 	}
-	return base
+	return nil, nil, &PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1}, Message: "TOML frontmatter never closes: expected a line with exactly +++"}
+}
+
+// tomlAsYAML reads TOML frontmatter and writes it as YAML, so the rest of the reading is the same.
+func tomlAsYAML(p string, src []byte) ([]byte, *PostProblem) {
+	depth, max := 0, 0
+	for _, c := range src { // over-counts brackets inside strings: only odd posts are refused
+		switch c {
+		case '[', '{':
+			depth++
+			max = maxInt(max, depth)
+		case ']', '}':
+			depth--
+		}
+	}
+	if max > maxTOMLDepth {
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 2, Col: 1}, Message: fmt.Sprintf("TOML frontmatter nests deeper than %d levels; not read", maxTOMLDepth)}
+	}
+	var m map[string]any
+	if _, err := toml.Decode(string(src), &m); err != nil {
+		line := 2
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line = 1 + pe.Position.Line
+		}
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: line, Col: 1}, Message: "frontmatter is not valid TOML: " + strings.ReplaceAll(err.Error(), "\n", " ")}
+	}
+	y, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: 2, Col: 1}, Message: "TOML frontmatter cannot be read: " + err.Error()}
+	}
+	return y, nil
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// parseDate reads a frontmatter date: RFC 3339 (with or without offset), a date alone, or the
+// "2006-01-02 15:04:05 -0700" form Hugo and Jekyll write. Times without an offset are UTC.
+func parseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if t, form := okf.ParseTimestamp(s); form == okf.Full || form == okf.DateOnly || form == okf.NoOffset {
+		return t.UTC(), true
+	}
+	for _, l := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -0700", "2006-01-02 15:04:05 -0700 MST",
+		// What JavaScript's Date accepts and Astro's blog template writes (pubDate: 'Jul 08 2022'),
+		// read as UTC.
+		"Jan 02 2006", "Jan 2 2006", "Jan 2, 2006", "January 2, 2006", "January 2 2006", "2 January 2006", "2 Jan 2006", "2006/01/02", "2006/1/2"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // authorOf reads `author`: a name, a list of names (the first is used), or a mapping with `name`.
@@ -190,6 +485,30 @@ func authorOf(n *yaml.Node) string {
 	return ""
 }
 
+// authorsOf reads `authors`: a list (or one value) of names, or of keys of an authors file when
+// keys is true; an inline mapping gives its `name`. The first entry is the post's author: a name
+// (which an authors file may still resolve as a key), or only the keys to resolve.
+func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	for _, c := range items {
+		switch {
+		case c.Kind == yaml.MappingNode:
+			if a := authorOf(c); a != "" && len(authorKeys) == 0 {
+				return a, nil
+			}
+		case c.Kind == yaml.ScalarNode && c.Tag != "!!null" && strings.TrimSpace(c.Value) != "":
+			authorKeys = append(authorKeys, strings.TrimSpace(c.Value))
+		}
+	}
+	if !keys && len(authorKeys) > 0 {
+		return authorKeys[0], authorKeys // names, unless an authors file knows them as keys
+	}
+	return "", authorKeys
+}
+
 // tagsOf reads `tags`: a list of strings, or one comma-separated string.
 func tagsOf(n *yaml.Node) []string {
 	if n == nil {
@@ -203,8 +522,13 @@ func tagsOf(n *yaml.Node) []string {
 		}
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
-			if c.Kind == yaml.ScalarNode {
+			switch c.Kind {
+			case yaml.ScalarNode:
 				raw = append(raw, c.Value)
+			case yaml.MappingNode: // Docusaurus inline tags: {label: …, permalink: …}
+				if l, _ := mapGet(c, "label"); l != nil && l.Kind == yaml.ScalarNode {
+					raw = append(raw, l.Value)
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"unicode"
@@ -29,6 +30,7 @@ var (
 	strongRE   = regexp.MustCompile(`(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`)
 	emRE       = regexp.MustCompile(`(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`)
 	strikeRE   = regexp.MustCompile(`~~(\S(?:.*?\S)?)~~`)
+	underRE    = regexp.MustCompile(`(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`)
 	listMarkRE = regexp.MustCompile(`^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`)
 	ruleRE     = regexp.MustCompile(`^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`)
 	spaceRE    = regexp.MustCompile(`\s+`)
@@ -50,8 +52,11 @@ func Flatten(s string) string {
 	s = refLinkRE.ReplaceAllString(s, "$1")
 	s = footRefRE.ReplaceAllString(s, "")
 	s = strongRE.ReplaceAllString(s, "$2")
-	s = strikeRE.ReplaceAllString(s, "$1")
+	s = strikeRE.ReplaceAllString(s, "") // struck text is withdrawn, not kept as if it were true
 	s = emRE.ReplaceAllString(s, "$1$2")
+	for range 2 { // a second pass for neighbours that shared a boundary character
+		s = underRE.ReplaceAllString(s, "$1$2$3")
+	}
 	s = strings.Map(func(r rune) rune {
 		if r >= privateBase && r < privateBase+128 {
 			return r - privateBase
@@ -215,7 +220,21 @@ func Cut(s string, max int) string {
 }
 
 // Describe makes a concept description (§4.1: a single sentence): the first sentence of the
-// given text, cut to max characters.
+// given text as plain text, cut to max characters.
 func Describe(s string, max int) string {
-	return Cut(FirstSentence(Flatten(s)), max)
+	return Cut(FirstSentence(plainText(Flatten(s))), max)
+}
+
+// CleanInline turns a frontmatter text (a title) that may hold Markdown, HTML or MDX into plain
+// text.
+func CleanInline(s string, mdx bool) string {
+	return plainText(Flatten(stripTags(stripComments(s), mdx)))
+}
+
+// plainText drops what Flatten keeps for Markdown bodies but a frontmatter text must not hold:
+// the backticks of inline code and HTML character references.
+func plainText(s string) string {
+	s = strings.ReplaceAll(s, "`", "")
+	s = html.UnescapeString(s)
+	return strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
 }

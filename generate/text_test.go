@@ -12,7 +12,12 @@ func TestStripMDX(t *testing.T) {
 		md             bool
 	}{
 		{"imports and exports", "import A from './a'\nimport {\n  B,\n  C,\n} from './b'\nexport const meta = {\n  x: 1,\n}\nexport default function Layout() { return null }\n\nText.", "Text.", false},
-		{"jsx keeps text children", "<Callout type=\"warn\" title='x > y'>\nKeep **this**.\n</Callout>", "Keep **this**.", false},
+		{"jsx keeps text children", "<Box type=\"warn\" title='x > y'>\nKeep **this**.\n</Box>", "Keep **this**.", false},
+		{"callouts dropped whole", "<Callout type=\"warn\">\nBuy **this**.\n</Callout>\n\nProse.\n\n<details>\n<summary>More</summary>\nHidden.\n</details>\n\nEnd.", "Prose.\n\nEnd.", false},
+		{"unclosed callout keeps its text", "<Note>\nStill text.", "Still text.", false},
+		{"admonitions dropped whole", ":::note[Heads up]\nA callout.\n\n::::tip\nNested.\n::::\n:::\n\nThe prose.", "The prose.", false},
+		{"hugo shortcodes", "{{< figure src=\"a.png\" >}}\n\n{{% notice tip %}}\nA tip.\n{{% /notice %}}\n\nText {{< kbd \"Ctrl\" >}} here.", "Text  here.", true},
+		{"github alerts dropped whole", "> [!WARNING]\n> Careful **now**.\n>\n> Still the alert.\nThe prose.\n\n> A real quote.", "The prose.\n\n> A real quote.", true},
 		{"self-closing over lines", "Before.\n\n<Chart\n  data={[1, 2]}\n  label=\"a > b\"\n/>\n\nAfter.", "Before.\n\nAfter.", false},
 		{"inline jsx", "Use <Kbd>Ctrl</Kbd>+<Kbd>C</Kbd> to copy.", "Use Ctrl+C to copy.", false},
 		{"fragments", "<>\nInside.\n</>", "Inside.", false},
@@ -79,9 +84,25 @@ func TestCut(t *testing.T) {
 
 func TestFlatten(t *testing.T) {
 	in := "A [link](https://x) and ![img](i.png) with **bold**, *em*, ~~gone~~ text[^1] and `co*de*` snake_case_name \\*not em\\* C:\\dir."
-	want := "A link and with bold, em, gone text and `co*de*` snake_case_name *not em* C:\\dir."
+	want := "A link and with bold, em, text and `co*de*` snake_case_name *not em* C:\\dir."
 	if got := Flatten(in); got != want {
 		t.Errorf("Flatten =\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestFlattenUnderscores(t *testing.T) {
+	for in, want := range map[string]string{
+		"_one_ and _two_ words":            "one and two words",
+		"keep snake_case_name and a_b":     "keep snake_case_name and a_b",
+		"__strong__ then _em_.":            "strong then em.",
+		"before ~~withdrawn claim~~ after": "before after",
+	} {
+		if got := Flatten(in); got != want {
+			t.Errorf("Flatten(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := CleanInline("Use `useEffect` &amp; <b>hooks</b> 🎣", true); got != "Use useEffect & hooks 🎣" {
+		t.Errorf("CleanInline = %q", got)
 	}
 }
 
@@ -111,46 +132,128 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestParsePost(t *testing.T) {
-	mod := time.Date(2026, 5, 1, 10, 0, 0, 500, time.UTC)
+	generic := Engines["generic"]
 	for _, tc := range []struct {
 		path, src string
 		check     func(t *testing.T, p *Post)
 	}{
 		{"blog/hello/index.mdx", "---\ntitle: Hi\n---\nBody.", func(t *testing.T, p *Post) {
-			if p.Slug != "hello" {
-				t.Errorf("slug %q, want the folder name", p.Slug)
+			if p.Slug != "hello" || p.URLPath != "blog/hello" {
+				t.Errorf("slug %q path %q, want the folder name and blog/hello", p.Slug, p.URLPath)
 			}
-			if !p.FromFile || !p.Date.Equal(mod.Truncate(time.Second)) {
-				t.Errorf("date %v from file %v, want the file time", p.Date, p.FromFile)
+			if !p.Date.IsZero() || p.DateFrom != "" {
+				t.Errorf("date %v from %q: a post without a date has none (never the file's time)", p.Date, p.DateFrom)
 			}
 		}},
 		{"x/my-post.md", "---\nauthors: [Ada, Bob]\ntags: \"a, b, a\"\ndraft: true\ndate: 2026-01-02\nlastmod: 2026-02-03T04:05:06\n---\nBody.", func(t *testing.T, p *Post) {
 			if p.Slug != "my-post" || p.Author != "Ada" || strings.Join(p.Tags, ",") != "a,b" || !p.Draft {
 				t.Errorf("got %+v", p)
 			}
-			if !p.Date.Equal(time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)) || p.FromFile {
-				t.Errorf("date %v, want lastmod read as UTC", p.Date)
+			if !p.Date.Equal(time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)) || p.DateFrom != "frontmatter lastmod" {
+				t.Errorf("date %v from %q, want lastmod read as UTC", p.Date, p.DateFrom)
+			}
+			if !p.Published.Equal(time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)) {
+				t.Errorf("published %v, want date", p.Published)
 			}
 		}},
 		{"no-frontmatter.mdx", "Just text.", func(t *testing.T, p *Post) {
-			if p.Slug != "no-frontmatter" || p.Text != "Just text." {
+			if p.Slug != "no-frontmatter" || p.Text != "Just text." || p.HasFrontmatter {
 				t.Errorf("got %+v", p)
 			}
 		}},
+		{"2024-03-05-named.md", "---\ntitle: x\n---\n", func(t *testing.T, p *Post) {
+			// The generic engine keeps the date in the slug but reads it as the date.
+			if p.Slug != "2024-03-05-named" || !p.Date.Equal(time.Date(2024, 3, 5, 0, 0, 0, 0, time.UTC)) || p.DateFrom != "file name" {
+				t.Errorf("slug %q date %v from %q", p.Slug, p.Date, p.DateFrom)
+			}
+		}},
+		{"a.md", "---\npubDate: 2024-05-01\nupdatedDate: 2024-04-01\n---\n", func(t *testing.T, p *Post) {
+			if !p.Date.Equal(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)) || len(p.Warnings) != 1 ||
+				p.Warnings[0].String() != "a.md:3:1: updateddate 2024-04-01T00:00:00Z is before the publish date 2024-05-01T00:00:00Z; ignored" {
+				t.Errorf("date %v warnings %v: an update before the publish date is ignored with a warning", p.Date, p.Warnings)
+			}
+		}},
+		{"b.md", "---\ndate: next tuesday\nlast_update:\n  date: 2025-01-01T10:00:00+02:00\n---\n", func(t *testing.T, p *Post) {
+			if !p.Date.Equal(time.Date(2025, 1, 1, 8, 0, 0, 0, time.UTC)) || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Message, `"next tuesday" is not a date`) {
+				t.Errorf("date %v warnings %v", p.Date, p.Warnings)
+			}
+		}},
 	} {
-		p, prob := ParsePost(tc.path, []byte(tc.src), mod)
+		p, prob := ParsePost(tc.path, []byte(tc.src), generic)
 		if prob != nil {
 			t.Fatalf("%s: %s", tc.path, prob)
 		}
 		tc.check(t, p)
 	}
-	_, prob := ParsePost("bad.mdx", []byte("---\ntitle: [unclosed\n---\n"), mod)
+	_, prob := ParsePost("bad.mdx", []byte("---\ntitle: [unclosed\n---\n"), generic)
 	if prob == nil || prob.Pos.String() != "bad.mdx:2:1" || !strings.Contains(prob.Message, "not valid YAML") {
 		t.Errorf("bad YAML: %v", prob)
 	}
-	_, prob = ParsePost("open.mdx", []byte("---\ntitle: x\n"), mod)
+	_, prob = ParsePost("open.mdx", []byte("---\ntitle: x\n"), generic)
 	if prob == nil || !strings.Contains(prob.Message, "never closes") {
 		t.Errorf("unterminated: %v", prob)
+	}
+}
+
+// TestTOMLFrontmatter: Hugo's +++ TOML frontmatter is read like YAML; an unclosed or invalid block,
+// or one nesting deeper than maxTOMLDepth (the parser recurses per level), is a problem, not a
+// crash.
+func TestTOMLFrontmatter(t *testing.T) {
+	hugo := Engines["hugo"]
+	p, prob := ParsePost("a.md", []byte("+++\ntitle = 'Tiếng Việt _x_'\ndate = 2024-06-01T10:00:00+02:00\nlastmod = 2024-01-01\ntags = ['a', 'b']\ndraft = true\n+++\nBody.\n"), hugo)
+	if prob != nil {
+		t.Fatal(prob)
+	}
+	if p.Title != "Tiếng Việt x" || strings.Join(p.Tags, ",") != "a,b" || !p.Draft || FormatTime(p.Date) != "2024-06-01T08:00:00Z" || p.Text != "Body." {
+		t.Errorf("got %+v", p)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Pos.String() != "a.md:4:1" {
+		t.Errorf("warnings %v, want the lastmod line", p.Warnings)
+	}
+	for src, want := range map[string]string{
+		"+++\ntitle = 'x'\n":                                  "a.md:1:1: TOML frontmatter never closes",
+		"+++\ntitle = 'x'\nbad line\n+++\n":                   "a.md:3:1: frontmatter is not valid TOML",
+		"+++\nx = " + strings.Repeat("[", 100000) + "\n+++\n": "a.md:2:1: TOML frontmatter nests deeper than 32 levels",
+	} {
+		if _, prob := ParsePost("a.md", []byte(src), hugo); prob == nil || !strings.HasPrefix(prob.String(), want) {
+			t.Errorf("%.40q: %v, want %s", src, prob, want)
+		}
+	}
+}
+
+// TestNameParts: Docusaurus moves a leading date into the URL as YYYY/MM/DD and out of the slug
+// (parseBlogFileName in its blog plugin); a frontmatter slug replaces the whole path there, and
+// only the last part elsewhere.
+func TestNameParts(t *testing.T) {
+	docu := Engines["docusaurus"]
+	for _, tc := range []struct{ path, slug, urlPath, date string }{
+		{"2021-08-01-mdx-blog-post.mdx", "mdx-blog-post", "2021/08/01/mdx-blog-post", "2021-08-01"},
+		{"2021-08-26-welcome/index.md", "welcome", "2021/08/26/welcome", "2021-08-26"},
+		{"2022/3/4/deep.md", "deep", "2022/03/04/deep", "2022-03-04"},
+		{"releases/2023-01-02-v1.md", "v1", "releases/2023/01/02/v1", "2023-01-02"},
+		{"guides/intro.md", "intro", "guides/intro", ""},
+		{"2023-13-45-not-a-date.md", "2023-13-45-not-a-date", "2023-13-45-not-a-date", ""},
+	} {
+		slug, p, d := nameParts(tc.path, docu)
+		ds := ""
+		if !d.IsZero() {
+			ds = d.Format("2006-01-02")
+		}
+		if slug != tc.slug || p != tc.urlPath || ds != tc.date {
+			t.Errorf("%s: slug %q path %q date %q, want %q %q %q", tc.path, slug, p, ds, tc.slug, tc.urlPath, tc.date)
+		}
+	}
+	post, _ := ParsePost("2021-08-26-welcome/index.md", []byte("---\nslug: /hello-there\n---\n"), docu)
+	if post.Slug != "hello-there" || post.URLPath != "hello-there" {
+		t.Errorf("docusaurus slug: %q %q", post.Slug, post.URLPath)
+	}
+	post, _ = ParsePost("a.md", []byte("---\nslug: ../../x/./y/\n---\n"), docu)
+	if post.Slug != "y" || post.URLPath != "x/y" {
+		t.Errorf("a slug cannot climb out of the site: %q %q", post.Slug, post.URLPath)
+	}
+	post, _ = ParsePost("tech/first.md", []byte("---\nslug: premier\n---\n"), Engines["hugo"])
+	if post.Slug != "premier" || post.URLPath != "tech/premier" {
+		t.Errorf("hugo slug: %q %q", post.Slug, post.URLPath)
 	}
 }
 
@@ -206,8 +309,15 @@ func TestConfig(t *testing.T) {
 	if err != nil || cfg.ConceptsFile != "map.yaml" {
 		t.Errorf("concepts as a path: %+v %v", cfg, err)
 	}
-	if _, err := ParseConfig([]byte("post: x\n")); err == nil || !strings.Contains(err.Error(), "field post not found") {
+	// The unknown key is named with its own line (the third) and the valid keys, not a Go type.
+	_, err = ParseConfig([]byte("# okf gen\nsite: https://x\npost: x\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), `line 3: unknown key "post"; valid keys: actor, all, authors, concepts, description_length, engine,`) ||
+		strings.Contains(err.Error(), "generate.Config") {
 		t.Errorf("unknown key: %v", err)
+	}
+	_, err = ParseConfig([]byte("site: https://x\n\nall: yes please\n"))
+	if err == nil || err.Error() != "line 3: all: expected true or false" {
+		t.Errorf("wrong type: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Writer writes one whole file. Runs write through it so that tests can make a write fail.
@@ -23,18 +24,48 @@ type tempFile interface {
 // AtomicWriter writes each file to a hidden temporary file in the same folder and renames it over
 // the target, so a reader (or a run killed half-way) sees the old file or the new one, never a
 // half-written one. The temporary name starts with "." so OKF loaders skip it (D5).
+//
+// A target that is a symbolic link is written through: the link stays and its target (which must
+// be a regular file inside Within) gets the new content. A target that is not a regular file (a
+// FIFO, a device) is refused and never replaced. A folder on the way that leads outside Within is
+// refused too. An existing file keeps its permissions.
 type AtomicWriter struct {
 	// Perm is the mode of new files (0644 when zero).
 	Perm os.FileMode
+	// Within is the folder every write must stay inside (after following links); ApplyChanges
+	// sets it to the bundle. Empty means no such check.
+	Within string
 	// createTemp is os.CreateTemp; tests replace it with one whose writes fail.
 	createTemp func(dir, pattern string) (tempFile, error)
 }
 
 // WriteFile writes data to name atomically, creating missing folders.
 func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
+	}
+	var existing os.FileInfo
+	if fi, err := os.Lstat(name); err == nil {
+		if fi.Mode()&os.ModeSymlink != 0 {
+			resolved, err := filepath.EvalSymlinks(name)
+			if err != nil {
+				return fmt.Errorf("%s is a symbolic link that leads nowhere; not written", name)
+			}
+			if fi, err = os.Stat(resolved); err != nil {
+				return err
+			}
+			name = resolved
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (%s); not written", name, fi.Mode().Type())
+		}
+		existing = fi
+	}
+	dir := filepath.Dir(name)
+	if w.Within != "" {
+		if err := checkWithin(w.Within, dir); err != nil {
+			return fmt.Errorf("%s: %w; not written", name, err)
+		}
 	}
 	create := w.createTemp
 	if create == nil {
@@ -64,11 +95,28 @@ func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	if fi, statErr := os.Stat(name); statErr == nil {
-		perm = fi.Mode().Perm() // keep the mode a person gave the file
+	if existing != nil {
+		perm = existing.Mode().Perm() // keep the mode a person gave the file
 	}
 	if err = os.Chmod(tmp, perm); err != nil {
 		return err
 	}
 	return os.Rename(tmp, name)
+}
+
+// checkWithin refuses a folder that, once its links are followed, is not root or below it.
+func checkWithin(root, dir string) error {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(r, d)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("a symbolic link leads outside %s", root)
+	}
+	return nil
 }

@@ -1,0 +1,128 @@
+package generate
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/okf-tools/okf/okf"
+	"go.yaml.in/yaml/v3"
+)
+
+// Authors maps the author keys posts name (`authors: [key]`) to names.
+type Authors map[string]string
+
+// ParseAuthorsFile reads an authors file in Docusaurus's authors.yml form: a mapping of keys to
+// `{name: …, title: …, url: …}` (a plain string is taken as the name).
+func ParseAuthorsFile(src []byte) (Authors, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %v", err)
+	}
+	a := Authors{}
+	if len(doc.Content) == 0 {
+		return a, nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: expected a mapping of author keys to authors", top.Line)
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if name := authorOf(top.Content[i+1]); name != "" {
+			a[strings.TrimSpace(top.Content[i].Value)] = name
+		}
+	}
+	return a, nil
+}
+
+// readAuthors reads the authors from p (a path on disk): a file as ParseAuthorsFile, a folder as
+// one Markdown document per author whose key is its path without extension and whose name is its
+// frontmatter `name` (contentlayer's data/authors/<key>.mdx). Reads are confined to the file's
+// folder or the folder itself. found is false when p does not exist.
+func readAuthors(p string, maxSize int64) (a Authors, found bool, problems []PostProblem, err error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, false, nil, nil
+	}
+	if !fi.IsDir() {
+		dir, err := openConfined(filepath.Dir(p), maxSize)
+		if err != nil {
+			return nil, true, nil, err
+		}
+		defer dir.Close()
+		src, err := dir.ReadPost(filepath.Base(p))
+		if err != nil {
+			return nil, true, nil, fmt.Errorf("%s: %v", p, err)
+		}
+		a, err := ParseAuthorsFile(src)
+		if err != nil {
+			return nil, true, nil, fmt.Errorf("%s: %v", p, err)
+		}
+		return a, true, nil, nil
+	}
+	dir, err := openConfined(p, maxSize)
+	if err != nil {
+		return nil, true, nil, err
+	}
+	defer dir.Close()
+	a = Authors{}
+	var names []string
+	err = fs.WalkDir(dir, ".", func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && authorDocExt(q) != "" && !strings.HasPrefix(d.Name(), ".") {
+			names = append(names, q)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, nil, err
+	}
+	sort.Strings(names)
+	for _, q := range names {
+		src, err := dir.ReadPost(q)
+		if err != nil {
+			problems = append(problems, PostProblem{Pos: okf.Position{Path: q}, Message: err.Error()})
+			continue
+		}
+		ext := authorDocExt(q)
+		data := src // a data file (Astro's src/content/authors/<key>.yaml or .json) is all YAML
+		if ext == ".md" || ext == ".mdx" {
+			sp := okf.SplitFrontmatter(src)
+			data = nil
+			if sp.Status == okf.FrontmatterOK {
+				data = sp.YAML
+			}
+		}
+		var m struct {
+			Name string `yaml:"name"`
+		}
+		if data == nil || yaml.Unmarshal(data, &m) != nil || strings.TrimSpace(m.Name) == "" {
+			problems = append(problems, PostProblem{Pos: okf.Position{Path: q, Line: 1, Col: 1}, Message: "an author document needs a name (in its frontmatter for Markdown)"})
+			continue
+		}
+		key := strings.TrimSuffix(q, ext)
+		a[key] = strings.TrimSpace(m.Name)
+		if b := path.Base(key); b != key {
+			if _, taken := a[b]; !taken {
+				a[b] = a[key]
+			}
+		}
+	}
+	return a, true, problems, nil
+}
+
+// authorDocExt is the extension of an author document in an authors folder, "" for other files.
+func authorDocExt(name string) string {
+	for _, e := range []string{".mdx", ".md", ".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(name, e) {
+			return e
+		}
+	}
+	return ""
+}

@@ -1,0 +1,72 @@
+package generate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Engine is a blog engine's conventions: where a post's URL comes from, whether .md posts are MDX,
+// and how authors are named. The generic engine is plain Markdown/MDX with the URL {site}/{slug}.
+type Engine struct {
+	Name string
+	// URL is the default URL template.
+	URL string
+	// MarkdownIsMDX is true when the engine compiles .md posts as MDX (import/export lines and
+	// {expressions} are code, not text).
+	MarkdownIsMDX bool
+	// DatePath is true when a date at the start of a post's file or folder name moves into its
+	// URL as YYYY/MM/DD and leaves the slug (Docusaurus: 2024-01-02-hello.md is /2024/01/02/hello).
+	DatePath bool
+	// SlugIsPath is true when a frontmatter slug replaces the whole {path} (Docusaurus, Astro);
+	// otherwise it replaces the last part (Hugo and the others).
+	SlugIsPath bool
+	// LowerPath lowercases {path} (Astro's ids are slugified).
+	LowerPath bool
+	// AuthorKeys is true when `authors:` lists keys of an authors file rather than names.
+	AuthorKeys bool
+	// Authors are the default authors files or folders, relative to the posts folder, the first
+	// that exists being used.
+	Authors []string
+	// ListPages are file names that are list pages, never posts (Hugo's _index.md).
+	ListPages []string
+}
+
+// Engines are the engines gen knows, by name.
+var Engines = map[string]Engine{
+	"generic": {Name: "generic", URL: "{site}/{slug}"},
+	"docusaurus": {Name: "docusaurus", URL: "{site}/blog/{path}", MarkdownIsMDX: true, DatePath: true, SlugIsPath: true,
+		AuthorKeys: true, Authors: []string{"authors.yml", "authors.yaml"}},
+	"hugo":   {Name: "hugo", URL: "{site}/posts/{path}/", ListPages: []string{"_index.md", "_index.mdx"}},
+	"astro":  {Name: "astro", URL: "{site}/blog/{path}/", SlugIsPath: true, LowerPath: true, Authors: []string{"../authors"}},
+	"nextjs": {Name: "nextjs", URL: "{site}/blog/{path}", AuthorKeys: true, Authors: []string{"../authors"}},
+	"remix":  {Name: "remix", URL: "{site}/blog/{path}"},
+}
+
+// DefaultEngine is the engine when none is named.
+const DefaultEngine = "generic"
+
+// EngineNames lists the engines, sorted.
+func EngineNames() []string {
+	var names []string
+	for n := range Engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LookupEngine returns the named engine ("contentlayer" is nextjs).
+func LookupEngine(name string) (Engine, error) {
+	if name == "" {
+		name = DefaultEngine
+	}
+	if name == "contentlayer" {
+		name = "nextjs"
+	}
+	e, ok := Engines[name]
+	if !ok {
+		return Engine{}, fmt.Errorf("engine %q: expected one of %s", name, strings.Join(EngineNames(), ", "))
+	}
+	return e, nil
+}

@@ -1,0 +1,84 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// FuzzStripMDX runs a post body through everything gen does to its text — StripMDX, the
+// paragraphs, the outline, the description and the title cleaning — and the whole post parser,
+// with YAML and with TOML frontmatter.
+// None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
+func FuzzStripMDX(f *testing.F) {
+	for _, s := range []string{
+		"import A from './a'\n\n:::note\nx\n:::\n\n> [!NOTE]\n> y\n\nText _em_ ~~no~~ <Callout>c</Callout> {x}.",
+		"<details><summary>s</summary>\n\nd\n</details>\n\n{{< notice >}}n{{< /notice >}}",
+		"```js\n<Foo />\n```\n\n$$\nx\n$$\n\n<!-- c -->",
+		"title = 'x'\ndate = 2024-01-01\n[params]\nauthor = { name = 'a', tags = [[1], [2]] }",
+	} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, body string, mdx bool) {
+		out := StripMDX(body, mdx)
+		paras := Paragraphs(out)
+		_ = Outline(out)
+		title := CleanInline(body, mdx)
+		var desc string
+		if len(paras) > 0 {
+			desc = Describe(paras[0], DefaultDescriptionLength)
+			_ = Cut(paras[0], SummaryLength)
+		}
+		if utf8.ValidString(body) {
+			for name, s := range map[string]string{"StripMDX": out, "CleanInline": title, "Describe": desc} {
+				if !utf8.ValidString(s) {
+					t.Fatalf("%s made invalid UTF-8 from valid input %q: %q", name, body, s)
+				}
+			}
+		}
+		_, _ = ParsePost("p.mdx", []byte("---\ntitle: "+strings.ReplaceAll(body, "\n", " ")+"\n---\n"+body), Engines["docusaurus"])
+		_, _ = ParsePost("p.md", []byte("+++\n"+body+"\n+++\n"+body), Engines["hugo"]) // the TOML reader too
+	})
+}
+
+// FuzzYAMLText: any valid UTF-8 text gen writes into frontmatter (a title, a description) reads
+// back unchanged, emoji and all: unescapeAstral never breaks what yaml.v3 wrote.
+func FuzzYAMLText(f *testing.F) {
+	for _, s := range []string{"MDX Blog Post 🎣", "한국어 🚀 Tiếng Việt", `a "quoted" \U0001F3A3 text`, "x: 🎣\n# 😀", "- 🎣", "'🎣'", "\t🎣\x01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		y := encodeYAML(mapping(0, str("title"), str(s), str("tags"), &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{str(s)}}))
+		var back struct {
+			Title string   `yaml:"title"`
+			Tags  []string `yaml:"tags"`
+		}
+		if err := yaml.Unmarshal(y, &back); err != nil {
+			t.Fatalf("%q wrote YAML that does not parse: %v\n%s", s, err, y)
+		}
+		if back.Title != s || len(back.Tags) != 1 || back.Tags[0] != s {
+			t.Fatalf("%q read back as %q / %q\n%s", s, back.Title, back.Tags, y)
+		}
+	})
+}
+
+// BenchmarkStripMDXHostile measures StripMDX on 1 MB posts made of one construct that opens and
+// never closes. Each used to rescan the rest of the post (a 200 KB post of "<a " took 90 s); the
+// scan budget in stripTags keeps them linear: compare ns/op across sizes with -bench.
+func BenchmarkStripMDXHostile(b *testing.B) {
+	for _, p := range []string{"<a ", "<a b='", "{", "``a", "![", "[a](", "<Callout>", ":::note\n", "{{< notice >}}"} {
+		s := strings.Repeat(p, (1<<20)/len(p))
+		b.Run(p, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				_ = Paragraphs(StripMDX(s, true))
+			}
+		})
+	}
+}

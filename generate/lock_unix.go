@@ -1,0 +1,49 @@
+//go:build unix
+
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Lock takes the bundle's gen lock: an exclusive flock on out/.okf-gen.lock, created with out if
+// missing. A second run on the same bundle fails at once with ErrLocked rather than interleaving
+// its writes. The kernel drops the lock when the process dies, even by SIGKILL, so a killed run
+// never blocks the next one. unlock removes the file and releases the lock, and removes out again
+// when Lock created it and the run left it empty.
+func Lock(out string) (unlock func(), err error) {
+	_, statErr := os.Stat(out)
+	created := errors.Is(statErr, os.ErrNotExist)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	name := filepath.Join(out, LockFile)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("gen lock %s: %w", name, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("gen lock %s: not a regular file", name)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: %s is held; run again when the other okf gen has finished", ErrLocked, name)
+		}
+		return nil, fmt.Errorf("gen lock %s: %w", name, err)
+	}
+	return func() {
+		// Remove first, then release: a run that starts in between makes a new lock file and
+		// finds nothing left to interleave with.
+		_ = os.Remove(name)
+		_ = f.Close()
+		if created {
+			_ = os.Remove(out) // only when the run wrote nothing into it (an empty folder)
+		}
+	}, nil
+}

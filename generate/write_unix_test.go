@@ -1,0 +1,82 @@
+//go:build unix
+
+package generate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestAtomicWriterTargets: a link inside the bundle is written through (the link stays); a link
+// or a folder leading outside is refused and nothing outside changes; a FIFO is refused without
+// blocking and stays a FIFO; an existing file keeps its mode; no temporary file is left.
+func TestAtomicWriterTargets(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "real.md"), "old")
+	if err := os.Symlink("real.md", filepath.Join(root, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(outside, "target.md"), "outside")
+	if err := os.Symlink(filepath.Join(outside, "target.md"), filepath.Join(root, "out.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "dir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(root, "private.md"), "x")
+	if err := os.Chmod(filepath.Join(root, "private.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	w := AtomicWriter{Within: root}
+	if err := w.WriteFile(filepath.Join(root, "link.md"), []byte("new")); err != nil {
+		t.Errorf("link inside: %v", err)
+	}
+	if fi, _ := os.Lstat(filepath.Join(root, "link.md")); fi == nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "real.md")); string(b) != "new" {
+		t.Errorf("the link's target holds %q, want new", b)
+	}
+	for _, p := range []string{"out.md", "dir/new.md", "pipe.md"} {
+		if err := w.WriteFile(filepath.Join(root, p), []byte("evil")); err == nil || !strings.Contains(err.Error(), "not written") {
+			t.Errorf("%s: %v, want a refusal", p, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "target.md")); string(b) != "outside" {
+		t.Errorf("the file outside changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new.md")); err == nil {
+		t.Error("a file was created outside through a linked folder")
+	}
+	if fi, _ := os.Lstat(filepath.Join(root, "pipe.md")); fi == nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+	if err := w.WriteFile(filepath.Join(root, "private.md"), []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(root, "private.md")); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left", e.Name())
+		}
+	}
+}
