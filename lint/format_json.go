@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -40,22 +41,49 @@ type JSONReport struct {
 	Summary  JSONSummary   `json:"summary"`
 }
 
-// Print writes the report as indented JSON.
+// Print writes the report as indented JSON, one finding at a time: the document of a large
+// bundle is megabytes, and encoding it whole held it in memory twice (issue 11). The bytes are those
+// writeJSON writes for the whole JSONReport, made safe for CI logs alike (TestJSONStreamed).
 func (JSONPrinter) Print(w io.Writer, r *Report) error {
-	out := JSONReport{Findings: make([]JSONFinding, 0, len(r.Diagnostics))}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("    ", "  ")
 	files := map[string]bool{}
-	for _, d := range r.Diagnostics {
+	bw.WriteString("{\n  \"findings\": [")
+	for i, d := range r.Diagnostics {
 		f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: r.ruleName(d.Code),
 			Severity: d.Severity.String(), Message: d.Message}
 		if d.End.Line > 0 {
 			f.EndLine, f.EndColumn = d.End.Line, d.End.Col
 		}
-		out.Findings = append(out.Findings, f)
 		files[d.Pos.Path] = true
+		buf.Reset()
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		bw.Write(okf.EscapeJSONLog(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 	}
-	out.Summary.Errors, out.Summary.Warnings, out.Summary.Infos = r.Counts()
-	out.Summary.Files = len(files)
-	return writeJSON(w, out)
+	if len(r.Diagnostics) > 0 {
+		bw.WriteString("\n  ")
+	}
+	var sum JSONSummary
+	sum.Errors, sum.Warnings, sum.Infos = r.Counts()
+	sum.Files = len(files)
+	enc.SetIndent("  ", "  ")
+	buf.Reset()
+	if err := enc.Encode(sum); err != nil {
+		return err
+	}
+	bw.WriteString("],\n  \"summary\": ")
+	bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog): the same

@@ -55,12 +55,12 @@ func checkDescriptionNotOneSentence(p *Pass) {
 // initials ("U.S.").
 func sentences(s string) int {
 	n := 1
-	for _, m := range sentenceBreakRE.FindAllStringSubmatch(s, -1) {
-		word := strings.ToLower(strings.Trim(m[1], `)]"'’”`))
+	sentenceBreaks(s, func(m string) {
+		word := strings.ToLower(strings.Trim(m, `)]"'’”`))
 		if abbreviations[word] || utf8.RuneCountInString(word) == 1 || strings.Contains(word, ".") {
-			continue
+			return
 		}
 		n++
-	}
+	})
 	return n
 }

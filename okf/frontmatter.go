@@ -252,7 +252,7 @@ func yamlErrorLine(err error) (line int, msg string) {
 // mapping. An empty block yields an empty mapping.
 func decodeYAML(raw []byte, firstLine int) (*yaml.Node, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
+	if err := unmarshalYAML(raw, &doc); err != nil {
 		line, msg := yamlErrorLine(err)
 		// An error found at the end of the text (an unclosed bracket or quote) is reported on
 		// the last line of the block, not on the closing delimiter after it.

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The two shapes of issue 11, modelled on two large public bundles:
+//
+//   - L, a generated wiki: ~6 KB per file; nested producer maps in the frontmatter, about eight
+//     internal links per file, a `# Citations` list, quoted timestamps, and one file in ten
+//     without `type`.
+//   - S, generated records: ~2.3 KB per file; `tags` written as one comma string, timestamps in
+//     every form YAML and OKF readers meet (date only, no offset, Z, offset, space separated,
+//     quoted and plain), few links.
+//
+// Both are deterministic for a given size: the same bundle is written every time.
+
+const perDir = 100
+
+// writeBundle writes a bundle of n concepts of the given shape under dir and returns the bytes
+// written.
+func writeBundle(dir, shape string, n int) (int64, error) {
+	var total int64
+	write := func(rel, text string) error {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		total += int64(len(text))
+		return os.WriteFile(p, []byte(text), 0o644)
+	}
+	dirs := (n + perDir - 1) / perDir
+	var root strings.Builder
+	root.WriteString("---\nokf_version: \"0.2\"\n---\n\n# Sections\n\n")
+	for d := 0; d < dirs; d++ {
+		fmt.Fprintf(&root, "* [Section %d](s%03d/index.md) - Pages of section %d.\n", d, d, d)
+		var idx strings.Builder
+		fmt.Fprintf(&idx, "# Section %d\n\n", d)
+		for i := d * perDir; i < (d+1)*perDir && i < n; i++ {
+			fmt.Fprintf(&idx, "* [%s](%s) - Entry %d.\n", titleOf(i), fileOf(i), i)
+			var text string
+			if shape == "L" {
+				text = conceptL(i, n)
+			} else {
+				text = conceptS(i, n)
+			}
+			if err := write(fmt.Sprintf("s%03d/%s", d, fileOf(i)), text); err != nil {
+				return total, err
+			}
+		}
+		if err := write(fmt.Sprintf("s%03d/index.md", d), idx.String()); err != nil {
+			return total, err
+		}
+	}
+	if err := write("index.md", root.String()); err != nil {
+		return total, err
+	}
+	if err := write("log.md", "# Log\n\n## 2026-06-30\n\n* **Creation**: Generated the bundle.\n"); err != nil {
+		return total, err
+	}
+	return total, nil
+}
+
+func fileOf(i int) string  { return fmt.Sprintf("p%05d.md", i) }
+func titleOf(i int) string { return fmt.Sprintf("Page %d", i) }
+
+// linkTo is the relative link from concept i's folder to concept j.
+func linkTo(i, j int) string {
+	if i/perDir == j/perDir {
+		return fileOf(j)
+	}
+	return fmt.Sprintf("../s%03d/%s", j/perDir, fileOf(j))
+}
+
+var words = strings.Fields(`the of revenue customer order account region metric daily weekly report
+pipeline table column source event session user product channel campaign value count total
+average median latest first last window partition model training evaluation dataset schema
+owner steward review quality freshness lineage upstream downstream join key filter status`)
+
+// prose writes about n bytes of sentences, drawn from r.
+func prose(b *strings.Builder, r *rand.Rand, n int) {
+	start := b.Len()
+	for b.Len()-start < n {
+		k := 8 + r.IntN(10)
+		for w := 0; w < k; w++ {
+			word := words[r.IntN(len(words))]
+			if w == 0 {
+				word = strings.ToUpper(word[:1]) + word[1:]
+			} else {
+				b.WriteByte(' ')
+			}
+			b.WriteString(word)
+		}
+		b.WriteString(". ")
+	}
+	b.WriteString("\n")
+}
+
+func stamp(r *rand.Rand) string {
+	return fmt.Sprintf("2025-%02d-%02dT%02d:%02d:%02dZ", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60))
+}
+
+// conceptL is one page of the generated wiki (~6 KB).
+func conceptL(i, n int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 11))
+	var b strings.Builder
+	b.WriteString("---\n")
+	if i%10 != 3 {
+		b.WriteString("type: Concept\n")
+	}
+	fmt.Fprintf(&b, "title: %q\n", titleOf(i))
+	b.WriteString("description: ")
+	prose(&b, r, 120)
+	fmt.Fprintf(&b, "tags:\n  - wiki\n  - %s\n  - %s\n", words[r.IntN(len(words))], words[r.IntN(len(words))])
+	fmt.Fprintf(&b, "timestamp: %q\n", stamp(r))
+	b.WriteString("producer:\n")
+	b.WriteString("  name: wiki-generator\n")
+	b.WriteString("  version: \"2.4.1\"\n")
+	b.WriteString("  model:\n")
+	b.WriteString("    provider: example\n")
+	fmt.Fprintf(&b, "    name: writer-%d\n", r.IntN(4))
+	b.WriteString("    parameters:\n")
+	fmt.Fprintf(&b, "      temperature: 0.%d\n", r.IntN(10))
+	b.WriteString("      max_tokens: 4096\n")
+	b.WriteString("  run:\n")
+	fmt.Fprintf(&b, "    id: run-%06d\n", r.IntN(1000000))
+	fmt.Fprintf(&b, "    started: %q\n", stamp(r))
+	fmt.Fprintf(&b, "    finished: %q\n", stamp(r))
+	b.WriteString("  inputs:\n")
+	for k := 0; k < 3; k++ {
+		fmt.Fprintf(&b, "    - path: raw/%s/%d.json\n      sha256: %064x\n", words[r.IntN(len(words))], r.IntN(100000), r.Uint64())
+	}
+	b.WriteString("---\n\n")
+	fmt.Fprintf(&b, "# %s\n\n", titleOf(i))
+	links := 0
+	for s := 0; s < 4; s++ {
+		w := words[r.IntN(len(words))]
+		fmt.Fprintf(&b, "## %s %s\n\n", strings.ToUpper(w[:1])+w[1:], words[r.IntN(len(words))])
+		for p := 0; p < 2; p++ {
+			prose(&b, r, 450)
+			j := r.IntN(n)
+			fmt.Fprintf(&b, "See [%s](%s) for the %s.\n\n", titleOf(j), linkTo(i, j), words[r.IntN(len(words))])
+			links++
+		}
+		if s == 1 {
+			b.WriteString("| key | value |\n|---|---|\n")
+			for k := 0; k < 4; k++ {
+				fmt.Fprintf(&b, "| %s | %d |\n", words[r.IntN(len(words))], r.IntN(1000))
+			}
+			b.WriteString("\n")
+		}
+		if s == 2 {
+			b.WriteString("```sql\nSELECT region, SUM(revenue) AS total\nFROM orders\nGROUP BY region\n```\n\n")
+		}
+	}
+	b.WriteString("# Citations\n\n")
+	for k := 0; k < 4; k++ {
+		fmt.Fprintf(&b, "* [%s %d](https://docs.example.org/%s/%d)\n", words[r.IntN(len(words))], k, words[r.IntN(len(words))], r.IntN(10000))
+	}
+	b.WriteString("* https://example.com/raw/source\n")
+	return b.String()
+}
+
+// The forms a timestamp is written in by record generators: every one of them appears.
+var stampForms = []func(r *rand.Rand) string{
+	func(r *rand.Rand) string { return fmt.Sprintf("2025-%02d-%02d", 1+r.IntN(12), 1+r.IntN(28)) },
+	func(r *rand.Rand) string {
+		return fmt.Sprintf("%q", fmt.Sprintf("2025-%02d-%02d", 1+r.IntN(12), 1+r.IntN(28)))
+	},
+	func(r *rand.Rand) string { return stamp(r) },
+	func(r *rand.Rand) string { return fmt.Sprintf("%q", stamp(r)) },
+	func(r *rand.Rand) string { return fmt.Sprintf("'%s'", stamp(r)) },
+	func(r *rand.Rand) string {
+		return fmt.Sprintf("2025-%02d-%02dT%02d:%02d:%02d+02:00", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60))
+	},
+	func(r *rand.Rand) string {
+		return fmt.Sprintf("2025-%02d-%02dT%02d:%02d:%02d", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60))
+	},
+	func(r *rand.Rand) string {
+		return fmt.Sprintf("2025-%02d-%02d %02d:%02d:%02d", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60))
+	},
+	func(r *rand.Rand) string {
+		return fmt.Sprintf("2025-%02d-%02dT%02d:%02d:%02d.%03dZ", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000))
+	},
+	func(r *rand.Rand) string { return "" },
+}
+
+// conceptS is one generated record (~2.3 KB).
+func conceptS(i, n int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 7))
+	var b strings.Builder
+	b.WriteString("---\n")
+	b.WriteString("type: Record\n")
+	fmt.Fprintf(&b, "title: Record %d %s\n", i, words[r.IntN(len(words))])
+	b.WriteString("description: ")
+	prose(&b, r, 100)
+	fmt.Fprintf(&b, "tags: %s, %s, %s\n", words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))])
+	fmt.Fprintf(&b, "resource: https://records.example.com/r/%d\n", i)
+	fmt.Fprintf(&b, "timestamp: %s\n", stampForms[i%len(stampForms)](r))
+	fmt.Fprintf(&b, "generated:\n  by: record-bot\n  at: %s\n", stampForms[(i+3)%len(stampForms)](r))
+	if i%4 == 0 {
+		fmt.Fprintf(&b, "stale_after: %s\n", stampForms[(i+5)%len(stampForms)](r))
+	}
+	fmt.Fprintf(&b, "status: %s\n", []string{"active", "draft", "deprecated", "active"}[i%4])
+	b.WriteString("---\n\n")
+	fmt.Fprintf(&b, "# Record %d\n\n", i)
+	prose(&b, r, 1050)
+	b.WriteString("\n## Details\n\n")
+	prose(&b, r, 800)
+	if i%3 == 0 {
+		j := r.IntN(n)
+		fmt.Fprintf(&b, "\nRelated: [%s](%s).\n", titleOf(j), linkTo(i, j))
+	}
+	return b.String()
+}

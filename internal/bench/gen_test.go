@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// The generator writes the shapes the issue describes: every concept loads, one in ten of shape L
+// has no type, shape S writes tags as one comma string, and links resolve.
+func TestShapes(t *testing.T) {
+	for _, shape := range []string{"L", "S"} {
+		dir := t.TempDir()
+		if _, err := writeBundle(dir, shape, 120); err != nil {
+			t.Fatal(err)
+		}
+		b, err := okf.LoadDir(dir, okf.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Concepts) != 120 {
+			t.Fatalf("%s: %d concepts, want 120", shape, len(b.Concepts))
+		}
+		noType := 0
+		for _, d := range b.Diagnostics {
+			if d.Code == okf.CodeNoType {
+				noType++
+			}
+		}
+		want := 0
+		if shape == "L" {
+			want = 12
+		}
+		if noType != want {
+			t.Errorf("%s: %d concepts without type, want %d", shape, noType, want)
+		}
+		c := b.Concepts[5]
+		if shape == "S" && c.Frontmatter.Tags.Kind != okf.Scalar {
+			t.Errorf("S: tags is %s, want one comma string", c.Frontmatter.Tags.Describe())
+		}
+		if shape == "L" {
+			if len(c.Body.Links) != 8+4 || len(c.Body.Citations) != 5 {
+				t.Errorf("L: %d links and %d citations, want 8 internal + 4 cited and 5", len(c.Body.Links), len(c.Body.Citations))
+			}
+			for _, l := range c.Body.Links {
+				if okf.IsURL(l.Target) {
+					continue
+				}
+				if r := b.ResolveLink(c.Path, l.Target); !r.Exists {
+					t.Errorf("L: link %q of %s does not resolve", l.Target, c.Path)
+				}
+			}
+		}
+		src, _ := os.ReadFile(filepath.Join(dir, "s000", "p00001.md"))
+		if shape == "L" && !strings.Contains(string(src), "started: \"2025-") {
+			t.Errorf("L: timestamps are not quoted:\n%s", src)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	if _, err := parseSizes("L:10,S:5"); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"X:10", "L:0", "L", "L:ten"} {
+		if _, err := parseSizes(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+// Command bench measures the real okf binary on synthetic bundles of the two shapes of issue 11
+// (L: a generated wiki, S: generated records): CPU time per file (user + system, from the child's
+// rusage), wall time and peak RSS (ru_maxrss) of whole `okf lint`, `okf trust` and
+// `okf attest list` processes, the median of several runs.
+//
+//	go run ./internal/bench                          # L at 5,678 files and S at 3,412, okf lint
+//	go run ./internal/bench -sizes L:10000,L:30000,L:100000
+//	go run ./internal/bench -cmd lint,trust,attest -bin before=/tmp/okf-before,after=/tmp/okf
+//
+// Without -bin it builds ./cmd/okf of the current tree. It is a command, not a test, so that
+// `go test ./...` stays fast; CPU time is reported because it depends far less than wall time on
+// what else the machine is doing.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	sizes := flag.String("sizes", "L:5678,S:3412", "comma-separated SHAPE:FILES bundles to measure (shapes L and S)")
+	cmds := flag.String("cmd", "lint", "comma-separated commands to run: lint, trust, attest")
+	bins := flag.String("bin", "", "comma-separated okf binaries to compare, each NAME=PATH or PATH (default: build ./cmd/okf)")
+	reps := flag.Int("reps", 5, "runs of each measurement; the median is reported")
+	keep := flag.String("dir", "", "write the bundles under DIR and keep them (default: a temporary folder, removed)")
+	flag.Parse()
+	if err := run(*sizes, *cmds, *bins, *reps, *keep, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type binary struct{ name, path string }
+
+type size struct {
+	shape string
+	files int
+}
+
+func parseSizes(s string) ([]size, error) {
+	var out []size
+	for _, f := range strings.Split(s, ",") {
+		shape, n, ok := strings.Cut(strings.TrimSpace(f), ":")
+		files, err := strconv.Atoi(n)
+		if !ok || err != nil || files <= 0 || (shape != "L" && shape != "S") {
+			return nil, fmt.Errorf("size %q: want SHAPE:FILES with SHAPE L or S", f)
+		}
+		out = append(out, size{shape, files})
+	}
+	return out, nil
+}
+
+// commandArgs are the okf arguments of each measured command; --now keeps the work the same on
+// every day.
+var commandArgs = map[string][]string{
+	"lint":   {"lint", "--now", "2026-07-01", "-f", "json"},
+	"trust":  {"trust", "--now", "2026-07-01"},
+	"attest": {"attest", "list"},
+}
+
+func run(sizeList, cmdList, binList string, reps int, keep string, out io.Writer) error {
+	sz, err := parseSizes(sizeList)
+	if err != nil {
+		return err
+	}
+	cmds := strings.Split(cmdList, ",")
+	for _, c := range cmds {
+		if commandArgs[c] == nil {
+			return fmt.Errorf("unknown command %q (lint, trust, attest)", c)
+		}
+	}
+	work, err := os.MkdirTemp("", "okf-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	var bs []binary
+	if binList == "" {
+		p := filepath.Join(work, "okf")
+		build := exec.Command("go", "build", "-o", p, "./cmd/okf")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building ./cmd/okf (run from the repository root): %v", err)
+		}
+		bs = append(bs, binary{"okf", p})
+	} else {
+		for _, b := range strings.Split(binList, ",") {
+			name, path, ok := strings.Cut(b, "=")
+			if !ok {
+				name, path = filepath.Base(b), b
+			}
+			bs = append(bs, binary{name, path})
+		}
+	}
+	bundles := keep
+	if bundles == "" {
+		bundles = work
+	}
+	fmt.Fprintln(out, "| shape | files | MB | command | binary | CPU µs/file | CPU s | wall s | peak RSS MiB |")
+	fmt.Fprintln(out, "|---|---:|---:|---|---|---:|---:|---:|---:|")
+	for _, s := range sz {
+		dir := filepath.Join(bundles, fmt.Sprintf("%s-%d", s.shape, s.files))
+		var bytes int64
+		if st, err := os.Stat(filepath.Join(dir, "index.md")); err == nil && !st.IsDir() && keep != "" {
+			bytes = dirSize(dir)
+		} else {
+			os.RemoveAll(dir)
+			if bytes, err = writeBundle(dir, s.shape, s.files); err != nil {
+				return err
+			}
+		}
+		for _, c := range cmds {
+			for _, b := range bs {
+				var ms []measure
+				for range reps {
+					m, err := measureRun(b.path, append(append([]string(nil), commandArgs[c]...), dir))
+					if err != nil {
+						return err
+					}
+					ms = append(ms, m)
+				}
+				m := median(ms)
+				fmt.Fprintf(out, "| %s | %d | %.1f | %s | %s | %.0f | %.2f | %.2f | %.0f |\n", s.shape, s.files, float64(bytes)/1e6, c, b.name,
+					float64(m.cpu.Microseconds())/float64(s.files), m.cpu.Seconds(), m.wall.Seconds(), float64(m.rss)/(1<<20))
+			}
+		}
+		if keep == "" {
+			os.RemoveAll(dir)
+		}
+	}
+	return nil
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+type measure struct {
+	cpu, wall time.Duration
+	rss       int64 // bytes
+}
+
+// measureRun runs one okf process with its output thrown away and reads its rusage. Exit code 1
+// (findings) is expected; anything above is an error.
+func measureRun(bin string, args []string) (measure, error) {
+	cmd := exec.Command(bin, args...)
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return measure{}, err
+	}
+	defer devnull.Close()
+	cmd.Stdout, cmd.Stderr = devnull, devnull
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		err = nil
+	}
+	if err != nil {
+		return measure{}, fmt.Errorf("%s %s: %v", bin, strings.Join(args, " "), err)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return measure{}, fmt.Errorf("no rusage on this system")
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return measure{cpu: cpu, wall: wall, rss: ru.Maxrss * 1024}, nil // Linux reports KiB
+}
+
+// median takes each figure's median on its own.
+func median(ms []measure) measure {
+	pick := func(f func(measure) int64) int64 {
+		v := make([]int64, len(ms))
+		for i, m := range ms {
+			v[i] = f(m)
+		}
+		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+		return v[len(v)/2]
+	}
+	return measure{
+		cpu:  time.Duration(pick(func(m measure) int64 { return int64(m.cpu) })),
+		wall: time.Duration(pick(func(m measure) int64 { return int64(m.wall) })),
+		rss:  pick(func(m measure) int64 { return m.rss }),
+	}
+}

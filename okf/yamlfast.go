@@ -1,0 +1,491 @@
+package okf
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// unmarshalYAML reads a frontmatter block into doc as yaml.Unmarshal(raw, doc) does. The shapes
+// real bundles write (block mappings and sequences, one-line flow sequences of plain scalars, plain
+// and simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
+// (comments, anchors, tags, block scalars, escapes, multi-line scalars, tabs, odd characters, any
+// doubt) goes to yaml.v3. FuzzFastYAML checks the two give the same node trees.
+func unmarshalYAML(raw []byte, doc *yaml.Node) error {
+	if n, ok := fastYAML(raw); ok {
+		*doc = *n
+		return nil
+	}
+	return yaml.Unmarshal(raw, doc)
+}
+
+// fastParser reads the subset of YAML fastYAML accepts, line by line. A failure to match the
+// subset is not an error: it sets bail, and the caller hands the text to yaml.v3.
+type fastParser struct {
+	lines []fastLine
+	i     int // next line
+	slab  []yaml.Node
+	bail  bool
+}
+
+type fastLine struct {
+	text   []byte // without the line break, indentation and trailing spaces
+	indent int    // leading spaces
+	n      int    // 1-based line number
+	blanks int    // empty lines just before this one
+	trail  bool   // the line had trailing spaces
+}
+
+// fastYAML returns the document node, or ok false when raw is not in the subset.
+func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
+	if !fastSafe(raw) {
+		return nil, false
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		return nil, false // a block between delimiters always ends with a line break
+	}
+	p := &fastParser{}
+	n, blanks := 0, 0
+	for off := 0; off < len(raw); {
+		line, next := nextLine(raw, off)
+		off = next
+		n++
+		ind := 0
+		for ind < len(line) && line[ind] == ' ' {
+			ind++
+		}
+		text := line[ind:]
+		if len(text) == 0 {
+			if ind > 0 {
+				return nil, false // a line of spaces: content in a block scalar, left to yaml.v3
+			}
+			blanks++
+			continue
+		}
+		trail := false
+		for text[len(text)-1] == ' ' {
+			text, trail = text[:len(text)-1], true
+		}
+		if ind == 0 && (hasPrefix(text, "---") || hasPrefix(text, "...")) {
+			return nil, false // document markers
+		}
+		p.lines = append(p.lines, fastLine{text: text, indent: ind, n: n, blanks: blanks, trail: trail})
+		blanks = 0
+	}
+	if len(p.lines) == 0 {
+		return nil, false
+	}
+	p.slab = make([]yaml.Node, 0, 4*len(p.lines)+2)
+	d := p.node()
+	first := p.lines[0]
+	*d = yaml.Node{Kind: yaml.DocumentNode, Line: first.n, Column: first.indent + 1}
+	if !isSeqItem(first.text) && first.indent != 0 {
+		return nil, false
+	}
+	top := p.block(first.indent)
+	if p.bail || p.i != len(p.lines) || top == nil {
+		return nil, false
+	}
+	d.Content = []*yaml.Node{top}
+	return d, true
+}
+
+// fastSafe rejects text with any character the subset leaves to yaml.v3 wherever it is: tabs,
+// carriage returns, control characters, comments, and non-ASCII characters YAML treats specially (line and paragraph separators, BOM, NEL, C1 controls,
+// non-characters).
+func fastSafe(raw []byte) bool {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n':
+			case c < 0x20 || c == 0x7f:
+				return false
+			case c == '#' && (i == 0 || raw[i-1] == ' ' || raw[i-1] == '\n'):
+				return false // a comment (a '#' inside a word is text)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }
+
+func (p *fastParser) node() *yaml.Node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]yaml.Node, 0, 16)
+	}
+	p.slab = p.slab[:len(p.slab)+1]
+	return &p.slab[len(p.slab)-1]
+}
+
+func isSeqItem(text []byte) bool { return text[0] == '-' && (len(text) == 1 || text[1] == ' ') }
+
+// block reads the mapping or sequence whose lines start at column indent.
+func (p *fastParser) block(indent int) *yaml.Node {
+	if p.i >= len(p.lines) {
+		p.bail = true
+		return nil
+	}
+	l := p.lines[p.i]
+	if l.indent != indent {
+		p.bail = true
+		return nil
+	}
+	if isSeqItem(l.text) {
+		return p.sequence(indent)
+	}
+	return p.mapping(indent, l.text, l.n, indent)
+}
+
+// mapping reads a block mapping whose first key is text (at line n, column col), and whose later
+// keys are on lines indented by indent.
+func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
+	m := p.node()
+	*m = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n, Column: col + 1}
+	p.i++ // the first key's line is consumed here; text is what follows its indentation or "- "
+	for {
+		colon := keyEnd(text)
+		if colon < 0 {
+			p.bail = true
+			return nil
+		}
+		k := p.node()
+		*k = yaml.Node{Kind: yaml.ScalarNode, Value: string(text[:colon]), Line: n, Column: col + 1}
+		k.Tag = plainTag(k)
+		rest := text[colon+1:]
+		var v *yaml.Node
+		if len(rest) == 0 {
+			// The value is the block on the next lines: deeper, or a sequence at the key's column.
+			var next fastLine
+			if p.i < len(p.lines) {
+				next = p.lines[p.i]
+			}
+			switch {
+			case p.i < len(p.lines) && next.indent > indent:
+				v = p.block(next.indent)
+			case p.i < len(p.lines) && next.indent == indent && isSeqItem(next.text):
+				v = p.sequence(indent)
+			default:
+				v = p.null(n, col+colon+1) // yaml.v3 puts an empty value just after the colon
+			}
+		} else {
+			sp := 1
+			for sp < len(rest) && rest[sp] == ' ' {
+				sp++
+			}
+			if rest[0] != ' ' {
+				p.bail = true
+				return nil
+			}
+			v = p.value(rest[sp:], n, col+colon+1+sp, indent)
+		}
+		if p.bail {
+			return nil
+		}
+		m.Content = append(m.Content, k, v)
+		if p.i >= len(p.lines) || p.lines[p.i].indent != indent || isSeqItem(p.lines[p.i].text) {
+			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
+				p.bail = true
+			}
+			return m
+		}
+		l := p.lines[p.i]
+		text, n, col = l.text, l.n, l.indent
+		p.i++
+	}
+}
+
+// sequence reads a block sequence whose "-" are at column indent.
+func (p *fastParser) sequence(indent int) *yaml.Node {
+	l := p.lines[p.i]
+	s := p.node()
+	*s = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1}
+	for p.i < len(p.lines) {
+		l = p.lines[p.i]
+		if l.indent != indent || !isSeqItem(l.text) {
+			if l.indent > indent {
+				p.bail = true
+				return nil
+			}
+			break
+		}
+		if len(l.text) == 1 {
+			p.i++
+			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
+				p.bail = true // "-" alone: an item on the next lines
+				return nil
+			}
+			s.Content = append(s.Content, p.null(l.n, indent+1))
+			continue
+		}
+		sp := 1
+		for sp < len(l.text) && l.text[sp] == ' ' {
+			sp++
+		}
+		item := l.text[sp:]
+		col := indent + sp
+		var v *yaml.Node
+		if keyEnd(item) >= 0 {
+			// "- key: value": a mapping whose later keys are aligned with the first.
+			v = p.mapping(col, item, l.n, col)
+		} else {
+			if isSeqItem(item) || item[0] == '|' || item[0] == '>' {
+				p.bail = true // nested sequences and block scalars in a sequence are left to yaml.v3
+				return nil
+			}
+			p.i++
+			v = p.value(item, l.n, col, indent)
+		}
+		if p.bail {
+			return nil
+		}
+		s.Content = append(s.Content, v)
+	}
+	return s
+}
+
+// keyEnd returns the index of the ":" ending a simple plain key at the start of text (followed by
+// a space or the end of the line), or -1.
+func keyEnd(text []byte) int {
+	if len(text) == 0 || !(isLetter(text[0]) || text[0] == '_') {
+		return -1
+	}
+	for i := 1; i < len(text) && i < 1000; i++ { // YAML limits simple keys to 1024 characters
+		c := text[i]
+		if c == ':' {
+			if i+1 == len(text) || text[i+1] == ' ' {
+				return i
+			}
+			return -1
+		}
+		if !(isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/') {
+			return -1
+		}
+	}
+	return -1
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// null is an empty value at 0-based column col.
+func (p *fastParser) null(n, col int) *yaml.Node {
+	v := p.node()
+	*v = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n, Column: col + 1}
+	return v
+}
+
+// value reads a value that starts on its key's or dash's line (after p.i has moved past that
+// line) and may go on over the following lines indented deeper than parent: a block scalar, or a
+// plain scalar folded over several lines.
+func (p *fastParser) value(text []byte, n, col, parent int) *yaml.Node {
+	if text[0] == '|' || text[0] == '>' {
+		return p.blockScalar(text, n, col, parent)
+	}
+	v := p.inline(text, n, col)
+	if p.bail || p.i >= len(p.lines) || p.lines[p.i].indent <= parent {
+		return v
+	}
+	if v.Kind != yaml.ScalarNode || v.Style != 0 {
+		p.bail = true // quoted scalars and flow lists over several lines are left to yaml.v3
+		return nil
+	}
+	buf := []byte(v.Value)
+	for p.i < len(p.lines) && p.lines[p.i].indent > parent {
+		l := p.lines[p.i]
+		if !plainBlockSafe(l.text) {
+			p.bail = true
+			return nil
+		}
+		if l.blanks == 0 {
+			buf = append(buf, ' ')
+		}
+		for range l.blanks {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, l.text...)
+		p.i++
+	}
+	v.Value = string(buf)
+	v.Tag = plainTag(v)
+	return v
+}
+
+// blockScalar reads a literal (|) or folded (>) scalar with clip or strip chomping, whose lines are
+// indented alike (a literal's may be indented more), with no line of spaces and no trailing spaces.
+func (p *fastParser) blockScalar(header []byte, n, col, parent int) *yaml.Node {
+	literal := header[0] == '|'
+	if len(header) > 2 || len(header) == 2 && header[1] != '-' || p.i >= len(p.lines) {
+		p.bail = true
+		return nil
+	}
+	strip := len(header) == 2
+	first := p.lines[p.i]
+	if first.indent <= parent || first.blanks > 0 {
+		p.bail = true // an empty scalar, or one that starts with empty lines
+		return nil
+	}
+	ind := first.indent
+	var buf []byte
+	for p.i < len(p.lines) && p.lines[p.i].indent > parent {
+		l := p.lines[p.i]
+		if l.indent < ind || l.trail || l.indent > ind && !literal {
+			p.bail = true
+			return nil
+		}
+		if p.i > 0 && len(buf) > 0 {
+			switch {
+			case literal:
+				for range l.blanks + 1 {
+					buf = append(buf, '\n')
+				}
+			case l.blanks == 0:
+				buf = append(buf, ' ')
+			default:
+				for range l.blanks {
+					buf = append(buf, '\n')
+				}
+			}
+		}
+		for range l.indent - ind {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, l.text...)
+		p.i++
+	}
+	if !strip {
+		buf = append(buf, '\n')
+	}
+	style := yaml.FoldedStyle
+	if literal {
+		style = yaml.LiteralStyle
+	}
+	v := p.node()
+	*v = yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: string(buf), Line: n, Column: col + 1}
+	return v
+}
+
+// inline reads a value written on its key's or dash's line, starting at 0-based byte column col.
+func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
+	v := p.node()
+	switch text[0] {
+	case '"', '\'':
+		q := text[0]
+		if len(text) < 2 || text[len(text)-1] != q {
+			p.bail = true
+			return nil
+		}
+		body := text[1 : len(text)-1]
+		for _, c := range body {
+			if c == q || q == '"' && c == '\\' {
+				p.bail = true // '' in single quotes, an escape, or text after the closing quote
+				return nil
+			}
+		}
+		style := yaml.DoubleQuotedStyle
+		if q == '\'' {
+			style = yaml.SingleQuotedStyle
+		}
+		*v = yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: string(body), Line: n, Column: col + 1}
+	case '[':
+		*v = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: n, Column: col + 1}
+		if text[len(text)-1] != ']' {
+			p.bail = true
+			return nil
+		}
+		body := text[1 : len(text)-1]
+		start := 1
+		for len(body) > 0 && body[0] == ' ' {
+			body, start = body[1:], start+1
+		}
+		if len(body) == 0 {
+			return v
+		}
+		for {
+			end := 0
+			for end < len(body) && body[end] != ',' {
+				end++
+			}
+			item := body[:end]
+			for len(item) > 0 && item[len(item)-1] == ' ' {
+				item = item[:len(item)-1]
+			}
+			if len(item) == 0 || !plainFlowSafe(item) {
+				p.bail = true
+				return nil
+			}
+			c := p.node()
+			*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + utf8.RuneCount(text[:start]) + 1}
+			c.Tag = plainTag(c)
+			v.Content = append(v.Content, c)
+			if end == len(body) {
+				return v
+			}
+			body = body[end+1:]
+			start += end + 1
+			for len(body) > 0 && body[0] == ' ' {
+				body, start = body[1:], start+1
+			}
+			if len(body) == 0 {
+				p.bail = true // a trailing comma
+				return nil
+			}
+		}
+	default:
+		if !plainBlockSafe(text) {
+			p.bail = true
+			return nil
+		}
+		*v = yaml.Node{Kind: yaml.ScalarNode, Value: string(text), Line: n, Column: col + 1}
+		v.Tag = plainTag(v)
+	}
+	return v
+}
+
+// plainTag resolves a plain scalar's tag the way yaml.v3 does, by asking yaml.v3. A scalar whose
+// first character cannot start a null, boolean, number, timestamp or merge key is a string without
+// asking (yaml.v3's resolve returns !!str for the same first characters, resolve.go resolveTable).
+func plainTag(n *yaml.Node) string {
+	if v := n.Value; v != "" && !strings.ContainsRune("+-0123456789yYnNtTfFoO~<.", rune(v[0])) {
+		return "!!str"
+	}
+	n.Tag = ""
+	return n.ShortTag()
+}
+
+// plainBlockSafe reports whether text, written after "key: " or "- ", is one plain scalar: it does
+// not start with an indicator, and holds no ": " and no trailing ":" (a nested mapping).
+func plainBlockSafe(text []byte) bool {
+	switch text[0] {
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	for i, c := range text {
+		if c == ':' && (i+1 == len(text) || text[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// plainFlowSafe is plainBlockSafe inside [ ]: no flow indicator and no ':' at all.
+func plainFlowSafe(text []byte) bool {
+	if !plainBlockSafe(text) {
+		return false
+	}
+	for _, c := range text {
+		switch c {
+		case ',', '[', ']', '{', '}', ':', '"', '\'':
+			return false
+		}
+	}
+	return true
+}

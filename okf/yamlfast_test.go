@@ -1,0 +1,232 @@
+package okf
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// fastSeeds are frontmatter blocks of the shapes real bundles write; the fast path must take
+// each of them (or it would be a fast path for nothing) and read it exactly as yaml.v3 does.
+var fastSeeds = []string{
+	"type: Metric\ntitle: Revenue\n",
+	"type: Concept\ntitle: \"Page 3\"\ndescription: Daily revenue, by region.\ntags: [a, b, c]\n",
+	"tags:\n  - wiki\n  - table\ntimestamp: \"2025-03-28T12:34:52Z\"\n",
+	"tags:\n- wiki\n- table\nstatus: active\n",
+	"producer:\n  name: gen\n  version: \"2.4.1\"\n  model:\n    provider: example\n    parameters:\n      temperature: 0.4\n      max_tokens: 4096\n  inputs:\n    - path: raw/a.json\n      sha256: 00ff\n    - path: raw/b.json\n      sha256: 0a\n",
+	"generated:\n  by: record-bot\n  at: 2025-09-20T14:50:54.881Z\nstale_after: 2025-02-14\nlast: 2025-01-01 10:00:00\nn: 0x1F\nf: .5\nb: true\nz: ~\nneg: 5\n",
+	"sources:\n  - id: s1\n    resource: https://example.com/a?b=c\n    usage_count: 5000\n  - id: s2\n    title: 'Two words'\n",
+	"title: Café – naïve ü\ntags: [é, ü ö, x]\n",
+	"a: R&D *b* !c |d >e @f `g` %h ?i {j} \\k\nb: 'back\\slash'\n",
+	"- a\n- b\n",
+	"a: b\n  c\n\n  d\ne:\nf: C#\n",
+	"description: >-\n  REST API for creating,\n  and deleting.\n\n  Second.\nsql: |\n  SELECT 1\n    FROM t\n\n  WHERE x\nlast: |-\n  x\n",
+	"k:\n- a\n-\n- b\n",
+	"type: Metric\n\n\ntitle: gaps   \n",
+	"empty: []\nempty2: [ ]\n",
+	"  type: Metric\n  title: x\n",
+}
+
+func nodesOf(t testing.TB, raw string) (*yaml.Node, *yaml.Node, bool) {
+	fast, ok := fastYAML([]byte(raw))
+	var full yaml.Node
+	err := yaml.Unmarshal([]byte(raw), &full)
+	if ok && err != nil {
+		t.Fatalf("fast path read %q, yaml.v3 rejects it: %v", raw, err)
+	}
+	return fast, &full, ok
+}
+
+func TestFastYAMLSeeds(t *testing.T) {
+	for _, s := range fastSeeds {
+		fast, full, ok := nodesOf(t, s)
+		if !ok {
+			if strings.HasPrefix(s, "  ") {
+				continue // an indented top level is left to yaml.v3
+			}
+			t.Errorf("fast path refused %q", s)
+			continue
+		}
+		if !reflect.DeepEqual(fast, full) {
+			t.Errorf("%q:\nfast %s\nfull %s", s, dumpNode(fast), dumpNode(full))
+		}
+	}
+}
+
+// The fast path leaves to yaml.v3 what it does not read exactly.
+func TestFastYAMLRefuses(t *testing.T) {
+	for _, s := range []string{
+		"a: 1 # comment\n", "# head\na: 1\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |+\n  text\n", "a: >2\n  text\n", "a: \"x\\n\"\n",
+		"a: |\n  x  \n", "a: |\n  x\n   \n  y\n", "a: {b: 1}\n", "a: b", "a:\tb\n", "a: 'it''s'\n", "just text\n",
+		"a: [b, c,]\n", "a: [b, {c: d}]\n", "a: ['b']\n", "%YAML 1.2\n---\na: b\n", "a: \"x\n  y\"\n", "? a\n: b\n", "a: b: c\n",
+	} {
+		if _, ok := fastYAML([]byte(s)); ok {
+			t.Errorf("fast path took %q", s)
+		}
+	}
+}
+
+// FuzzFastYAML is the differential check of the fast path: whatever it accepts, yaml.v3 must accept
+// too and read into an identical node tree (kinds, styles, tags, values, lines, columns, comments).
+// Run: go test ./okf -run '^$' -fuzz FuzzFastYAML -fuzztime 2m
+func FuzzFastYAML(f *testing.F) {
+	for _, s := range fastSeeds {
+		f.Add(s)
+	}
+	corpusSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		fast, full, ok := nodesOf(t, s)
+		if ok && !reflect.DeepEqual(fast, full) {
+			t.Fatalf("%q:\nfast %s\nfull %s", s, dumpNode(fast), dumpNode(full))
+		}
+	})
+}
+
+// corpusSeeds adds the frontmatter of every ../shared/corpus concept, when the corpus is there.
+func corpusSeeds(f *testing.F) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err == nil {
+			if sp := SplitFrontmatter(src); sp.Status == FrontmatterOK {
+				f.Add(string(sp.YAML))
+			}
+		}
+		return nil
+	})
+}
+
+func dumpNode(n *yaml.Node) string {
+	if n == nil {
+		return "<nil>"
+	}
+	var b strings.Builder
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		b.WriteString("\n" + strings.Repeat("  ", depth))
+		b.WriteString(strings.Join([]string{
+			"kind=" + strconv.Itoa(int(n.Kind)), "style=" + strconv.Itoa(int(n.Style)), "tag=" + n.Tag, "value=" + n.Value,
+			"at=" + strconv.Itoa(n.Line) + ":" + strconv.Itoa(n.Column), "hc=" + n.HeadComment, "lc=" + n.LineComment, "fc=" + n.FootComment,
+		}, " "))
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return b.String()
+}
+
+// TestFastYAMLRandom writes random blocks from pieces of the subset and of what lies just outside
+// it (indentation changes, indicators, quotes, colons, brackets, numbers, dates, non-ASCII), and
+// checks every block the fast path takes against yaml.v3. It also checks the fast path takes a fair
+// share of them, so that it cannot pass by refusing everything.
+func TestFastYAMLRandom(t *testing.T) {
+	keys := []string{"type", "title", "tags", "a", "b_c", "d-e", "true", "null", "x.y", "k/l", "n1"}
+	vals := []string{"Metric", "two words", "\"quoted\"", "'single'", "[a, b]", "[]", "[ x ,y ]", "123", "-5", "0.5", ".5",
+		"2025-01-02", "2025-01-02T03:04:05Z", "2025-01-02 03:04:05", "\"2025-01-02\"", "true", "False", "~", "null", "0x1F", "1_000",
+		"https://e.com/a?b=c&d", "a: b", "a:b", "x:", "- y", "[a, [b]]", "[a,", "\"a\" b", "'a'b'", "é ü", "1e3", "+1", ".inf",
+		"<<", "y", "on", "[\"a\"]", "' x '", "\" \"", "-", "--", "[a]x", "a ]", "{a: b}", "a,b", "0o17", "0b101", "1.2.3", "1:20", "C#", "a #b", "#c", "x#"}
+	r := uint64(1)
+	rnd := func(n int) int {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		return int(r % uint64(n))
+	}
+	var block func(b *strings.Builder, indent, depth int)
+	block = func(b *strings.Builder, indent, depth int) {
+		n := 1 + rnd(4)
+		seq := rnd(4) == 0
+		for i := 0; i < n; i++ {
+			ind := strings.Repeat(" ", indent)
+			if rnd(40) == 0 {
+				ind = strings.Repeat(" ", rnd(6))
+			}
+			if rnd(15) == 0 {
+				b.WriteString("\n")
+			}
+			if seq {
+				if rnd(10) == 0 {
+					b.WriteString(ind + "-\n")
+					continue
+				}
+				b.WriteString(ind + "-" + strings.Repeat(" ", 1+rnd(2)))
+				if depth < 3 && rnd(3) == 0 {
+					b.WriteString(keys[rnd(len(keys))] + ": " + vals[rnd(len(vals))] + "\n")
+					sub := indent + 2
+					if rnd(10) == 0 {
+						sub = indent + 3
+					}
+					for j := rnd(3); j > 0; j-- {
+						b.WriteString(strings.Repeat(" ", sub) + keys[rnd(len(keys))] + ": " + vals[rnd(len(vals))] + "\n")
+					}
+					continue
+				}
+				b.WriteString(vals[rnd(len(vals))] + "\n")
+				continue
+			}
+			b.WriteString(ind + keys[rnd(len(keys))] + ":")
+			if depth < 3 && rnd(3) == 0 {
+				b.WriteString(strings.Repeat(" ", rnd(2)) + "\n")
+				sub := indent + 2 + rnd(2)*2
+				if rnd(6) == 0 {
+					sub = indent // a sequence at the key's column
+				}
+				block(b, sub, depth+1)
+				continue
+			}
+			switch rnd(8) {
+			case 0: // a block scalar
+				b.WriteString(" " + []string{"|", "|-", ">", ">-", "|+", ">2"}[rnd(6)] + "\n")
+				sub := indent + 1 + rnd(3)
+				for j := 1 + rnd(3); j > 0; j-- {
+					if rnd(5) == 0 {
+						b.WriteString(strings.Repeat("\n", 1+rnd(2)))
+					}
+					b.WriteString(strings.Repeat(" ", sub+rnd(2)*rnd(3)) + vals[rnd(len(vals))] + strings.Repeat(" ", rnd(6)/5) + "\n")
+				}
+				continue
+			case 1: // a plain scalar over several lines
+				b.WriteString(" " + vals[rnd(len(vals))] + "\n")
+				for j := 1 + rnd(2); j > 0; j-- {
+					if rnd(5) == 0 {
+						b.WriteString("\n")
+					}
+					b.WriteString(strings.Repeat(" ", indent+1+rnd(3)) + vals[rnd(len(vals))] + "\n")
+				}
+				continue
+			case 2: // nothing
+				b.WriteString(strings.Repeat(" ", rnd(2)) + "\n")
+				continue
+			}
+			b.WriteString(strings.Repeat(" ", 1+rnd(2)) + vals[rnd(len(vals))] + strings.Repeat(" ", rnd(2)) + "\n")
+		}
+	}
+	taken := 0
+	const runs = 5000
+	for i := 0; i < runs; i++ {
+		var b strings.Builder
+		block(&b, 0, 0)
+		s := b.String()
+		fast, full, ok := nodesOf(t, s)
+		if !ok {
+			continue
+		}
+		taken++
+		if !reflect.DeepEqual(fast, full) {
+			t.Fatalf("%q:\nfast %s\nfull %s", s, dumpNode(fast), dumpNode(full))
+		}
+	}
+	if taken < runs/20 {
+		t.Errorf("the fast path took %d of %d blocks", taken, runs)
+	}
+	t.Logf("the fast path took %d of %d blocks", taken, runs)
+}
