@@ -302,18 +302,11 @@ func attestCheckCommand(e *env) *cli.Command {
 			comps := attest.Computations(b, c.Bool("allow-outside"))
 			ds := attest.Check(b, comps)
 			// lint's printers show paths from the working directory, so editors and CI can open them.
-			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
+			report := &lint.Report{Diagnostics: ds, DisplayPath: newPathDisplay(dir),
 				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
-			var buf bytes.Buffer
-			if err := printer.Print(&buf, report); err != nil {
-				return fatalErr("%v", err)
-			}
-			if out := aliased(c, "output", "o", ""); out != "" {
-				if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
-					return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
-				}
-			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-				return fatalErr("cannot write the report: %v", err)
+			print := func(w io.Writer) error { return printer.Print(w, report) }
+			if err := writeReport(e, aliased(c, "output", "o", ""), print, "cannot write the report"); err != nil {
+				return err
 			}
 			// Where external attesters would run, a note on stderr (stdout stays the findings) says
 			// what confines them on this machine.

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
@@ -198,16 +199,9 @@ func lintCommand(e *env) *cli.Command {
 				return err
 			}
 			report.Color = colour && c.String("format") == "pretty"
-			var buf bytes.Buffer
-			if err := printer.Print(&buf, report); err != nil {
-				return fatalErr("%v", err)
-			}
-			if out := c.String("output"); out != "" {
-				if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
-					return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
-				}
-			} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-				return fatalErr("cannot write the report: %v", err)
+			print := func(w io.Writer) error { return printer.Print(w, report) }
+			if err := writeReport(e, c.String("output"), print, "cannot write the report"); err != nil {
+				return err
 			}
 			ds := report.Diagnostics
 			_, warnings, _ := report.Counts()
@@ -317,6 +311,7 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 		fixes = lint.Fixes(b, ds)
 	}
 	isCfg := func(p string) bool { return cfg != nil && cfgDisplay != "" && p == cfg.Path }
+	show := newPathDisplay(t.Root)
 	return lintRun{
 		ds:    ds,
 		fixes: fixes,
@@ -324,7 +319,7 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 			if isCfg(p) {
 				return cfgDisplay
 			}
-			return displayPath(t.Root, p)
+			return show(p)
 		},
 		readFile: func(p string) ([]byte, error) {
 			if isCfg(p) {
@@ -434,20 +429,45 @@ func resolvesInside(root, p string) bool {
 // it (a bundle found above the working directory shows as "a.md", not "../sub/a.md"); under a root
 // written as an absolute path, as an absolute path.
 func displayPath(root, p string) string {
-	if p == "" {
-		return p
-	}
-	full := filepath.Join(root, filepath.FromSlash(p))
+	return newPathDisplay(root)(p)
+}
+
+// newPathDisplay returns displayPath(root, ·) for the many findings of one run: the working
+// directory is read once, not per finding (os.Getwd costs stat calls), and each path's answer is
+// remembered, since a report names the same files over and over.
+func newPathDisplay(root string) func(string) string {
+	wd, wdErr := "", error(nil)
 	if !filepath.IsAbs(root) {
-		if wd, err := os.Getwd(); err == nil {
-			if abs, err := filepath.Abs(full); err == nil {
-				if rel, err := filepath.Rel(wd, abs); err == nil {
-					full = rel
-				}
+		wd, wdErr = os.Getwd()
+	}
+	var mu sync.Mutex
+	shown := map[string]string{}
+	return func(p string) string {
+		if p == "" {
+			return p
+		}
+		mu.Lock()
+		s, ok := shown[p]
+		mu.Unlock()
+		if ok {
+			return s
+		}
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if !filepath.IsAbs(root) && wdErr == nil {
+			abs := full // as filepath.Abs does: an absolute path is cleaned, another joined to wd
+			if !filepath.IsAbs(full) {
+				abs = filepath.Join(wd, full)
+			}
+			if rel, err := filepath.Rel(wd, abs); err == nil {
+				full = rel
 			}
 		}
+		s = filepath.ToSlash(full)
+		mu.Lock()
+		shown[p] = s
+		mu.Unlock()
+		return s
 	}
-	return filepath.ToSlash(full)
 }
 
 // listRules lists every rule, or the rules named (codes or names, any case), as text or JSON.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -134,16 +133,9 @@ func runTrust(e *env, c *cli.Context) error {
 	if terminal {
 		wo.Width = terminalWidth(e.stdout, e.getenv)
 	}
-	var buf bytes.Buffer
-	if err := trust.Write(&buf, report, format, wo); err != nil {
-		return fatalErr("%v", err)
-	}
-	if out == "" {
-		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-			return fatalErr("writing the report: %v", err)
-		}
-	} else if err := okf.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
-		return fatalErr("cannot write %q: %v", out, unwrapPathErr(err))
+	print := func(w io.Writer) error { return trust.Write(w, report, format, wo) }
+	if err := writeReport(e, out, print, "writing the report"); err != nil {
+		return err
 	}
 
 	if fails := report.Failing(failOn); len(fails) > 0 {
