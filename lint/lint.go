@@ -42,6 +42,10 @@ type Options struct {
 	Baseline *Baseline
 	// Workers is how many rules run at once (0: one per CPU).
 	Workers int
+	// Schemas holds the schema check run while the bundle was loaded (NewSchemaCheck), whose
+	// findings the schema-mismatch rule reports instead of parsing each frontmatter again (nil:
+	// the rule checks every concept itself).
+	Schemas *SchemaCheck
 }
 
 // Run runs the rules over a loaded bundle and returns the findings sorted and deduplicated, after
@@ -88,7 +92,7 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 			defer wg.Done()
 			for i := range next {
 				r := active[i]
-				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers,
+				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers, schemas: opts.Schemas,
 					report: func(d okf.Diagnostic) { found[i] = append(found[i], d) }}
 				check(r, p)
 			}

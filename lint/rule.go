@@ -54,6 +54,7 @@ type Pass struct {
 	cfg     *Config
 	supp    *suppressions
 	workers int
+	schemas *SchemaCheck // the schema check done while loading (nil: none)
 }
 
 // Reportf reports a finding at pos with the rule's code and default severity; the engine applies

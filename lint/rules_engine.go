@@ -88,7 +88,7 @@ var (
 			"concepts of that type are only checked against the built-in schema.\n\n" +
 			"Bad:\n\n    schemas:\n      Metric: schemas/metrc.json\n\nGood:\n\n    schemas:\n      Metric: schemas/metric.json",
 		Check: func(p *Pass) {
-			_, ds := compileSchemas(p.Bundle, p.cfg)
+			_, ds := compileSchemas(p.Bundle.ReadFile, p.cfg)
 			for _, d := range ds {
 				p.Report(d)
 			}

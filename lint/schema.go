@@ -2,16 +2,18 @@ package lint
 
 import (
 	"fmt"
+	"io/fs"
 	"sync"
 
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/schemas"
+	"go.yaml.in/yaml/v3"
 )
 
-// compileSchemas compiles the schema files .okf.yaml maps types to. A file that cannot be used is a
-// finding at its mapping in the configuration, and that type is then checked by the built-in
-// schema only.
-func compileSchemas(b *okf.Bundle, cfg *Config) (map[string]*schemas.Schema, []okf.Diagnostic) {
+// compileSchemas compiles the schema files .okf.yaml maps types to, read with read (a bundle's
+// ReadFile). A file that cannot be used is a finding at its mapping in the configuration, and that
+// type is then checked by the built-in schema only.
+func compileSchemas(read func(string) ([]byte, error), cfg *Config) (map[string]*schemas.Schema, []okf.Diagnostic) {
 	out := map[string]*schemas.Schema{}
 	var ds []okf.Diagnostic
 	for _, t := range cfg.SchemaTypes() {
@@ -20,7 +22,7 @@ func compileSchemas(b *okf.Bundle, cfg *Config) (map[string]*schemas.Schema, []o
 			ds = append(ds, okf.Diagnostic{Pos: ref.Pos, Code: codeSchemaUnusable, Severity: okf.Warning,
 				Message: fmt.Sprintf("schema for type %q: ", t) + fmt.Sprintf(format, args...)})
 		}
-		src, err := b.ReadFile(ref.Path)
+		src, err := read(ref.Path)
 		if err != nil {
 			report("cannot read %q in the bundle", ref.Path)
 			continue
@@ -35,36 +37,100 @@ func compileSchemas(b *okf.Bundle, cfg *Config) (map[string]*schemas.Schema, []o
 	return out, ds
 }
 
+// SchemaCheck runs the schema check (schema-mismatch) on each concept while the loader holds its
+// parsed frontmatter, so that no frontmatter is parsed twice: pass its OnFrontmatter as
+// okf.LoadOptions.OnFrontmatter and the SchemaCheck itself as Options.Schemas, with the same
+// configuration as Options.Config. A concept it did not see (a bundle loaded without the hook) is
+// checked by the rule as before, from Frontmatter.Node.
+type SchemaCheck struct {
+	base  *schemas.Schema
+	typed map[string]*schemas.Schema
+	cache *shapeCache
+	mu    sync.Mutex
+	found map[*okf.Concept][]okf.Diagnostic
+}
+
+// NewSchemaCheck prepares the schema check of a bundle whose files fsys reads (the FS given to
+// okf.Load or the Root given to okf.LoadRoot, with the same size limit) under the configuration cfg (nil: none). It returns nil when the
+// configuration turns the check off, and a nil *SchemaCheck checks nothing.
+func NewSchemaCheck(fsys fs.FS, cfg *Config) *SchemaCheck {
+	if !cfg.mayRun(SchemaMismatch) {
+		return nil
+	}
+	base, err := schemas.Concept()
+	if err != nil {
+		return nil
+	}
+	// The schema files are read as the loaded bundle's ReadFile will: through a Root on fsys.
+	typed, _ := compileSchemas((&okf.Bundle{FS: okf.NewRoot(fsys, 0)}).ReadFile, cfg)
+	return &SchemaCheck{base: base, typed: typed, cache: newShapeCache(), found: map[*okf.Concept][]okf.Diagnostic{}}
+}
+
+// OnFrontmatter checks one concept from its parsed frontmatter; the loader's workers call it
+// concurrently.
+func (s *SchemaCheck) OnFrontmatter(c *okf.Concept, top *yaml.Node) {
+	if s == nil {
+		return
+	}
+	ds := checkConcept(c, s.base, s.typed, s.cache, func() (*yaml.Node, error) { return top, nil })
+	s.mu.Lock()
+	s.found[c] = ds
+	s.mu.Unlock()
+}
+
+// of returns the findings of a concept the check saw while loading.
+func (s *SchemaCheck) of(c *okf.Concept) ([]okf.Diagnostic, bool) {
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ds, ok := s.found[c]
+	return ds, ok
+}
+
 // checkSchemas validates every conformant concept's frontmatter against the concept schema and its
-// type's own schema, spread over the pass's workers. Non-conformant concepts are left to the
-// conformance rules (their frontmatter is unreadable or has no type).
+// type's own schema, spread over the pass's workers, except those the load's SchemaCheck
+// (Pass.schemas) already checked. Non-conformant concepts are left to the conformance rules (their
+// frontmatter is unreadable or has no type).
 func checkSchemas(p *Pass) {
 	base, err := schemas.Concept()
 	if err != nil {
 		// The embedded schemas are compiled by a test (schemas.TestEmbeddedSchemasCompile).
 		return
 	}
-	typed, _ := compileSchemas(p.Bundle, p.cfg)
 	cs := p.Bundle.Concepts
-	workers := max(p.workers, 1)
 	results := make([][]okf.Diagnostic, len(cs))
-	cache := &shapeCache{ok: map[string]bool{}}
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = checkConcept(cs[i], base, typed, cache)
-			}
-		}()
+	var left []int // the concepts the loader's SchemaCheck did not see
+	for i, c := range cs {
+		if ds, ok := p.schemas.of(c); ok {
+			results[i] = ds
+		} else {
+			left = append(left, i)
+		}
 	}
-	for i := range cs {
-		next <- i
+	if len(left) > 0 {
+		typed, _ := compileSchemas(p.Bundle.ReadFile, p.cfg)
+		cache := newShapeCache()
+		workers := max(p.workers, 1)
+		var wg sync.WaitGroup
+		next := make(chan int, workers)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					c := cs[i]
+					results[i] = checkConcept(c, base, typed, cache, c.Frontmatter.Node)
+				}
+			}()
+		}
+		for _, i := range left {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
 	}
-	close(next)
-	wg.Wait()
 	for _, r := range results {
 		for _, d := range r {
 			p.Report(d)
@@ -72,7 +138,9 @@ func checkSchemas(p *Pass) {
 	}
 }
 
-func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schemas.Schema, cache *shapeCache) []okf.Diagnostic {
+// checkConcept validates one concept, reading its frontmatter's YAML tree with node only when the
+// typed model cannot settle it.
+func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schemas.Schema, cache *shapeCache, node func() (*yaml.Node, error)) []okf.Diagnostic {
 	if !c.Conformant() {
 		return nil
 	}
@@ -82,7 +150,7 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 			return nil
 		}
 	}
-	n, err := c.Frontmatter.Node()
+	n, err := node()
 	if err != nil {
 		return nil
 	}

@@ -265,6 +265,8 @@ type shapeCache struct {
 	ok map[string]bool
 }
 
+func newShapeCache() *shapeCache { return &shapeCache{ok: map[string]bool{}} }
+
 // valid reports whether the projection v passes the built-in schema, validating a shape only the
 // first time it is seen.
 func (c *shapeCache) valid(base *schemas.Schema, v map[string]any) bool {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Bundle is a loaded OKF bundle (§3): its concepts sorted by ID, its reserved files, and the
@@ -65,6 +67,12 @@ type LoadOptions struct {
 	// reported (OKF010) and skipped without being read. When loading from a *Root, its own limit
 	// applies unless this one is set.
 	MaxFileSize int64
+	// OnFrontmatter, when not nil, is called with each concept whose frontmatter parsed, and that
+	// frontmatter's top mapping (file lines, as Frontmatter.Node returns it), by the loading
+	// workers, concurrently, as soon as the concept is read. A caller that examines every
+	// frontmatter's YAML (lint's schema check) does it here rather than parse it a second time
+	// later; the node must not be changed, and is not kept by the loader.
+	OnFrontmatter func(c *Concept, top *yaml.Node)
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -331,7 +339,7 @@ func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
 	if err != nil {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)}), buf
 	}
-	return parseFile(j, src, l.fsys), src
+	return parseFile(j, src, l.fsys, l.opts.OnFrontmatter), src
 }
 
 // unreadable is the OKF010 finding for a file that was not read: why, and for a file over the size
@@ -364,11 +372,11 @@ func (l *loader) empty(j job, diags []Diagnostic) result {
 // ParseConcept parses one concept file's text as the loader does, for callers that hold a file
 // outside a bundle (editors, generators). path is the slash path used in positions.
 func ParseConcept(path string, src []byte) (*Concept, []Diagnostic) {
-	r := parseFile(job{path: path, kind: conceptFile}, src, nil)
+	r := parseFile(job{path: path, kind: conceptFile}, src, nil, nil)
 	return r.concept, r.diags
 }
 
-func parseFile(j job, src []byte, fsys fs.FS) result {
+func parseFile(j job, src []byte, fsys fs.FS, onFrontmatter func(*Concept, *yaml.Node)) result {
 	var l loader
 	if !utf8.Valid(src) {
 		li := newLineIndex(src)
@@ -394,6 +402,7 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
 	}
 	fm := &Frontmatter{path: j.path}
+	var top *yaml.Node // the parsed frontmatter, for onFrontmatter
 	bodyOffset := sp.BodyOffset
 	name := path.Base(j.path)
 	switch sp.Status {
@@ -431,7 +440,7 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 			}
 			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
 		} else {
-			fm = readFrontmatter(j.path, nil, sp.YAMLLine, node)
+			fm, top = readFrontmatter(j.path, nil, sp.YAMLLine, node), node
 			if fsys == nil {
 				// Outside a bundle there is nothing to re-read from: keep a copy (a sub-slice
 				// would keep the whole file alive).
@@ -470,6 +479,9 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 		case strings.TrimSpace(t.Raw) == "":
 			diags = append(diags, Diagnostic{Pos: t.Pos, Code: CodeBadType, Severity: Error, Message: "type is blank (only whitespace): name the concept's type, for example type: Reference (§4.1)"})
 		}
+	}
+	if onFrontmatter != nil && top != nil {
+		onFrontmatter(c, top)
 	}
 	return result{concept: c, diags: diags}
 }

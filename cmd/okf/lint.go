@@ -277,15 +277,27 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 			r = okf.NewRoot(r, cfg.MaxFileSize)
 		}
 	}
-	var b *okf.Bundle
+	// The schema check runs as each frontmatter is parsed, not on a second parse (not with --fix,
+	// which lints bundles loaded again).
+	var fsys fs.FS = r
 	switch {
 	case stdin != nil && t.Alone:
 		// No bundle above: the concept alone, not the folder around it.
-		b, err = okf.Load(okf.Overlay(fstest.MapFS{}, stdin.path, stdin.data), okf.LoadOptions{})
+		fsys, ignore = okf.Overlay(fstest.MapFS{}, stdin.path, stdin.data), nil
 	case stdin != nil:
-		b, err = okf.Load(okf.Overlay(r, stdin.path, stdin.data), okf.LoadOptions{Ignore: ignore})
-	default:
-		b, err = okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
+		fsys = okf.Overlay(r, stdin.path, stdin.data)
+	}
+	lo := okf.LoadOptions{Ignore: ignore}
+	if !fix.enabled {
+		if opts.Schemas = lint.NewSchemaCheck(fsys, cfg); opts.Schemas != nil {
+			lo.OnFrontmatter = opts.Schemas.OnFrontmatter
+		}
+	}
+	var b *okf.Bundle
+	if stdin != nil {
+		b, err = okf.Load(fsys, lo)
+	} else {
+		b, err = okf.LoadRoot(r, lo)
 	}
 	if err != nil {
 		return lintRun{}, fatalErr("%v", err)
