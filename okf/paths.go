@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"bytes"
 	"net/url"
 	"path"
 	"strings"
@@ -60,24 +61,78 @@ func IsURL(s string) bool {
 
 // joinInside joins rel onto dir (both slash paths from the root) and reports whether the result
 // would climb above the root. path.Clean alone would hide "/../x" as "/x".
+//
+// Links are resolved by the thousand, and nearly all are already clean ("b.md", "sub/c.md" from
+// "dir"): those are joined with at most one allocation; any other is handed to joinInsideSegments.
 func joinInside(dir, rel string) (string, bool) {
-	var stack []string
 	if !strings.HasPrefix(rel, "/") && dir != "" && dir != "." {
-		stack = strings.Split(dir, "/")
+		if cleanSegments(dir) && cleanSegments(rel) {
+			if rel == "" {
+				return dir, false
+			}
+			return dir + "/" + rel, false
+		}
+	} else if r := strings.TrimPrefix(rel, "/"); cleanSegments(r) {
+		return r, false
 	}
-	for _, seg := range strings.Split(rel, "/") {
+	return joinInsideSegments(dir, rel)
+}
+
+// cleanSegments reports whether s is empty or a "/"-separated list of segments none of which is
+// empty, "." or "..".
+func cleanSegments(s string) bool {
+	if s == "" {
+		return true
+	}
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '/' {
+			continue
+		}
+		switch s[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
+// joinInsideSegments is joinInside for any dir and rel ("../b.md" from "docs/x"), one segment at a
+// time, into one buffer: dir's segments are taken as written, rel's "", "." and ".." are read.
+func joinInsideSegments(dir, rel string) (string, bool) {
+	var arr [256]byte
+	buf, n := arr[:0], 0 // the path so far and its number of segments
+	push := func(seg string) {
+		if n > 0 {
+			buf = append(buf, '/')
+		}
+		buf = append(buf, seg...)
+		n++
+	}
+	if !strings.HasPrefix(rel, "/") && dir != "" && dir != "." {
+		for seg := range strings.SplitSeq(dir, "/") {
+			push(seg)
+		}
+	}
+	for seg := range strings.SplitSeq(rel, "/") {
 		switch seg {
 		case "", ".":
 		case "..":
-			if len(stack) == 0 {
+			if n == 0 {
 				return "", true
 			}
-			stack = stack[:len(stack)-1]
+			n--
+			if i := bytes.LastIndexByte(buf, '/'); n > 0 && i >= 0 {
+				buf = buf[:i]
+			} else {
+				buf = buf[:0]
+			}
 		default:
-			stack = append(stack, seg)
+			push(seg)
 		}
 	}
-	return strings.Join(stack, "/"), false
+	return string(buf), false
 }
 
 // ResolvePath resolves a path-valued field (§6.2, D14) written in the file at from (a slash path from
