@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -43,14 +46,14 @@ type JSONReport struct {
 
 // Print writes the report as indented JSON, one finding at a time: the document of a large
 // bundle is megabytes, and encoding it whole held it in memory twice (issue 11). The bytes are those
-// writeJSON writes for the whole JSONReport, made safe for CI logs alike (TestJSONStreamed).
+// writeJSON writes for the whole JSONReport, made safe for CI logs alike (TestJSONStreamed). Each
+// finding is written by hand (appendFinding), not through reflection: it is most of the time of
+// printing a report of thousands of findings.
 func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("    ", "  ")
+	js := &jsonStrings{}
 	files := map[string]bool{}
+	var buf []byte
 	bw.WriteString("{\n  \"findings\": [")
 	for i, d := range r.Diagnostics {
 		f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: r.ruleName(d.Code),
@@ -59,15 +62,12 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 			f.EndLine, f.EndColumn = d.End.Line, d.End.Col
 		}
 		files[d.Pos.Path] = true
-		buf.Reset()
-		if err := enc.Encode(f); err != nil {
-			return err
-		}
 		if i > 0 {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
-		bw.Write(okf.EscapeJSONLog(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+		buf = js.appendFinding(buf[:0], &f)
+		bw.Write(okf.EscapeJSONLog(buf))
 	}
 	if len(r.Diagnostics) > 0 {
 		bw.WriteString("\n  ")
@@ -75,15 +75,79 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	var sum JSONSummary
 	sum.Errors, sum.Warnings, sum.Infos = r.Counts()
 	sum.Files = len(files)
+	var sb bytes.Buffer
+	enc := json.NewEncoder(&sb)
 	enc.SetIndent("  ", "  ")
-	buf.Reset()
 	if err := enc.Encode(sum); err != nil {
 		return err
 	}
 	bw.WriteString("],\n  \"summary\": ")
-	bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	bw.Write(bytes.TrimSuffix(sb.Bytes(), []byte("\n")))
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// appendFinding appends f as a json.Encoder with SetIndent("    ", "  ") and SetEscapeHTML(false)
+// writes it, without the final line break.
+func (js *jsonStrings) appendFinding(b []byte, f *JSONFinding) []byte {
+	const field = "\n      \""
+	b = append(b, '{')
+	b = js.appendField(b, field+"path\": ", f.Path)
+	b = append(b, ","+field+"line\": "...)
+	b = strconv.AppendInt(b, int64(f.Line), 10)
+	b = append(b, ","+field+"column\": "...)
+	b = strconv.AppendInt(b, int64(f.Column), 10)
+	if f.EndLine != 0 {
+		b = append(b, ","+field+"end_line\": "...)
+		b = strconv.AppendInt(b, int64(f.EndLine), 10)
+	}
+	if f.EndColumn != 0 {
+		b = append(b, ","+field+"end_column\": "...)
+		b = strconv.AppendInt(b, int64(f.EndColumn), 10)
+	}
+	b = js.appendField(b, ","+field+"code\": ", f.Code)
+	b = js.appendField(b, ","+field+"rule\": ", f.Rule)
+	b = js.appendField(b, ","+field+"severity\": ", f.Severity)
+	b = js.appendField(b, ","+field+"message\": ", f.Message)
+	return append(b, "\n    }"...)
+}
+
+// jsonStrings quotes strings as encoding/json does with SetEscapeHTML(false).
+type jsonStrings struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func (js *jsonStrings) appendField(b []byte, name, s string) []byte {
+	b = append(b, name...)
+	if plainJSON(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	if js.enc == nil {
+		js.enc = json.NewEncoder(&js.buf)
+		js.enc.SetEscapeHTML(false)
+	}
+	js.buf.Reset()
+	js.enc.Encode(s) // a string always encodes
+	return append(b, bytes.TrimSuffix(js.buf.Bytes(), []byte("\n"))...)
+}
+
+// plainJSON reports whether encoding/json (without HTML escaping) writes s unchanged between
+// quotes: valid UTF-8 with no control character, quote, backslash, U+2028 or U+2029.
+func plainJSON(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	return ascii || (utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029"))
 }
 
 // writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog): the same

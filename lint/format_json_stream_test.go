@@ -2,6 +2,8 @@ package lint
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/okf-tools/okf/okf"
@@ -38,5 +40,65 @@ func TestJSONStreamed(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("streamed:\n%s\nwhole:\n%s", got.String(), want.String())
 		}
+	}
+}
+
+// TestJSONFindingsByHand: the findings written by hand are what encoding/json writes, on random
+// paths, codes and messages made of the characters JSON escapes (quotes, backslashes, control
+// characters, U+2028, U+2029, invalid UTF-8), HTML escaping would touch, and CI commands.
+func TestJSONFindingsByHand(t *testing.T) {
+	pieces := []string{"a", "Z 9", "é", "—", "§11", "\"", "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "\u2028", "\u2029",
+		"\xff", "\xe2\x80", "<b>", "&", "##[error]", "::warning::", "\U0001F600", "\r"}
+	r := rand.New(rand.NewPCG(5, 6))
+	str := func() string {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	var ds []okf.Diagnostic
+	for range 3000 {
+		d := okf.Diagnostic{Pos: okf.Position{Path: str(), Line: r.IntN(3), Col: r.IntN(3)}, Code: str(), Severity: okf.Severity(r.IntN(3)), Message: str()}
+		if r.IntN(2) == 0 {
+			d.End = okf.Position{Path: d.Pos.Path, Line: r.IntN(3), Col: r.IntN(3)}
+		}
+		ds = append(ds, d)
+	}
+	ds = append(ds, okf.Diagnostic{Pos: okf.Position{Path: "a.md", Line: 1, Col: 1}, Code: "OKF101", Severity: okf.Warning, Message: "m"})
+	rep := &Report{Diagnostics: ds}
+	var got bytes.Buffer
+	if err := (JSONPrinter{}).Print(&got, rep); err != nil {
+		t.Fatal(err)
+	}
+	whole := JSONReport{}
+	files := map[string]bool{}
+	for _, d := range ds {
+		f := JSONFinding{Path: d.Pos.Path, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: ruleName(d.Code),
+			Severity: d.Severity.String(), Message: d.Message}
+		if d.End.Line > 0 {
+			f.EndLine, f.EndColumn = d.End.Line, d.End.Col
+		}
+		whole.Findings = append(whole.Findings, f)
+		files[d.Pos.Path] = true
+	}
+	whole.Summary.Errors, whole.Summary.Warnings, whole.Summary.Infos = rep.Counts()
+	whole.Summary.Files = len(files)
+	var want bytes.Buffer
+	if err := writeJSON(&want, whole); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		g, w := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+		for i := range min(len(g), len(w)) {
+			if g[i] != w[i] {
+				t.Fatalf("line %d by hand:\n%q\nencoding/json:\n%q", i+1, g[i], w[i])
+			}
+		}
+		t.Fatalf("by hand %d lines, encoding/json %d", len(g), len(w))
+	}
+	// By hand: a plain finding, as the README documents the format.
+	if !strings.Contains(got.String(), "{\n      \"path\": \"a.md\",\n      \"line\": 1,\n      \"column\": 1,\n      \"code\": \"OKF101\",\n      \"rule\": \"title-missing\",\n      \"severity\": \"warning\",\n      \"message\": \"m\"\n    }") {
+		t.Errorf("the plain finding is not written as documented:\n%s", got.String()[len(got.String())-400:])
 	}
 }
