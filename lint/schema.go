@@ -175,7 +175,7 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 			out = append(out, d)
 		}
 	}
-	add(base.Validate(n), "")
+	add(base.ValidateWith(n, cache.check(base)), "")
 	if s := own; s != nil {
 		add(s.Validate(n), fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text()))
 	}

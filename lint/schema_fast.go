@@ -261,11 +261,67 @@ func shapeKey(b *strings.Builder, v any) {
 
 // shapeCache remembers the verdict of the built-in schema per shape key, for one run.
 type shapeCache struct {
-	mu sync.Mutex
-	ok map[string]bool
+	mu   sync.Mutex
+	ok   map[string]bool
+	errs map[string]error // base.Check's error tree by shape (check)
 }
 
-func newShapeCache() *shapeCache { return &shapeCache{ok: map[string]bool{}} }
+func newShapeCache() *shapeCache {
+	return &shapeCache{ok: map[string]bool{}, errs: map[string]error{}}
+}
+
+// maxShapeErrors bounds the error trees a shapeCache keeps: a bundle has a handful of shapes, a
+// hostile one may have a new shape per file.
+const maxShapeErrors = 1024
+
+// check is base.Check remembered by shape, for Schema.ValidateWith: two values of the same shape
+// get the same error tree from the built-in schema (the reasoning of shapeKey), except where a
+// number is negative, since a `minimum` error quotes the number itself.
+func (c *shapeCache) check(base *schemas.Schema) func(v any) error {
+	return func(v any) error {
+		if hasNegative(v) {
+			return base.Check(v)
+		}
+		var b strings.Builder
+		shapeKey(&b, v)
+		key := b.String()
+		c.mu.Lock()
+		err, seen := c.errs[key]
+		c.mu.Unlock()
+		if seen {
+			return err
+		}
+		err = base.Check(v)
+		c.mu.Lock()
+		if len(c.errs) < maxShapeErrors {
+			c.errs[key] = err
+		}
+		c.mu.Unlock()
+		return err
+	}
+}
+
+// hasNegative reports whether a number below zero is anywhere in v.
+func hasNegative(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, c := range x {
+			if hasNegative(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if hasNegative(c) {
+				return true
+			}
+		}
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f < 0
+	}
+	return false
+}
 
 // valid reports whether the projection v passes the built-in schema, validating a shape only the
 // first time it is seen.

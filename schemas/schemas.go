@@ -228,7 +228,18 @@ func (s *Schema) Valid(v any) bool { return s.s.Validate(v) == nil }
 // violations sorted by position. Only the most specific errors are kept: the ones at the leaves of
 // the validator's error tree.
 func (s *Schema) Validate(n *yaml.Node) []Violation {
-	err := s.s.Validate(ValueOf(n))
+	return s.ValidateWith(n, s.Check)
+}
+
+// Check validates a JSON-shaped value (as ValueOf makes) and returns the validator's error tree, or
+// nil when the value is valid.
+func (s *Schema) Check(v any) error { return s.s.Validate(v) }
+
+// ValidateWith is Validate with the value checked by check instead of s.Check: a caller that knows
+// two values get the same error tree (lint, for the built-in schemas, by the values' shape) may
+// hand back one it remembers. The violations' positions and messages are read from n.
+func (s *Schema) ValidateWith(n *yaml.Node, check func(v any) error) []Violation {
+	err := check(ValueOf(n))
 	if err == nil {
 		return nil
 	}
