@@ -3,7 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -211,13 +211,14 @@ func shapeKey(b *strings.Builder, v any) {
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Quote(k))
+			var tmp [64]byte
+			b.Write(strconv.AppendQuote(tmp[:0], k))
 			b.WriteByte(':')
 			shapeKey(b, x[k])
 		}
