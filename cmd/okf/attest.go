@@ -277,7 +277,7 @@ func attestCheckCommand(e *env) *cli.Command {
 		"Static checks (D17): runtime present, exactly one computation, parameters with name, type and\n"+
 			"required, placeholders declared and declarations used, executor.receipt listed, and an attester\n"+
 			"that can run (builtin:NAME, an executable or a .py file inside the bundle). Checks okf lint also\n"+
-			"makes share its codes (OKF7xx). All findings are warnings or info (D1). The output formats, -o\n"+
+			"makes are its findings (OKF7xx), word for word. All findings are warnings or info (D1). The output formats, -o\n"+
 			"and --fail-on (default error) are okf lint's.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
@@ -300,7 +300,7 @@ func attestCheckCommand(e *env) *cli.Command {
 				return err
 			}
 			comps := attest.Computations(b, c.Bool("allow-outside"))
-			ds := attest.Check(b, comps)
+			ds := attestCheckFindings(b, comps)
 			// lint's printers show paths from the working directory, so editors and CI can open them.
 			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
 				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
@@ -339,6 +339,51 @@ func aliased(c *cli.Context, name, alias, def string) string {
 		return v
 	}
 	return c.String(alias)
+}
+
+// attestCheckFindings are okf attest check's findings: okf lint's own findings for the contract
+// checks both commands make (lint's Attested Computation rules, so a finding reads the same from both,
+// at the same position, and inline okf-lint-disable comments apply), and attest's checks of its own
+// (ATT codes: duplicate parameters, parameter types, attesters that cannot run).
+func attestCheckFindings(b *okf.Bundle, comps []*attest.Computation) []okf.Diagnostic {
+	var ds []okf.Diagnostic
+	for _, d := range attest.Check(b, comps) {
+		if strings.HasPrefix(d.Code, "ATT") {
+			ds = append(ds, d)
+		}
+	}
+	ds = append(ds, lint.Run(b, lint.Options{Rules: contractRules()})...)
+	// A computation or executor path that leaves the bundle is lint's path-escapes (OKF603), a rule
+	// over every path and link: only its findings on those two contract fields are attest's concern
+	// (an attester that leaves the bundle is ATT012).
+	fields := map[okf.Position]bool{}
+	for _, c := range comps {
+		fm := c.Concept.Frontmatter
+		if fm.Computation.Present() {
+			fields[fm.Computation.Pos] = true
+		}
+		if fm.Executor != nil && fm.Executor.Resource.Present() {
+			fields[fm.Executor.Resource.Pos] = true
+		}
+	}
+	for _, d := range lint.Run(b, lint.Options{Rules: []*lint.Rule{lint.PathEscapes}}) {
+		if fields[d.Pos] {
+			ds = append(ds, d)
+		}
+	}
+	return okf.SortDiagnostics(ds)
+}
+
+// contractRules are okf lint's rules on an Attested Computation's contract (§10.2, §10.3, D17):
+// OKF701–OKF709 and OKF711. OKF710 is about concepts of other types, so okf attest check leaves it out.
+func contractRules() []*lint.Rule {
+	var rules []*lint.Rule
+	for _, r := range lint.All() {
+		if strings.HasPrefix(r.Code, "OKF70") || r.Code == "OKF711" {
+			rules = append(rules, r)
+		}
+	}
+	return rules
 }
 
 // attestRules are the rules a SARIF report of okf attest check describes: okf lint's (whose codes
