@@ -336,7 +336,9 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 }
 
 // combine makes one report of the runs over one or more bundles. With several, each finding's path
-// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again.
+// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again;
+// the report keeps each one's bundle path for SARIF's fingerprints, which do not change when other
+// bundles join the run.
 func combine(runs []lintRun) *lint.Report {
 	if len(runs) == 1 {
 		r := runs[0]
@@ -345,11 +347,13 @@ func combine(runs []lintRun) *lint.Report {
 	var ds []okf.Diagnostic
 	var fixes map[okf.Diagnostic]lint.Fix
 	reader := map[string]func() ([]byte, error){}
+	bundlePath := map[string]string{}
 	for _, r := range runs {
 		for _, d := range r.ds {
 			orig := d
 			p := d.Pos.Path
 			d.Pos.Path = r.display(p)
+			bundlePath[d.Pos.Path] = p
 			read := r.readFile
 			reader[d.Pos.Path] = func() ([]byte, error) { return read(p) }
 			if f, ok := r.fixes[orig]; ok {
@@ -362,7 +366,12 @@ func combine(runs []lintRun) *lint.Report {
 			ds = append(ds, d)
 		}
 	}
-	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, ReadFile: func(p string) ([]byte, error) {
+	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, BundlePath: func(p string) string {
+		if bp, ok := bundlePath[p]; ok {
+			return bp
+		}
+		return p
+	}, ReadFile: func(p string) ([]byte, error) {
 		if f := reader[p]; f != nil {
 			return f()
 		}
