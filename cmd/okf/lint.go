@@ -178,8 +178,8 @@ func lintCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if r.diffed {
-					diffed = true
+				if fix.dryRun {
+					diffed = diffed || r.diffed
 					continue
 				}
 				if writeBaseline.set {
@@ -187,8 +187,13 @@ func lintCommand(e *env) *cli.Command {
 				}
 				runs = append(runs, r)
 			}
-			if diffed {
-				return nil // --fix --dry-run printed the diffs of the bundles it would change
+			if fix.dryRun {
+				// --fix --dry-run prints the diffs of the bundles it would change and nothing else,
+				// so its output is a patch (empty when nothing would change).
+				if !diffed && !c.Bool("quiet") {
+					fmt.Fprintln(e.stderr, "okf: nothing to fix")
+				}
+				return nil
 			}
 			report := combine(runs)
 			report.Version = okfVersion()
@@ -257,7 +262,7 @@ type lintRun struct {
 	fixes    map[okf.Diagnostic]lint.Fix // for SARIF's fixes[] (nil unless -f sarif)
 	display  func(string) string
 	readFile func(string) ([]byte, error)
-	diffed   bool // --fix --dry-run printed this bundle's diff instead of linting it
+	diffed   bool // --fix --dry-run printed this bundle's diff (with --dry-run nothing else is reported)
 }
 
 // fixMode is what --fix and --dry-run ask of each bundle linted, and whether the report is SARIF
@@ -304,8 +309,8 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 		if err != nil {
 			return lintRun{}, err
 		}
-		if done {
-			return lintRun{diffed: true}, nil
+		if fix.dryRun {
+			return lintRun{diffed: done}, nil
 		}
 		if b, err = load(); err != nil {
 			return lintRun{}, fatalErr("%v", err)
