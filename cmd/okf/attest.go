@@ -271,6 +271,7 @@ func attestCheckCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`, as okf lint's: " + strings.Join(lint.Formats, ", ")},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info (default error, as okf lint; CI that gates contracts uses warning)"},
+		colorFlag(),
 		allowOutsideFlag(),
 	}
 	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
@@ -304,6 +305,11 @@ func attestCheckCommand(e *env) *cli.Command {
 			// lint's printers show paths from the working directory, so editors and CI can open them.
 			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
 				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
+			colour, err := useColor(c, e, aliased(c, "output", "o", "") != "")
+			if err != nil {
+				return err
+			}
+			report.Color = colour && aliased(c, "format", "f", "text") == "pretty"
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
