@@ -323,6 +323,32 @@ func TestBody(t *testing.T) {
 	}
 }
 
+// TestBodyHeadingLinks checks that a link inside a heading is a link like any other: indexes list
+// concepts as `## [Orders](orders.md)`, and link checks must see it (§6.1, §8).
+func TestBodyHeadingLinks(t *testing.T) {
+	src := "---\ntype: Note\n---\n# See [orders](orders.md)\n\nSetext [lines](lines.md)\n---\n\nText [c](c.md).\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	want := []Link{
+		{Target: "orders.md", Text: "orders", Pos: pos("a.md", 4, 7)},
+		{Target: "lines.md", Text: "lines", Pos: pos("a.md", 6, 8)},
+		{Target: "c.md", Text: "c", Pos: pos("a.md", 9, 6)},
+	}
+	if len(c.Body.Links) != len(want) {
+		t.Fatalf("links %+v, want %+v", c.Body.Links, want)
+	}
+	for i, l := range want {
+		if c.Body.Links[i] != l {
+			t.Errorf("link %d: %+v, want %+v", i, c.Body.Links[i], l)
+		}
+	}
+	if len(c.Body.Headings) != 2 || c.Body.Headings[0].Text != "See orders" || c.Body.Headings[1].Text != "Setext lines" {
+		t.Errorf("headings %+v", c.Body.Headings)
+	}
+}
+
 // TestPositionsMultiByte checks that columns count characters, not bytes, in frontmatter (yaml.v3)
 // and body (goldmark offsets through the line index), and after a BOM.
 func TestPositionsMultiByte(t *testing.T) {
