@@ -292,16 +292,29 @@ func attestCheckCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("attest check: --fail-on %q: expected error, warning or info", c.String("fail-on"))
 			}
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
+			// The bundle is found as okf lint finds it: a folder below the root or a file is checked as
+			// part of its bundle (paths resolve from the real root), and only its findings are reported.
+			targets, _, err := lint.ResolveTargets(args, "", false)
+			if err != nil {
+				return pathErr(err)
 			}
+			t := targets[0]
+			dir := t.Root
 			b, err := loadBundle(c, dir)
 			if err != nil {
 				return err
 			}
 			comps := attest.Computations(b, c.Bool("allow-outside"))
 			ds := attestCheckFindings(b, comps)
+			if keep := t.Filter(); keep != nil {
+				kept := ds[:0]
+				for _, d := range ds {
+					if keep(d.Pos.Path) {
+						kept = append(kept, d)
+					}
+				}
+				ds = kept
+			}
 			// lint's printers show paths from the working directory, so editors and CI can open them.
 			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
 				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
