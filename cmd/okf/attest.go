@@ -274,7 +274,7 @@ func attestCheckCommand(e *env) *cli.Command {
 		colorFlag(),
 		allowOutsideFlag(),
 	}
-	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
+	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[PATH]",
 		"Static checks (D17): runtime present, exactly one computation, parameters with name, type and\n"+
 			"required, placeholders declared and declarations used, executor.receipt listed, and an attester\n"+
 			"that can run (builtin:NAME, an executable or a .py file inside the bundle). Checks okf lint also\n"+
