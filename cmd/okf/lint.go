@@ -157,7 +157,7 @@ func lintCommand(e *env) *cli.Command {
 				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
 			}
 			opts := lint.Options{Now: now, ExpiringWithin: window}
-			if p := c.String("baseline"); p != "" {
+			if p := c.String("baseline"); p != "" && len(targets) > 0 {
 				rb, err := okf.OpenBundle(targets[0].Root, limit)
 				if err != nil {
 					return fatalErr("%v", err)
