@@ -349,6 +349,42 @@ func TestBodyHeadingLinks(t *testing.T) {
 	}
 }
 
+// TestFrontmatterMergeKeys checks YAML merge keys as yaml.v3 reads them (D3): a `<<: *anchor`
+// brings in the anchored mapping's keys, keys written in the mapping win, an earlier mapping of a
+// merge list wins over a later one, merges nest, and `<<` itself is no key of the concept. Google's
+// reference parser (PyYAML) reads them so too: a type that comes from a merge is a type.
+func TestFrontmatterMergeKeys(t *testing.T) {
+	src := "---\nbase: &b { type: Note, title: Base, status: draft }\nextra: &e { title: Extra, description: From extra. }\n" +
+		"<<: [*b, *e]\ntitle: Own\ngenerated:\n  <<: { by: agent/x }\n  at: 2026-01-02T00:00:00Z\n---\n# A\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	fm := c.Frontmatter
+	if got := fm.Type.Text(); got != "Note" || fm.Type.Pos != pos("a.md", 2, 18) {
+		t.Errorf("type %q at %v, want Note at 2:18 (merged from base)", got, fm.Type.Pos)
+	}
+	if got := fm.Title.Text(); got != "Own" {
+		t.Errorf("title %q, want Own (written in the mapping wins over merged ones)", got)
+	}
+	if got := fm.Status.Text(); got != "draft" {
+		t.Errorf("status %q, want draft", got)
+	}
+	if got := fm.Description.Text(); got != "From extra." {
+		t.Errorf("description %q, want From extra. (from the second mapping of the list)", got)
+	}
+	if fm.Generated == nil || fm.Generated.By.Text() != "agent/x" || fm.Generated.At.Raw != "2026-01-02T00:00:00Z" {
+		t.Errorf("generated %+v, want by agent/x (a nested merge) at 2026-01-02", fm.Generated)
+	}
+	var keys []string
+	for _, k := range fm.Keys {
+		keys = append(keys, k.Name)
+	}
+	if got, want := strings.Join(keys, " "), "base extra title generated type status description"; got != want {
+		t.Errorf("keys %q, want %q", got, want)
+	}
+}
+
 // TestPositionsMultiByte checks that columns count characters, not bytes, in frontmatter (yaml.v3)
 // and body (goldmark offsets through the line index), and after a BOM.
 func TestPositionsMultiByte(t *testing.T) {
