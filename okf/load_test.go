@@ -385,6 +385,30 @@ func TestFrontmatterMergeKeys(t *testing.T) {
 	}
 }
 
+// TestFrontmatterAliasedMappings checks that a family written as an alias of a mapping anchored
+// elsewhere in the frontmatter is read through the alias (D3: yaml.v3 reads `executor: *ex` as the
+// anchored mapping), nested fields included.
+func TestFrontmatterAliasedMappings(t *testing.T) {
+	src := "---\ntype: Attested Computation\nx: &ex { resource: /s/run.md, receipt: [result] }\nexecutor: *ex\n" +
+		"z: &at { resource: builtin:sql-equality }\nattester: *at\ns: &src { id: a, resource: https://a.example }\nsources: [*src]\n---\n# A\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	fm := c.Frontmatter
+	if fm.Executor == nil || fm.Executor.Resource.Text() != "/s/run.md" || len(fm.Executor.Receipt.Items) != 1 {
+		t.Errorf("executor %+v, want resource /s/run.md and one receipt field (through *ex)", fm.Executor)
+	} else if fm.Executor.Resource.Pos != pos("a.md", 3, 20) {
+		t.Errorf("executor.resource at %v, want 3:20 where it is written", fm.Executor.Resource.Pos)
+	}
+	if fm.Attester == nil || fm.Attester.Resource.Text() != "builtin:sql-equality" {
+		t.Errorf("attester %+v, want builtin:sql-equality (through *at)", fm.Attester)
+	}
+	if len(fm.Sources.Items) != 1 || fm.Sources.Items[0].ID.Text() != "a" || fm.Sources.Items[0].Resource.Text() != "https://a.example" {
+		t.Errorf("sources %+v, want one entry with id a (through *src)", fm.Sources.Items)
+	}
+}
+
 // TestPositionsMultiByte checks that columns count characters, not bytes, in frontmatter (yaml.v3)
 // and body (goldmark offsets through the line index), and after a BOM.
 func TestPositionsMultiByte(t *testing.T) {

@@ -133,6 +133,7 @@ func valueOf(path string, n *yaml.Node) Value {
 
 // lookup returns the key and value nodes of key in mapping m.
 func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
+	m = deref(m) // `executor: *ex` is the mapping anchored as &ex (D3)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
