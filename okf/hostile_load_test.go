@@ -127,3 +127,33 @@ func TestLoadOkfignoreOutside(t *testing.T) {
 		t.Error("Bundle.ReadFile followed the link outside")
 	}
 }
+
+// TestLoadDeepNesting: folders nested past MaxDepth are one OKF010 finding at the first folder too
+// deep, and nothing below it is read. Without the bound, os.Root resolves every open one level at a
+// time, so 3,000 files 2,000 folders deep (a 4 KB path, as git allows) took minutes of system time.
+func TestLoadDeepNesting(t *testing.T) {
+	root := t.TempDir()
+	deep := func(n int) string { return strings.TrimSuffix(strings.Repeat("d/", n), "/") }
+	concept := "---\ntype: Reference\ntitle: T\n---\n# T\n"
+	writeFile(t, filepath.Join(root, deep(4), "x.md"), concept)
+	writeFile(t, filepath.Join(root, deep(32), "edge.md"), concept)
+	writeFile(t, filepath.Join(root, deep(40), "deep.md"), concept)
+	b, err := LoadDir(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Concept(deep(4)+"/x") == nil || b.Concept(deep(32)+"/edge") == nil {
+		t.Error("a concept within the bound did not load")
+	}
+	if b.Concept(deep(40)+"/deep") != nil {
+		t.Error("a concept 40 folders deep was read")
+	}
+	if len(b.Diagnostics) != 1 {
+		t.Fatalf("diagnostics %v", b.Diagnostics)
+	}
+	d := b.Diagnostics[0]
+	want := "not read: a folder nested more than 32 levels deep; nothing below it is read"
+	if d.Code != CodeUnreadable || d.Pos.Path != deep(33) || d.Message != want {
+		t.Errorf("finding %s %s %q, want %s at %s: %q", d.Code, d.Pos.Path, d.Message, CodeUnreadable, deep(33), want)
+	}
+}

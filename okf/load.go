@@ -161,6 +161,11 @@ type result struct {
 	diags   []Diagnostic
 }
 
+// MaxDepth is how many folders deep the loader reads: a folder nested deeper is reported (OKF010)
+// and nothing below it is read. Real bundles nest a few levels; the bound keeps the cost of opening
+// a file through os.Root (one step per folder on its path) small whatever the checkout holds.
+const MaxDepth = 32
+
 func (l *loader) load() (*Bundle, error) {
 	if _, err := fs.ReadDir(l.fsys, "."); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
@@ -221,6 +226,14 @@ func (l *loader) load() (*Bundle, error) {
 			}
 			b.files[p] = false
 			return nil
+		}
+		if isDir && strings.Count(p, "/") >= MaxDepth {
+			// Bound: os.Root resolves a path one folder at a time, so every open costs its depth;
+			// nesting as deep as a path allows (2,000 folders) made each file cost 2,000 opens.
+			diags = append(diags, Diagnostic{Pos: Position{Path: p}, Code: CodeUnreadable, Severity: Error,
+				Message: fmt.Sprintf("not read: a folder nested more than %d levels deep; nothing below it is read", MaxDepth)})
+			b.files[p] = true
+			return fs.SkipDir
 		}
 		b.files[p] = isDir
 		if isDir || !strings.HasSuffix(name, ".md") {
