@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -155,5 +156,39 @@ func TestLoadDeepNesting(t *testing.T) {
 	want := "not read: a folder nested more than 32 levels deep; nothing below it is read"
 	if d.Code != CodeUnreadable || d.Pos.Path != deep(33) || d.Message != want {
 		t.Errorf("finding %s %s %q, want %s at %s: %q", d.Code, d.Pos.Path, d.Message, CodeUnreadable, deep(33), want)
+	}
+}
+
+// TestLoadParsesOneLargeFileAtATime: parsing builds a syntax tree many times a file's size (an
+// 8 MiB line of links: about 500 MB), so the loader's workers together parse at most ParseBudget
+// bytes at once; a file larger than the budget is parsed alone. Four such files parsed by four
+// workers at once peaked at 2.9 GB.
+func TestLoadParsesOneLargeFileAtATime(t *testing.T) {
+	root := t.TempDir()
+	big := "---\ntype: Reference\ntitle: T\n---\n# T\n" + strings.Repeat("[a](b.md) ", ParseBudget/10+1)
+	for _, n := range []string{"a.md", "b.md", "c.md", "d.md"} {
+		writeFile(t, filepath.Join(root, n), big)
+	}
+	for i := range 20 {
+		writeFile(t, filepath.Join(root, "small", string(rune('a'+i))+".md"), "---\ntype: Reference\n---\n# S\n")
+	}
+	var mu sync.Mutex
+	var now, peak, largest int64
+	parseHook = func(n int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += n
+		peak = max(peak, now)
+		largest = max(largest, n)
+	}
+	defer func() { parseHook = nil }()
+	if _, err := LoadDir(root, LoadOptions{Workers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if largest <= ParseBudget {
+		t.Fatalf("test files too small: %d bytes", largest)
+	}
+	if peak > largest {
+		t.Errorf("%d bytes parsed at once, want at most the largest file alone (%d)", peak, largest)
 	}
 }

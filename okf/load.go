@@ -117,7 +117,7 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts}
+	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
 	b, err := l.load()
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 // fsys's own (os.DirFS follows symbolic links anywhere): for a folder on disk use LoadDir, or pass
 // a *Root from OpenRoot.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
-	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts}
+	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts, gate: newByteGate(ParseBudget)}
 	return l.load()
 }
 
@@ -139,6 +139,7 @@ type loader struct {
 	fsys   *Root  // every read goes through it
 	osRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
 	opts   LoadOptions
+	gate   *byteGate // bounds the bytes parsed at once (ParseBudget)
 }
 
 type fileKind int
@@ -344,7 +345,55 @@ func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
 	if err != nil {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)}), buf
 	}
+	n := l.gate.acquire(int64(len(src)))
+	if parseHook != nil {
+		parseHook(int64(len(src)))
+		defer parseHook(-int64(len(src)))
+	}
+	defer l.gate.release(n)
 	return parseFile(j, src, l.fsys), src
+}
+
+// ParseBudget is how many bytes of source the loader's workers parse at once. Bound: parsing builds
+// a syntax tree many times a file's size (an 8 MiB line of links: about 500 MB, held until the file
+// is done), so four workers each on such a file peaked at 2.9 GB; with the budget a file larger
+// than it is parsed alone, and files of a few KiB (every real concept) still in parallel.
+const ParseBudget = 2 << 20
+
+// parseHook, when set (tests), is told the bytes each parse starts (+n) and ends (-n).
+var parseHook func(n int64)
+
+// byteGate is a counting semaphore over bytes: acquire(n) waits until n bytes of the budget are
+// free (a request over the whole budget waits for all of it) and returns what it took.
+type byteGate struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	free int64
+	size int64
+}
+
+func newByteGate(size int64) *byteGate {
+	g := &byteGate{free: size, size: size}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+func (g *byteGate) acquire(n int64) int64 {
+	n = min(max(n, 1), g.size)
+	g.mu.Lock()
+	for g.free < n {
+		g.cond.Wait()
+	}
+	g.free -= n
+	g.mu.Unlock()
+	return n
+}
+
+func (g *byteGate) release(n int64) {
+	g.mu.Lock()
+	g.free += n
+	g.mu.Unlock()
+	g.cond.Broadcast()
 }
 
 // unreadable is the OKF010 finding for a file that was not read: why, and for a file over the size
