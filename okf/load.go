@@ -81,7 +81,8 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 }
 
 // OpenBundle opens the bundle folder dir as a Root (see OpenRoot), for reading its configuration
-// before loading it with LoadRoot. The error wraps ErrNotBundle when dir is not a readable folder.
+// before loading it with LoadRoot. A folder that leaves its git checkout through a symbolic link
+// is refused (CheckLinkedOut). The error wraps ErrNotBundle when dir is not a readable folder.
 func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -89,6 +90,9 @@ func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
+	}
+	if err := CheckLinkedOut(dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
 	r, err := OpenRoot(dir, maxSize)
 	if err != nil {
