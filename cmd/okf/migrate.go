@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/lint"
@@ -145,6 +146,12 @@ func escapeDiff(d string) string {
 			parts[j] = okf.EscapeControl(p)
 		}
 		esc := strings.Join(parts, "\t")
+		// A line that starts with :: after white space (a context line " ::error …", or after a
+		// tab or a no-break space, which the Actions runner trims too) would be a workflow
+		// command: its first colon is written \x3a, as okf.EscapeLineStart writes it.
+		if t := strings.TrimLeftFunc(esc, unicode.IsSpace); strings.HasPrefix(t, ":") {
+			esc = esc[:len(esc)-len(t)] + `\x3a` + t[1:]
+		}
 		if esc != body {
 			lines[i] = esc + l[len(body):]
 		}
