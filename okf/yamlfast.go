@@ -450,15 +450,59 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 	return v
 }
 
-// plainTag resolves a plain scalar's tag the way yaml.v3 does, by asking yaml.v3. A scalar whose
-// first character cannot start a null, boolean, number, timestamp or merge key is a string without
-// asking (yaml.v3's resolve returns !!str for the same first characters, resolve.go resolveTable).
+// plainTag resolves a plain scalar's tag the way yaml.v3 does (resolve.go). A scalar whose first
+// character cannot start a null, boolean, number, timestamp or merge key is a string; one starting
+// with a letter of resolveTable's 'M' class is a boolean, null or merge key only when it is one of
+// resolveMap's words, a string otherwise. Only scalars starting with a digit, a sign or a dot (numbers,
+// timestamps, .inf) are handed to yaml.v3. TestPlainTagMatchesYAML checks the three agree.
 func plainTag(n *yaml.Node) string {
-	if v := n.Value; v != "" && !strings.ContainsRune("+-0123456789yYnNtTfFoO~<.", rune(v[0])) {
-		return "!!str"
+	v := n.Value
+	if v == "" {
+		n.Tag = ""
+		return n.ShortTag()
 	}
-	n.Tag = ""
-	return n.ShortTag()
+	switch c := v[0]; {
+	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
+		switch v {
+		case "true", "True", "TRUE", "false", "False", "FALSE":
+			return "!!bool"
+		case "~", "null", "Null", "NULL":
+			return "!!null"
+		case "<<":
+			return "!!merge"
+		}
+		return "!!str"
+	case strings.IndexByte("+-0123456789.", c) >= 0:
+		if numberless(v) {
+			return "!!str"
+		}
+		n.Tag = ""
+		return n.ShortTag()
+	}
+	return "!!str"
+}
+
+// numberless reports whether a plain scalar that starts like a number (a digit, sign or dot) is
+// certainly none: yaml.v3 reads it as a string. A number or timestamp yaml.v3 recognises (ParseInt
+// and ParseUint with base prefixes, its float pattern, ParseFloat after a dot, its timestamp
+// layouts, the 0b and 0o forms) is written with digits, signs, dots, underscores, colons, spaces,
+// tabs and only the letters eEtTzZoObB, plus hexadecimal digits after 0x. So a byte outside that
+// set, in a scalar with no x at all, settles it: a sha256 or a version like 2.4.1-beta is a string.
+func numberless(v string) bool {
+	if len(v) <= 5 || strings.ContainsAny(v, "xX") {
+		// A short one may be one of resolveMap's words (.nan, -.inf); one with an x may be a
+		// hexadecimal integer, 0x1F, also spelled 0_x1F (underscores are dropped).
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+		case strings.IndexByte("+-._: \teEtTzZoObB", c) >= 0:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // plainBlockSafe reports whether text, written after "key: " or "- ", is one plain scalar: it does
