@@ -12,8 +12,11 @@ import (
 // and simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
 // (comments, anchors, tags, block scalars, escapes, multi-line scalars, tabs, odd characters, any
 // doubt) goes to yaml.v3. FuzzFastYAML checks the two give the same node trees.
-func unmarshalYAML(raw []byte, doc *yaml.Node) error {
-	if n, ok := fastYAML(raw); ok {
+//
+// With a scratch (a loader worker's), the nodes are built in its memory, reused for the next
+// block: the caller must be done with doc before it parses another block with the same scratch.
+func unmarshalYAML(raw []byte, doc *yaml.Node, s *fastScratch) error {
+	if n, ok := fastYAML(raw, s); ok {
 		*doc = *n
 		return nil
 	}
@@ -37,8 +40,19 @@ type fastLine struct {
 	trail  bool   // the line had trailing spaces
 }
 
-// fastYAML returns the document node, or ok false when raw is not in the subset.
-func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
+// fastScratch is the memory one loader worker's fastYAML reuses from block to block: the line
+// table and the node slab. A block's tree is dropped (its values copied into the Frontmatter)
+// before the next is parsed, so a worker keeps one slab instead of allocating ~20 KB per file. The
+// slab kept is bounded by maxScratchNodes; a larger block gets a slab of its own.
+type fastScratch struct {
+	lines []fastLine
+	slab  []yaml.Node
+}
+
+const maxScratchNodes = 4096
+
+// fastYAML returns the document node, or ok false when raw is not in the subset. s may be nil.
+func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
 	if !fastSafe(raw) {
 		return nil, false
 	}
@@ -46,6 +60,14 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 		return nil, false // a block between delimiters always ends with a line break
 	}
 	p := &fastParser{}
+	if s != nil {
+		p.lines = s.lines[:0]
+		defer func() {
+			if cap(p.lines) <= maxScratchNodes {
+				s.lines = p.lines[:0]
+			}
+		}()
+	}
 	n, blanks := 0, 0
 	for off := 0; off < len(raw); {
 		line, next := nextLine(raw, off)
@@ -76,7 +98,17 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 	if len(p.lines) == 0 {
 		return nil, false
 	}
-	p.slab = make([]yaml.Node, 0, 4*len(p.lines)+2)
+	// Each line holds at most a key and its value; a flow sequence's items get chunks of their own.
+	need := 2*len(p.lines) + 2
+	switch {
+	case s != nil && cap(s.slab) >= need:
+		p.slab = s.slab[:0]
+	case s != nil && need <= maxScratchNodes:
+		s.slab = make([]yaml.Node, 0, max(need, 256))
+		p.slab = s.slab
+	default:
+		p.slab = make([]yaml.Node, 0, need)
+	}
 	d := p.node()
 	first := p.lines[0]
 	*d = yaml.Node{Kind: yaml.DocumentNode, Line: first.n, Column: first.indent + 1}
