@@ -301,6 +301,62 @@ func (r *Root) ReadFileInto(name string, buf []byte) ([]byte, error) {
 }
 
 // Stat returns the file information of name, following symbolic links inside the root
+
+// folderHandle is a loader worker's handle on the folder it read its last file from, so that the
+// next file of the same folder is opened with one openat in it instead of os.Root walking (and
+// opening and closing) every folder of the path again. The handle is itself an os.Root opened
+// through the bundle's Root: confined to that folder, which is inside the root.
+type folderHandle struct {
+	dir  string // slash path of the folder ("" before the first)
+	root *os.Root
+}
+
+func (h *folderHandle) close() {
+	if h.root != nil {
+		h.root.Close()
+	}
+	*h = folderHandle{}
+}
+
+// readFileVia reads name as ReadFileInto does, opening it through h when the file is in a folder
+// (and moving h there). Any failure on this path is retried by ReadFileInto, so errors and their
+// messages are exactly its own.
+func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
+	if r.osRoot == nil {
+		return r.ReadFileInto(name, buf)
+	}
+	c, err := r.clean("read", name)
+	if err != nil {
+		return nil, err
+	}
+	dir, base := path.Split(c)
+	if dir == "" {
+		return r.ReadFileInto(name, buf)
+	}
+	if h.root == nil || h.dir != dir {
+		h.close()
+		sub, err := r.osRoot.OpenRoot(filepath.FromSlash(strings.TrimSuffix(dir, "/")))
+		if err != nil {
+			return r.ReadFileInto(name, buf)
+		}
+		h.dir, h.root = dir, sub
+	}
+	f, err := h.root.OpenFile(base, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return r.ReadFileInto(name, buf)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !typeOK(st.Mode(), false) {
+		return r.ReadFileInto(name, buf)
+	}
+	data, err := readCapped(f, st.Size(), r.max, buf)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
+	}
+	return data, nil
+}
+
 // (fs.StatFS). A link leading outside is ErrOutside.
 func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	c, err := r.clean("stat", name)

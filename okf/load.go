@@ -263,6 +263,7 @@ func (l *loader) load() (*Bundle, error) {
 			// (limit+1) at once and 1 MiB each between large files; its YAML slab is bounded by
 			// maxScratchNodes.
 			var s scratch
+			defer s.folder.close()
 			for i := range next {
 				results[i] = l.loadFile(jobs[i], &s)
 				if cap(s.buf) > 1<<20 {
@@ -324,17 +325,19 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// scratch is the memory one worker reuses from file to file: the read buffer and fastYAML's nodes.
+// scratch is the memory one worker reuses from file to file: the read buffer, fastYAML's nodes and
+// a handle on the folder it last read from.
 // Parsing copies every string it keeps, so nothing loaded points into it (this saves a file-sized
 // allocation and a YAML tree per concept).
 type scratch struct {
-	buf  []byte
-	yaml fastScratch
+	buf    []byte
+	yaml   fastScratch
+	folder folderHandle // the folder of the last file read
 }
 
 // loadFile reads and parses one file; it never fails, problems become diagnostics.
 func (l *loader) loadFile(j job, s *scratch) result {
-	src, err := l.fsys.ReadFileInto(j.path, s.buf)
+	src, err := l.fsys.readFileVia(&s.folder, j.path, s.buf)
 	if err != nil {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
