@@ -3,6 +3,7 @@ package okf
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,38 @@ func TestLoadAcrossFolders(t *testing.T) {
 			!strings.HasPrefix(b.Diagnostics[0].Message, "not read: file is ") {
 			t.Errorf("workers %d: diagnostics %v", workers, b.Diagnostics)
 		}
+	}
+}
+
+// TestIndexBodyFromOneParse: an index's Body, read from the tree its entries were read from, is
+// the Body parseBody reads from a parse of its own, for every index.md of the corpus (skipped when
+// absent) and a hand-written one with every kind of body content.
+func TestIndexBodyFromOneParse(t *testing.T) {
+	texts := map[string][]byte{"hand/index.md": []byte("# Index\n\n## Part\n\n- [A](a.md) - first [^1]\n- [B](b.md)\n  <!-- note -->\n\n" +
+		"```sql\nSELECT 1\n```\n\n![img](i.png)\n\n# Citations\n\n- <https://x.example>\n\n[^1]: a note\n")}
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	_ = filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "index.md" {
+			if data, err := os.ReadFile(p); err == nil {
+				texts[p] = data
+			}
+		}
+		return nil
+	})
+	for p, src := range texts {
+		sp := SplitFrontmatter(src)
+		li := newLineIndex(src)
+		got := parseIndex(p, src, sp.BodyOffset, li).Body
+		want := parseBody(p, src, sp.BodyOffset, newLineIndex(src))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: index body %+v, parseBody %+v", p, got, want)
+		}
+		if p == "hand/index.md" && (len(got.Links) != 3 || len(got.Comments) != 1 || len(got.CodeBlocks) != 1 ||
+			len(got.Citations) != 1 || len(got.FootnoteRefs) != 1 || len(got.FootnoteDefs) != 1 || len(got.Headings) != 3) {
+			t.Errorf("hand-written index: body %+v", got)
+		}
+	}
+	if len(texts) == 1 {
+		t.Log("corpus absent: only the hand-written index checked")
 	}
 }
