@@ -304,23 +304,19 @@ func (r *Root) ReadFileInto(name string, buf []byte) ([]byte, error) {
 
 // folderHandle is a loader worker's handle on the folder it read its last file from, so that the
 // next file of the same folder is opened with one openat in it instead of os.Root walking (and
-// opening and closing) every folder of the path again. The handle is itself an os.Root opened
-// through the bundle's Root: confined to that folder, which is inside the root.
+// opening and closing) every folder of the path again. The handle is opened through the bundle's
+// Root (os.Root: confined), and a file is opened in it by its bare name, never following a
+// symbolic link (fsys_linux.go) or through an os.Root on the folder (elsewhere): it cannot lead
+// out of the folder, which is inside the root.
 type folderHandle struct {
-	dir  string // slash path of the folder ("" before the first)
-	root *os.Root
+	dir  string // slash path of the folder, "" for the root
+	open bool
+	folderOS
 }
 
-func (h *folderHandle) close() {
-	if h.root != nil {
-		h.root.Close()
-	}
-	*h = folderHandle{}
-}
-
-// readFileVia reads name as ReadFileInto does, opening it through h when the file is in a folder
-// (and moving h there). Any failure on this path is retried by ReadFileInto, so errors and their
-// messages are exactly its own.
+// readFileVia reads name as ReadFileInto does, opening it through h (moved to the file's folder
+// first). Whatever this path does not read plainly (a link, a file that is not regular, an error
+// opening) is handed to ReadFileInto, so errors and their messages are exactly its own.
 func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
 	if r.osRoot == nil {
 		return r.ReadFileInto(name, buf)
@@ -330,31 +326,33 @@ func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, er
 		return nil, err
 	}
 	dir, base := path.Split(c)
-	if dir == "" {
-		return r.ReadFileInto(name, buf)
-	}
-	if h.root == nil || h.dir != dir {
+	dir = strings.TrimSuffix(dir, "/")
+	if !h.open || h.dir != dir {
 		h.close()
-		sub, err := r.osRoot.OpenRoot(filepath.FromSlash(strings.TrimSuffix(dir, "/")))
-		if err != nil {
+		folder := dir
+		if folder == "" {
+			folder = "."
+		}
+		if err := h.openIn(r.osRoot, filepath.FromSlash(folder)); err != nil {
 			return r.ReadFileInto(name, buf)
 		}
-		h.dir, h.root = dir, sub
+		h.dir, h.open = dir, true
 	}
-	f, err := h.root.OpenFile(base, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
+	data, ok, err := h.read(base, r.max, buf)
+	if !ok {
 		return r.ReadFileInto(name, buf)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !typeOK(st.Mode(), false) {
-		return r.ReadFileInto(name, buf)
-	}
-	data, err := readCapped(f, st.Size(), r.max, buf)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
 	}
 	return data, nil
+}
+
+func (h *folderHandle) close() {
+	if h.open {
+		h.closeOS()
+	}
+	*h = folderHandle{}
 }
 
 // (fs.StatFS). A link leading outside is ErrOutside.
