@@ -21,6 +21,9 @@ type confinedDir struct{ *okf.Root }
 // openConfined opens dir with a per-file limit of maxSize bytes (MaxPostSize when <= 0). Close it
 // when done.
 func openConfined(dir string, maxSize int64) (*confinedDir, error) {
+	if err := okf.CheckLinkedOut(dir); err != nil {
+		return nil, err
+	}
 	r, err := okf.OpenRoot(dir, maxSize)
 	if err != nil {
 		return nil, err

@@ -574,6 +574,9 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 // rewrite it). Other files are listed with no content, never read. .git is skipped.
 func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	m := fstest.MapFS{}
+	if err := okf.CheckLinkedOut(root); err != nil {
+		return nil, err // a bundle folder linked out of its checkout is not gen's to write
+	}
 	r, err := okf.OpenRoot(root, maxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil

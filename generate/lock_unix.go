@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // Lock takes the bundle's gen lock: an exclusive flock on out/.okf-gen.lock, created with out if
@@ -16,6 +18,9 @@ import (
 // never blocks the next one. unlock removes the file and releases the lock, and removes out again
 // when Lock created it and the run left it empty.
 func Lock(out string) (unlock func(), err error) {
+	if err := okf.CheckLinkedOut(out); err != nil {
+		return nil, err // a bundle folder linked out of its checkout: no lock file written there
+	}
 	_, statErr := os.Stat(out)
 	created := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(out, 0o755); err != nil {

@@ -88,9 +88,11 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 			defer wg.Done()
 			for i := range next {
 				r := active[i]
+				report, flush := cappedReport(&found[i])
 				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers,
-					report: func(d okf.Diagnostic) { found[i] = append(found[i], d) }}
+					report: report}
 				check(r, p)
+				flush()
 			}
 		}()
 	}
@@ -134,6 +136,40 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	}
 	out = okf.SortDiagnostics(out)
 	return opts.Baseline.Filter(out)
+}
+
+// MaxFindingsPerFile is how many findings one rule reports about one file; past it, one more
+// finding (at the first left out) counts the rest. Bound: one file could otherwise hold hundreds of
+// thousands (an 8 MiB line of broken links: 640,000), copies of it cost a pull request nothing, and
+// every finding is kept until the report is sorted (a 4 MB file took 1.4 GB of memory in -f sarif).
+// With it, what is kept is linear in the number of files, whatever they hold.
+const MaxFindingsPerFile = 1000
+
+// cappedReport returns a rule's report function, which keeps at most MaxFindingsPerFile findings
+// per file in dst, and flush, which adds the finding counting the rest of each file. A rule reports
+// from one goroutine at a time (Pass), so no lock is needed.
+func cappedReport(dst *[]okf.Diagnostic) (report func(okf.Diagnostic), flush func()) {
+	count := map[string]int{}
+	firstLeft := map[string]okf.Diagnostic{}
+	report = func(d okf.Diagnostic) {
+		n := count[d.Pos.Path]
+		count[d.Pos.Path] = n + 1
+		switch {
+		case n < MaxFindingsPerFile:
+			*dst = append(*dst, d)
+		case n == MaxFindingsPerFile:
+			firstLeft[d.Pos.Path] = d
+		}
+	}
+	flush = func() {
+		for p, d := range firstLeft {
+			d.End = okf.Position{}
+			d.Message = fmt.Sprintf("%d more findings of this rule in this file are not reported (okf reports at most %d per rule and file)",
+				count[p]-MaxFindingsPerFile, MaxFindingsPerFile)
+			*dst = append(*dst, d)
+		}
+	}
+	return report, flush
 }
 
 // check runs one rule. A rule that panics is a bug in okf, not in the bundle: it becomes a finding

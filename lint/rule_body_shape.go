@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -10,7 +11,8 @@ import (
 // TitleDuplicate reports concepts that share a title with another concept of the bundle (info, a
 // convention). The title is the display name indexes, search results and agents show (§4.1); two
 // concepts with one name cannot be told apart there. Titles are compared without regard to case
-// and surrounding spaces; each concept is reported, naming the others.
+// and surrounding spaces; each concept is reported, naming up to three of the others and counting
+// the rest.
 var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info,
 	Title: "title shared with another concept",
 	Doc: "`title` is the display name consumers show (§4.1). When two concepts share one, an index or a search result " +
@@ -31,20 +33,33 @@ func checkTitleDuplicate(p *Pass) {
 		if len(cs) < 2 {
 			continue
 		}
+		// Sorted once per group; each finding names at most titleDuplicateNamed of the others and
+		// counts the rest, so n concepts sharing a title cost O(n log n) time and O(n) output, not
+		// n² (a pull request of 10,000 copies of one file would otherwise print a gigabyte).
+		sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
 		for _, c := range cs {
-			var others []string
+			others := make([]string, 0, titleDuplicateNamed)
 			for _, o := range cs {
+				if len(others) == titleDuplicateNamed {
+					break
+				}
 				if o != c {
 					others = append(others, o.Path)
 				}
 			}
-			sort.Strings(others)
+			list := strings.Join(others, ", ")
+			if more := len(cs) - 1 - len(others); more > 0 {
+				list += fmt.Sprintf(" and %d more", more)
+			}
 			t := c.Frontmatter.Title
 			p.Reportf(at(t, fileStart(c)), "title %q is also the title of %s: readers and agents choosing by title cannot tell them apart; make it distinct (§4.1)",
-				strings.TrimSpace(t.Raw), strings.Join(others, ", "))
+				strings.TrimSpace(t.Raw), list)
 		}
 	}
 }
+
+// titleDuplicateNamed is how many of the other concepts sharing its title an OKF108 finding names.
+const titleDuplicateNamed = 3
 
 // BodyEmpty reports a concept whose body holds nothing but whitespace (info). The frontmatter says
 // what the concept is; the body is where the knowledge goes (§4.2), and an empty one gives a reader

@@ -364,6 +364,9 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 	finish(hunks[len(hunks)-1])
 	var b strings.Builder
 	path = strings.TrimPrefix(path, "/") // an absolute path reads a/tmp/x.md, as git would write it
+	// The header is one line whatever the file is named: a line break in a name is written \n
+	// (a name is bundle text; the body's lines are escaped by whoever prints the diff).
+	path = EscapeControl(path)
 	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", path, path)
 	shift := 0
 	for _, h := range hunks {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -125,5 +126,69 @@ func TestLoadOkfignoreOutside(t *testing.T) {
 	}
 	if _, err := b.ReadFile(".okfignore"); err == nil {
 		t.Error("Bundle.ReadFile followed the link outside")
+	}
+}
+
+// TestLoadDeepNesting: folders nested past MaxDepth are one OKF010 finding at the first folder too
+// deep, and nothing below it is read. Without the bound, os.Root resolves every open one level at a
+// time, so 3,000 files 2,000 folders deep (a 4 KB path, as git allows) took minutes of system time.
+func TestLoadDeepNesting(t *testing.T) {
+	root := t.TempDir()
+	deep := func(n int) string { return strings.TrimSuffix(strings.Repeat("d/", n), "/") }
+	concept := "---\ntype: Reference\ntitle: T\n---\n# T\n"
+	writeFile(t, filepath.Join(root, deep(4), "x.md"), concept)
+	writeFile(t, filepath.Join(root, deep(32), "edge.md"), concept)
+	writeFile(t, filepath.Join(root, deep(40), "deep.md"), concept)
+	b, err := LoadDir(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Concept(deep(4)+"/x") == nil || b.Concept(deep(32)+"/edge") == nil {
+		t.Error("a concept within the bound did not load")
+	}
+	if b.Concept(deep(40)+"/deep") != nil {
+		t.Error("a concept 40 folders deep was read")
+	}
+	if len(b.Diagnostics) != 1 {
+		t.Fatalf("diagnostics %v", b.Diagnostics)
+	}
+	d := b.Diagnostics[0]
+	want := "not read: a folder nested more than 32 levels deep; nothing below it is read"
+	if d.Code != CodeUnreadable || d.Pos.Path != deep(33) || d.Message != want {
+		t.Errorf("finding %s %s %q, want %s at %s: %q", d.Code, d.Pos.Path, d.Message, CodeUnreadable, deep(33), want)
+	}
+}
+
+// TestLoadParsesOneLargeFileAtATime: parsing builds a syntax tree many times a file's size (an
+// 8 MiB line of links: about 500 MB), so the loader's workers together parse at most ParseBudget
+// bytes at once; a file larger than the budget is parsed alone. Four such files parsed by four
+// workers at once peaked at 2.9 GB.
+func TestLoadParsesOneLargeFileAtATime(t *testing.T) {
+	root := t.TempDir()
+	big := "---\ntype: Reference\ntitle: T\n---\n# T\n" + strings.Repeat("[a](b.md) ", ParseBudget/10+1)
+	for _, n := range []string{"a.md", "b.md", "c.md", "d.md"} {
+		writeFile(t, filepath.Join(root, n), big)
+	}
+	for i := range 20 {
+		writeFile(t, filepath.Join(root, "small", string(rune('a'+i))+".md"), "---\ntype: Reference\n---\n# S\n")
+	}
+	var mu sync.Mutex
+	var now, peak, largest int64
+	parseHook = func(n int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += n
+		peak = max(peak, now)
+		largest = max(largest, n)
+	}
+	defer func() { parseHook = nil }()
+	if _, err := LoadDir(root, LoadOptions{Workers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if largest <= ParseBudget {
+		t.Fatalf("test files too small: %d bytes", largest)
+	}
+	if peak > largest {
+		t.Errorf("%d bytes parsed at once, want at most the largest file alone (%d)", peak, largest)
 	}
 }

@@ -81,7 +81,8 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 }
 
 // OpenBundle opens the bundle folder dir as a Root (see OpenRoot), for reading its configuration
-// before loading it with LoadRoot. The error wraps ErrNotBundle when dir is not a readable folder.
+// before loading it with LoadRoot. A folder that leaves its git checkout through a symbolic link
+// is refused (CheckLinkedOut). The error wraps ErrNotBundle when dir is not a readable folder.
 func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -89,6 +90,9 @@ func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNotBundle, dir)
+	}
+	if err := CheckLinkedOut(dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
 	r, err := OpenRoot(dir, maxSize)
 	if err != nil {
@@ -117,7 +121,7 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts}
+	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
 	b, err := l.load()
 	if err != nil {
 		return nil, err
@@ -131,7 +135,7 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 // fsys's own (os.DirFS follows symbolic links anywhere): for a folder on disk use LoadDir, or pass
 // a *Root from OpenRoot.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
-	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts}
+	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts, gate: newByteGate(ParseBudget)}
 	return l.load()
 }
 
@@ -139,6 +143,7 @@ type loader struct {
 	fsys   *Root  // every read goes through it
 	osRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
 	opts   LoadOptions
+	gate   *byteGate // bounds the bytes parsed at once (ParseBudget)
 }
 
 type fileKind int
@@ -160,6 +165,11 @@ type result struct {
 	log     *Log
 	diags   []Diagnostic
 }
+
+// MaxDepth is how many folders deep the loader reads: a folder nested deeper is reported (OKF010)
+// and nothing below it is read. Real bundles nest a few levels; the bound keeps the cost of opening
+// a file through os.Root (one step per folder on its path) small whatever the checkout holds.
+const MaxDepth = 32
 
 func (l *loader) load() (*Bundle, error) {
 	if _, err := fs.ReadDir(l.fsys, "."); err != nil {
@@ -221,6 +231,14 @@ func (l *loader) load() (*Bundle, error) {
 			}
 			b.files[p] = false
 			return nil
+		}
+		if isDir && strings.Count(p, "/") >= MaxDepth {
+			// Bound: os.Root resolves a path one folder at a time, so every open costs its depth;
+			// nesting as deep as a path allows (2,000 folders) made each file cost 2,000 opens.
+			diags = append(diags, Diagnostic{Pos: Position{Path: p}, Code: CodeUnreadable, Severity: Error,
+				Message: fmt.Sprintf("not read: a folder nested more than %d levels deep; nothing below it is read", MaxDepth)})
+			b.files[p] = true
+			return fs.SkipDir
 		}
 		b.files[p] = isDir
 		if isDir || !strings.HasSuffix(name, ".md") {
@@ -342,7 +360,55 @@ func (l *loader) loadFile(j job, s *scratch) result {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
 	s.buf = src
+	n := l.gate.acquire(int64(len(src)))
+	if parseHook != nil {
+		parseHook(int64(len(src)))
+		defer parseHook(-int64(len(src)))
+	}
+	defer l.gate.release(n)
 	return parseFile(j, src, l.fsys, s)
+}
+
+// ParseBudget is how many bytes of source the loader's workers parse at once. Bound: parsing builds
+// a syntax tree many times a file's size (an 8 MiB line of links: about 500 MB, held until the file
+// is done), so four workers each on such a file peaked at 2.9 GB; with the budget a file larger
+// than it is parsed alone, and files of a few KiB (every real concept) still in parallel.
+const ParseBudget = 2 << 20
+
+// parseHook, when set (tests), is told the bytes each parse starts (+n) and ends (-n).
+var parseHook func(n int64)
+
+// byteGate is a counting semaphore over bytes: acquire(n) waits until n bytes of the budget are
+// free (a request over the whole budget waits for all of it) and returns what it took.
+type byteGate struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	free int64
+	size int64
+}
+
+func newByteGate(size int64) *byteGate {
+	g := &byteGate{free: size, size: size}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+func (g *byteGate) acquire(n int64) int64 {
+	n = min(max(n, 1), g.size)
+	g.mu.Lock()
+	for g.free < n {
+		g.cond.Wait()
+	}
+	g.free -= n
+	g.mu.Unlock()
+	return n
+}
+
+func (g *byteGate) release(n int64) {
+	g.mu.Lock()
+	g.free += n
+	g.mu.Unlock()
+	g.cond.Broadcast()
 }
 
 // unreadable is the OKF010 finding for a file that was not read: why, and for a file over the size

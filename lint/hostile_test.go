@@ -1,0 +1,70 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// A pull request of n concepts sharing one title (git stores the one blob once, so this costs the
+// attacker nothing) must not make OKF108's output grow as n²: each finding names a few of the
+// others and counts the rest. Uncapped, 10,000 such files printed about a gigabyte.
+func TestTitleDuplicateBounded(t *testing.T) {
+	const n = 3000
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("c/x%04d.md", i)] = "---\ntype: Note\ntitle: Same\n---\n# Same\n"
+	}
+	b := load(t, files)
+	ds := Run(b, Options{Rules: []*Rule{TitleDuplicate}})
+	if len(ds) != n {
+		t.Fatalf("%d findings, want %d", len(ds), n)
+	}
+	total := 0
+	for _, d := range ds {
+		total += len(d.Message)
+	}
+	if total > n*300 {
+		t.Errorf("OKF108 messages total %d bytes for %d concepts: not linear", total, n)
+	}
+	// The first concept names the next three by path order and counts the rest: n-1 others, 3 named.
+	want := fmt.Sprintf(`title "Same" is also the title of c/x0001.md, c/x0002.md, c/x0003.md and %d more: readers and agents choosing by title cannot tell them apart; make it distinct (§4.1)`, n-4)
+	if ds[0].Pos.Path != "c/x0000.md" || ds[0].Message != want {
+		t.Errorf("first finding:\n%s: %.300s\nwant c/x0000.md: %s", ds[0].Pos.Path, ds[0].Message, want)
+	}
+	// The last names the first three (itself left out).
+	if m := ds[n-1].Message; !strings.Contains(m, "c/x0000.md, c/x0001.md, c/x0002.md and ") {
+		t.Errorf("last finding: %.300s", m)
+	}
+}
+
+// One file can hold hundreds of thousands of findings of one rule (an 8 MiB line of broken links:
+// 640,000), and copies of it cost a pull request nothing, while every finding is kept until the
+// report is sorted (a 4 MB file took 1.4 GB for -f sarif). A rule reports at most
+// MaxFindingsPerFile findings per file, then one finding counting the rest, at the first left out.
+func TestFindingsPerFileBounded(t *testing.T) {
+	const links = MaxFindingsPerFile + 500
+	body := strings.Repeat("[a](nope.md) ", links)
+	b := load(t, map[string]string{
+		"x.md": "---\ntype: Note\ntitle: X\n---\n# X\n" + body + "\n",
+		"y.md": "---\ntype: Note\ntitle: Y\n---\n# Y\n[a](nope.md)\n",
+	})
+	ds := Run(b, Options{Rules: []*Rule{LinkBroken}})
+	var x []okf.Diagnostic
+	for _, d := range ds {
+		if d.Pos.Path == "x.md" {
+			x = append(x, d)
+		}
+	}
+	if len(x) != MaxFindingsPerFile+1 || len(ds) != len(x)+1 {
+		t.Fatalf("%d findings in x.md, %d in all; want %d and %d", len(x), len(ds), MaxFindingsPerFile+1, MaxFindingsPerFile+2)
+	}
+	last := x[len(x)-1]
+	// The 1,001st link starts at column 1 + 1000 × 13 of line 6.
+	want := fmt.Sprintf("500 more findings of this rule in this file are not reported (okf reports at most %d per rule and file)", MaxFindingsPerFile)
+	if last.Code != "OKF601" || last.Pos.Line != 6 || last.Pos.Col != 1+MaxFindingsPerFile*13 || last.Message != want {
+		t.Errorf("summary finding %s %d:%d %q, want OKF601 6:%d %q", last.Code, last.Pos.Line, last.Pos.Col, last.Message, 1+MaxFindingsPerFile*13, want)
+	}
+}
