@@ -62,15 +62,35 @@ func IsURL(s string) bool {
 // joinInside joins rel onto dir (both slash paths from the root) and reports whether the result
 // would climb above the root. path.Clean alone would hide "/../x" as "/x".
 //
-// Links are resolved by the thousand, and nearly all are already clean ("b.md", "sub/c.md" from
-// "dir"): those are joined with at most one allocation; any other is handed to joinInsideSegments.
+// Links are resolved by the thousand, and nearly all are clean, or clean after leading "../"
+// ("b.md", "sub/c.md", "../s029/p.md" from "dir"): those are joined with at most one allocation;
+// any other is handed to joinInsideSegments.
 func joinInside(dir, rel string) (string, bool) {
 	if !strings.HasPrefix(rel, "/") && dir != "" && dir != "." {
-		if cleanSegments(dir) && cleanSegments(rel) {
-			if rel == "" {
-				return dir, false
+		if cleanSegments(dir) {
+			// Leading "../" climb out of dir and "./" stay; the rest, when clean, is appended.
+			prefix, rest := dir, rel
+			for {
+				if r, ok := strings.CutPrefix(rest, "../"); ok {
+					if prefix == "" {
+						return "", true
+					}
+					prefix, rest = prefix[:max(strings.LastIndexByte(prefix, '/'), 0)], r
+				} else if r, ok := strings.CutPrefix(rest, "./"); ok {
+					rest = r
+				} else {
+					break
+				}
 			}
-			return dir + "/" + rel, false
+			if cleanSegments(rest) {
+				switch {
+				case prefix == "":
+					return rest, false
+				case rest == "":
+					return prefix, false
+				}
+				return prefix + "/" + rest, false
+			}
 		}
 	} else if r := strings.TrimPrefix(rel, "/"); cleanSegments(r) {
 		return r, false
