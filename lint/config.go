@@ -18,6 +18,12 @@ import (
 // it is never a concept (D5).
 const ConfigName = ".okf.yaml"
 
+// MaxConfigFileSize is the largest max_file_size .okf.yaml may set. Bound: the configuration comes
+// with the bundle, which may be a stranger's pull request, and a file of gigabytes costs that pull
+// request a few MB (zeros compress a thousandfold in git); a larger setting is reported (OKF901)
+// and this one applies. Only --max-file-size, from whoever runs okf, goes past it.
+const MaxConfigFileSize = 32 << 20
+
 // Config is a parsed .okf.yaml: which rules run, at which severity, where, and what the bundle adds
 // (ignore globs, the expiring window, its own schemas per type). Problems in the file itself are
 // findings (Diagnostics), reported with their positions by the engine rules OKF901–OKF903; the
@@ -119,6 +125,11 @@ func ParseConfig(name string, src []byte) *Config {
 			if v.Kind != yaml.ScalarNode || err != nil {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", shape(v))
 				continue
+			}
+			if n > MaxConfigFileSize {
+				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size %s is over the %s a bundle's configuration may set; %s applies (raise it past that with --max-file-size)",
+					okf.FormatSize(n), okf.FormatSize(MaxConfigFileSize), okf.FormatSize(MaxConfigFileSize))
+				n = MaxConfigFileSize
 			}
 			c.MaxFileSize = n
 		default:

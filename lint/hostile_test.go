@@ -68,3 +68,23 @@ func TestFindingsPerFileBounded(t *testing.T) {
 		t.Errorf("summary finding %s %d:%d %q, want OKF601 6:%d %q", last.Code, last.Pos.Line, last.Pos.Col, last.Message, 1+MaxFindingsPerFile*13, want)
 	}
 }
+
+// .okf.yaml comes with the pull request: its max_file_size may lower the limit, but raise it no
+// further than MaxConfigFileSize, or a 2 MB pull request (a 4 GB file of zeros compresses that
+// well in git) would make okf read and parse gigabytes. Only --max-file-size goes past it.
+func TestConfigCannotRaiseSizeLimitFar(t *testing.T) {
+	c := ParseConfig(".okf.yaml", []byte("max_file_size: 4GiB\n"))
+	if c.MaxFileSize != MaxConfigFileSize {
+		t.Errorf("max_file_size 4GiB read as %d, want the ceiling %d", c.MaxFileSize, MaxConfigFileSize)
+	}
+	want := ".okf.yaml:1:16: max_file_size 4 GiB is over the 32 MiB a bundle's configuration may set; 32 MiB applies (raise it past that with --max-file-size) [OKF901]"
+	if len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("findings %v, want %s", c.Diagnostics, want)
+	}
+	for _, ok := range []string{"1KiB", "32MiB", "20MiB"} {
+		c := ParseConfig(".okf.yaml", []byte("max_file_size: "+ok+"\n"))
+		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n || len(c.Diagnostics) != 0 {
+			t.Errorf("max_file_size %s: read as %d with %v", ok, c.MaxFileSize, c.Diagnostics)
+		}
+	}
+}
