@@ -22,13 +22,14 @@ const (
 	CodeParamIncomplete  = "OKF703" // a parameter without name, type or required (§10.2); lint's parameter-incomplete
 	CodeUndeclared       = "OKF704" // a placeholder that no parameter declares (D17); lint's placeholder-undeclared
 	CodeUnused           = "OKF705" // a declared parameter the computation never uses (D17); lint's parameter-unused
-	CodeNoReceipt        = "ATT009" // executor.receipt missing or empty (§10.2)
-	CodeNoAttester       = "ATT010" // attester.resource missing (§10.2)
-	CodeAttesterMissing  = "OKF707" // attester path resolves to nothing in the bundle (D14); lint's attester-unresolved
-	CodeAttesterOutside  = "ATT012" // attester path leaves the bundle, by .. or a symbolic link (D14)
-	CodeAttesterKind     = "ATT013" // attester okf cannot run: URL, folder, unknown builtin, not executable (D18)
-	CodeParamType        = "ATT014" // a parameter type okf cannot check values against
-	CodeParamDuplicate   = "ATT015" // a parameter name declared twice
+	// ATT009 (receipt missing or empty) and ATT010 (no attester.resource) are retired: okf lint's
+	// OKF706 receipt-not-list, OKF707 attester-unresolved and OKF711 computation-party-missing
+	// report them, and okf attest check shows lint's findings for them.
+	CodeAttesterMissing = "OKF707" // attester path resolves to nothing in the bundle (D14); lint's attester-unresolved
+	CodeAttesterOutside = "ATT012" // attester path leaves the bundle, by .. or a symbolic link (D14)
+	CodeAttesterKind    = "ATT013" // attester okf cannot run: URL, folder, unknown builtin, not executable (D18)
+	CodeParamType       = "ATT014" // a parameter type okf cannot check values against
+	CodeParamDuplicate  = "ATT015" // a parameter name declared twice
 )
 
 // CodeInfo describes a code of attest's own (ATT…), for reports that list their rules (SARIF).
@@ -39,8 +40,6 @@ type CodeInfo struct {
 
 // OwnCodes lists the checks only attest makes; the others are okf lint's rules.
 var OwnCodes = []CodeInfo{
-	{CodeNoReceipt, "receipt-missing", "executor.receipt is missing or lists no fields (§10.2)", okf.Warning},
-	{CodeNoAttester, "attester-missing", "no attester.resource (§10.2)", okf.Warning},
 	{CodeAttesterOutside, "attester-outside", "the attester path leaves the bundle, by .. or a symbolic link (D14)", okf.Warning},
 	{CodeAttesterKind, "attester-unrunnable", "the attester cannot run: a URL, a folder, an unknown builtin:NAME, a file neither .py nor executable (D18)", okf.Warning},
 	{CodeParamType, "parameter-type-unknown", "a parameter type okf cannot check values against", okf.Info},
@@ -163,23 +162,8 @@ func checkOne(c *Computation) []okf.Diagnostic {
 			}
 		}
 	}
-	if fm.Executor == nil || !fm.Executor.Receipt.Present() {
-		pos := typePos
-		if fm.Executor != nil {
-			pos = fm.KeyPos("executor")
-		}
-		at(pos, CodeNoReceipt, okf.Warning, "executor.receipt is missing; it should list the fields a run must return (§10.2)")
-	} else if len(c.Receipt) == 0 {
-		at(fm.Executor.Receipt.Pos, CodeNoReceipt, okf.Warning, "executor.receipt lists no fields; it should list the fields a run must return (§10.2)")
-	}
 	a := c.Attester
 	switch a.State {
-	case "undeclared":
-		pos := typePos
-		if fm.Attester != nil {
-			pos = fm.KeyPos("attester")
-		}
-		at(pos, CodeNoAttester, okf.Warning, "no attester.resource: nothing can check this computation's runs (§10.2)")
 	case "missing":
 		at(a.Pos, CodeAttesterMissing, okf.Warning, "%s (D14)", a.Problem)
 	case "outside":

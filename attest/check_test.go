@@ -92,12 +92,9 @@ func TestCheckContract(t *testing.T) {
 	got := render(Check(b, comps))
 	// Each line checked by hand against D17: positions are the offending key, value or block; two.md
 	// has two blocks, so its placeholders are not checked (there is no single computation to read).
-	want := `bare.md:2:7: warning: executor.receipt is missing; it should list the fields a run must return (§10.2) [ATT009]
-bare.md:2:7: warning: no attester.resource: nothing can check this computation's runs (§10.2) [ATT010]
-bare.md:2:7: warning: Attested Computation has no runtime; it is REQUIRED for this type and says how parameters bind (§10.2) [OKF701]
+	want := `bare.md:2:7: warning: Attested Computation has no runtime; it is REQUIRED for this type and says how parameters bind (§10.2) [OKF701]
 bare.md:2:7: warning: no computation: add a single code block under # Computation or a ` + "`computation`" + ` path (§10.3) [OKF702]
 both.md:4:1: warning: both ` + "`computation`" + ` and a code block under # Computation are given; keep exactly one (§10.3) [OKF702]
-both.md:5:22: warning: executor.receipt lists no fields; it should list the fields a run must return (§10.2) [ATT009]
 both.md:6:23: warning: attester "https://example.com/attester" is a URL; okf runs only files inside the bundle and builtin:NAME [ATT013]
 dbt.md:6:5: warning: parameter "seg" is declared but the computation never uses var('seg') (D17) [OKF705]
 dbt.md:8:23: warning: attester "/x.py" does not exist in the bundle (D14) [OKF707]

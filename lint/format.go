@@ -15,6 +15,11 @@ type Report struct {
 	// DisplayPath turns a bundle path into the path shown to the user, relative to the working
 	// directory so editors and CI can open it (nil: shown as is).
 	DisplayPath func(string) string
+	// BundlePath turns a finding's path back into its slash path from its own bundle root (nil: it
+	// is one). A report over several bundles holds the paths shown; keys that must not depend on
+	// the working directory or on the other bundles of the run (SARIF's partialFingerprints, the
+	// baseline's key) are made from the bundle path.
+	BundlePath func(string) string
 	// ReadFile reads a bundle file for the source lines of the pretty format (nil: no source lines).
 	// Files are read one at a time, when printed, so no source is held in memory.
 	ReadFile func(string) ([]byte, error)
@@ -37,6 +42,13 @@ func (r *Report) path(p string) string {
 		return p
 	}
 	return r.DisplayPath(p)
+}
+
+func (r *Report) bundlePath(p string) string {
+	if r.BundlePath == nil {
+		return p
+	}
+	return r.BundlePath(p)
 }
 
 func (r *Report) rules() []*Rule {

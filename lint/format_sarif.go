@@ -161,7 +161,7 @@ func (SARIFPrinter) Print(w io.Writer, r *Report) error {
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: sarifURI(r.path(d.Pos.Path))}, Region: region}}},
 			// The baseline's key, which survives edits elsewhere in the file.
-			PartialFingerprints: map[string]string{"okfFinding/v1": messageHash(d.Pos.Path + "\x00" + d.Code + "\x00" + d.Message)},
+			PartialFingerprints: map[string]string{"okfFinding/v1": messageHash(r.bundlePath(d.Pos.Path) + "\x00" + d.Code + "\x00" + d.Message)},
 			Fixes:               fixes,
 		})
 	}

@@ -37,7 +37,7 @@ func rulesSection(rules []*Rule) string {
 	b.WriteString("- A footnote label that matches no `sources[].id` is reported once per label and file, at its definition, and only\n")
 	b.WriteString("  in a concept that has `sources`: without them footnotes are ordinary Markdown (D16). A reference with no\n")
 	b.WriteString("  definition in its file is `footnote-undefined` (info) in any concept.\n")
-	b.WriteString("- A concept counts as listed in its folder's index.md when the index links to it anywhere (entry, table, prose).\n")
+	b.WriteString("- A concept counts as listed in its folder's index.md when the index links to it anywhere (entry, table, heading, prose).\n")
 	b.WriteString("  An index.md with no heading or no link at all is `index-without-sections` (warning, D7).\n")
 	b.WriteString("- A concept is an `orphan` when no index.md links to it and no other concept does, in its body or in a\n")
 	b.WriteString("  path-valued field (`computation`, `executor.resource`, …); links from log.md do not count. A bundle with\n")

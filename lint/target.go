@@ -98,7 +98,8 @@ func FindRoot(dir string) (root string, ok bool) {
 // file. Targets come back one per bundle, sorted by root. A folder with no bundle above it is its
 // own root if it holds a Markdown file; one that holds none is not a bundle (an error). A file with
 // no bundle above it is an error, or with skipUnbundled is left out and returned in skipped (a
-// pre-commit hook also passes a repository's README.md).
+// pre-commit hook also passes a repository's README.md); when every file is left out, targets is
+// empty.
 func ResolveTargets(args []string, rootFlag string, skipUnbundled bool) (targets []Target, skipped []string, err error) {
 	switch {
 	case len(args) == 0 && rootFlag != "":
@@ -192,9 +193,8 @@ func ResolveTargets(args []string, rootFlag string, skipUnbundled bool) (targets
 		}
 		out = append(out, *t)
 	}
-	if len(out) == 0 && len(skipped) > 0 {
-		return nil, skipped, usagef("none of the files named is in an OKF bundle (no %s or index.md above them)", ConfigName)
-	}
+	// Every file skipped (a pre-commit run on a commit that touches only Markdown outside the
+	// bundles): no target and no error, so the hook passes with its note.
 	return out, skipped, nil
 }
 

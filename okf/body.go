@@ -173,7 +173,9 @@ func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 			if strings.EqualFold(h.Text, "citations") {
 				inCitations = t.Level
 			}
-			return ast.WalkSkipChildren, nil
+			// Its inline content is walked too: a link in a heading (an index's `## [Orders](orders.md)`)
+			// is a link like any other.
+			return ast.WalkContinue, nil
 		case *ast.Link:
 			b.Links = append(b.Links, Link{Target: string(t.Destination), Text: inlineText(t, p.src), Pos: p.pos(t.Pos())})
 		case *ast.Image:

@@ -346,9 +346,21 @@ func checkDuplicates(n *yaml.Node) error {
 func readFrontmatter(path string, raw []byte, line int, m *yaml.Node) *Frontmatter {
 	f := &Frontmatter{Present: true, path: path, raw: raw, line: line}
 	f.Keys = make([]Key, 0, len(m.Content)/2)
+	merges := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
+		if isMergeKey(k) {
+			merges = true
+			continue
+		}
 		f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: k.Line, Col: k.Column}, Value: valueOf(path, m.Content[i+1])})
+	}
+	if merges {
+		// The keys a `<<` brings in are the concept's keys too (D3), at the place they are written.
+		eachMerged(m, func(k, v *yaml.Node) bool {
+			f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: k.Line, Col: k.Column}, Value: valueOf(path, v)})
+			return false
+		})
 	}
 	f.Type = field(path, m, "type")
 	f.Title = field(path, m, "title")

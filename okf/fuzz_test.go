@@ -20,6 +20,7 @@ func FuzzParseConcept(f *testing.F) {
 		"---\nk: *a\n---\n",
 		" --- \t\ntype: X\n\t---\r\nbody",
 		"---\nverified: [human:a, {by: b/1, at: x}]\n---\n",
+		"---\nb: &b {type: X, <<: {title: T}}\n<<: [*b, {status: draft}]\ngenerated: {<<: *b, by: a/1}\n---\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -323,6 +323,92 @@ func TestBody(t *testing.T) {
 	}
 }
 
+// TestBodyHeadingLinks checks that a link inside a heading is a link like any other: indexes list
+// concepts as `## [Orders](orders.md)`, and link checks must see it (§6.1, §8).
+func TestBodyHeadingLinks(t *testing.T) {
+	src := "---\ntype: Note\n---\n# See [orders](orders.md)\n\nSetext [lines](lines.md)\n---\n\nText [c](c.md).\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	want := []Link{
+		{Target: "orders.md", Text: "orders", Pos: pos("a.md", 4, 7)},
+		{Target: "lines.md", Text: "lines", Pos: pos("a.md", 6, 8)},
+		{Target: "c.md", Text: "c", Pos: pos("a.md", 9, 6)},
+	}
+	if len(c.Body.Links) != len(want) {
+		t.Fatalf("links %+v, want %+v", c.Body.Links, want)
+	}
+	for i, l := range want {
+		if c.Body.Links[i] != l {
+			t.Errorf("link %d: %+v, want %+v", i, c.Body.Links[i], l)
+		}
+	}
+	if len(c.Body.Headings) != 2 || c.Body.Headings[0].Text != "See orders" || c.Body.Headings[1].Text != "Setext lines" {
+		t.Errorf("headings %+v", c.Body.Headings)
+	}
+}
+
+// TestFrontmatterMergeKeys checks YAML merge keys as yaml.v3 reads them (D3): a `<<: *anchor`
+// brings in the anchored mapping's keys, keys written in the mapping win, an earlier mapping of a
+// merge list wins over a later one, merges nest, and `<<` itself is no key of the concept. Google's
+// reference parser (PyYAML) reads them so too: a type that comes from a merge is a type.
+func TestFrontmatterMergeKeys(t *testing.T) {
+	src := "---\nbase: &b { type: Note, title: Base, status: draft }\nextra: &e { title: Extra, description: From extra. }\n" +
+		"<<: [*b, *e]\ntitle: Own\ngenerated:\n  <<: { by: agent/x }\n  at: 2026-01-02T00:00:00Z\n---\n# A\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	fm := c.Frontmatter
+	if got := fm.Type.Text(); got != "Note" || fm.Type.Pos != pos("a.md", 2, 18) {
+		t.Errorf("type %q at %v, want Note at 2:18 (merged from base)", got, fm.Type.Pos)
+	}
+	if got := fm.Title.Text(); got != "Own" {
+		t.Errorf("title %q, want Own (written in the mapping wins over merged ones)", got)
+	}
+	if got := fm.Status.Text(); got != "draft" {
+		t.Errorf("status %q, want draft", got)
+	}
+	if got := fm.Description.Text(); got != "From extra." {
+		t.Errorf("description %q, want From extra. (from the second mapping of the list)", got)
+	}
+	if fm.Generated == nil || fm.Generated.By.Text() != "agent/x" || fm.Generated.At.Raw != "2026-01-02T00:00:00Z" {
+		t.Errorf("generated %+v, want by agent/x (a nested merge) at 2026-01-02", fm.Generated)
+	}
+	var keys []string
+	for _, k := range fm.Keys {
+		keys = append(keys, k.Name)
+	}
+	if got, want := strings.Join(keys, " "), "base extra title generated type status description"; got != want {
+		t.Errorf("keys %q, want %q", got, want)
+	}
+}
+
+// TestFrontmatterAliasedMappings checks that a family written as an alias of a mapping anchored
+// elsewhere in the frontmatter is read through the alias (D3: yaml.v3 reads `executor: *ex` as the
+// anchored mapping), nested fields included.
+func TestFrontmatterAliasedMappings(t *testing.T) {
+	src := "---\ntype: Attested Computation\nx: &ex { resource: /s/run.md, receipt: [result] }\nexecutor: *ex\n" +
+		"z: &at { resource: builtin:sql-equality }\nattester: *at\ns: &src { id: a, resource: https://a.example }\nsources: [*src]\n---\n# A\n"
+	c, diags := ParseConcept("a.md", []byte(src))
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	fm := c.Frontmatter
+	if fm.Executor == nil || fm.Executor.Resource.Text() != "/s/run.md" || len(fm.Executor.Receipt.Items) != 1 {
+		t.Errorf("executor %+v, want resource /s/run.md and one receipt field (through *ex)", fm.Executor)
+	} else if fm.Executor.Resource.Pos != pos("a.md", 3, 20) {
+		t.Errorf("executor.resource at %v, want 3:20 where it is written", fm.Executor.Resource.Pos)
+	}
+	if fm.Attester == nil || fm.Attester.Resource.Text() != "builtin:sql-equality" {
+		t.Errorf("attester %+v, want builtin:sql-equality (through *at)", fm.Attester)
+	}
+	if len(fm.Sources.Items) != 1 || fm.Sources.Items[0].ID.Text() != "a" || fm.Sources.Items[0].Resource.Text() != "https://a.example" {
+		t.Errorf("sources %+v, want one entry with id a (through *src)", fm.Sources.Items)
+	}
+}
+
 // TestPositionsMultiByte checks that columns count characters, not bytes, in frontmatter (yaml.v3)
 // and body (goldmark offsets through the line index), and after a BOM.
 func TestPositionsMultiByte(t *testing.T) {

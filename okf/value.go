@@ -133,15 +133,91 @@ func valueOf(path string, n *yaml.Node) Value {
 
 // lookup returns the key and value nodes of key in mapping m.
 func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
+	m = deref(m) // `executor: *ex` is the mapping anchored as &ex (D3)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
+	merges := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
+		if isMergeKey(m.Content[i]) {
+			merges = true
+		} else if m.Content[i].Value == key {
 			return m.Content[i], m.Content[i+1]
 		}
 	}
-	return nil, nil
+	if !merges {
+		return nil, nil
+	}
+	found := false
+	eachMerged(m, func(mk, mv *yaml.Node) bool {
+		if mk.Value == key {
+			k, v, found = mk, mv, true
+		}
+		return found
+	})
+	return k, v
+}
+
+// isMergeKey reports whether k is YAML's merge key: a plain `<<`, which yaml.v3 tags !!merge (a
+// quoted "<<" is an ordinary key).
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
+}
+
+// eachMerged calls fn with the key-value pairs the merge keys of mapping m bring in (D3: YAML as
+// yaml.v3 reads it), in the order that decides which wins: the mappings of a `<<` in order, each one's
+// own keys before those of its own merges. A key written in m itself wins over all of them and is not
+// passed; fn returns true to stop. Each mapping is visited once, so merges that share mappings cost
+// no more than the text that holds them.
+func eachMerged(m *yaml.Node, fn func(k, v *yaml.Node) bool) {
+	seen := map[*yaml.Node]bool{m: true}
+	written := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !isMergeKey(m.Content[i]) {
+			written[m.Content[i].Value] = true
+		}
+	}
+	var walk func(n *yaml.Node) bool
+	walk = func(n *yaml.Node) bool {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !isMergeKey(n.Content[i]) {
+				continue
+			}
+			var sources []*yaml.Node
+			switch v := deref(n.Content[i+1]); {
+			case v == nil:
+			case v.Kind == yaml.MappingNode:
+				sources = []*yaml.Node{v}
+			case v.Kind == yaml.SequenceNode:
+				for _, c := range v.Content {
+					if c = deref(c); c != nil && c.Kind == yaml.MappingNode {
+						sources = append(sources, c)
+					}
+				}
+			}
+			for _, src := range sources {
+				if seen[src] {
+					continue
+				}
+				seen[src] = true
+				for j := 0; j+1 < len(src.Content); j += 2 {
+					sk := src.Content[j]
+					if isMergeKey(sk) || written[sk.Value] {
+						continue
+					}
+					written[sk.Value] = true
+					if fn(sk, src.Content[j+1]) {
+						return true
+					}
+				}
+				if walk(src) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(m)
 }
 
 // field copies the value of key in mapping m.

@@ -271,13 +271,14 @@ func attestCheckCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`, as okf lint's: " + strings.Join(lint.Formats, ", ")},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
 		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info (default error, as okf lint; CI that gates contracts uses warning)"},
+		colorFlag(),
 		allowOutsideFlag(),
 	}
-	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[BUNDLE]",
+	return subcommand("check", "check every Attested Computation's contract statically (D17); no receipts needed", "[PATH]",
 		"Static checks (D17): runtime present, exactly one computation, parameters with name, type and\n"+
 			"required, placeholders declared and declarations used, executor.receipt listed, and an attester\n"+
 			"that can run (builtin:NAME, an executable or a .py file inside the bundle). Checks okf lint also\n"+
-			"makes share its codes (OKF7xx). All findings are warnings or info (D1). The output formats, -o\n"+
+			"makes are its findings (OKF7xx), word for word. All findings are warnings or info (D1). The output formats, -o\n"+
 			"and --fail-on (default error) are okf lint's.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
@@ -291,19 +292,37 @@ func attestCheckCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("attest check: --fail-on %q: expected error, warning or info", c.String("fail-on"))
 			}
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
+			// The bundle is found as okf lint finds it: a folder below the root or a file is checked as
+			// part of its bundle (paths resolve from the real root), and only its findings are reported.
+			targets, _, err := lint.ResolveTargets(args, "", false)
+			if err != nil {
+				return pathErr(err)
 			}
+			t := targets[0]
+			dir := t.Root
 			b, err := loadBundle(c, dir)
 			if err != nil {
 				return err
 			}
 			comps := attest.Computations(b, c.Bool("allow-outside"))
-			ds := attest.Check(b, comps)
+			ds := attestCheckFindings(b, comps)
+			if keep := t.Filter(); keep != nil {
+				kept := ds[:0]
+				for _, d := range ds {
+					if keep(d.Pos.Path) {
+						kept = append(kept, d)
+					}
+				}
+				ds = kept
+			}
 			// lint's printers show paths from the working directory, so editors and CI can open them.
 			report := &lint.Report{Diagnostics: ds, DisplayPath: func(p string) string { return displayPath(dir, p) },
 				ReadFile: b.ReadFile, Rules: attestRules(), Version: okfVersion()}
+			colour, err := useColor(c, e, aliased(c, "output", "o", "") != "")
+			if err != nil {
+				return err
+			}
+			report.Color = colour && aliased(c, "format", "f", "text") == "pretty"
 			var buf bytes.Buffer
 			if err := printer.Print(&buf, report); err != nil {
 				return fatalErr("%v", err)
@@ -339,6 +358,51 @@ func aliased(c *cli.Context, name, alias, def string) string {
 		return v
 	}
 	return c.String(alias)
+}
+
+// attestCheckFindings are okf attest check's findings: okf lint's own findings for the contract
+// checks both commands make (lint's Attested Computation rules, so a finding reads the same from both,
+// at the same position, and inline okf-lint-disable comments apply), and attest's checks of its own
+// (ATT codes: duplicate parameters, parameter types, attesters that cannot run).
+func attestCheckFindings(b *okf.Bundle, comps []*attest.Computation) []okf.Diagnostic {
+	var ds []okf.Diagnostic
+	for _, d := range attest.Check(b, comps) {
+		if strings.HasPrefix(d.Code, "ATT") {
+			ds = append(ds, d)
+		}
+	}
+	ds = append(ds, lint.Run(b, lint.Options{Rules: contractRules()})...)
+	// A computation or executor path that leaves the bundle is lint's path-escapes (OKF603), a rule
+	// over every path and link: only its findings on those two contract fields are attest's concern
+	// (an attester that leaves the bundle is ATT012).
+	fields := map[okf.Position]bool{}
+	for _, c := range comps {
+		fm := c.Concept.Frontmatter
+		if fm.Computation.Present() {
+			fields[fm.Computation.Pos] = true
+		}
+		if fm.Executor != nil && fm.Executor.Resource.Present() {
+			fields[fm.Executor.Resource.Pos] = true
+		}
+	}
+	for _, d := range lint.Run(b, lint.Options{Rules: []*lint.Rule{lint.PathEscapes}}) {
+		if fields[d.Pos] {
+			ds = append(ds, d)
+		}
+	}
+	return okf.SortDiagnostics(ds)
+}
+
+// contractRules are okf lint's rules on an Attested Computation's contract (§10.2, §10.3, D17):
+// OKF701–OKF709 and OKF711. OKF710 is about concepts of other types, so okf attest check leaves it out.
+func contractRules() []*lint.Rule {
+	var rules []*lint.Rule
+	for _, r := range lint.All() {
+		if strings.HasPrefix(r.Code, "OKF70") || r.Code == "OKF711" {
+			rules = append(rules, r)
+		}
+	}
+	return rules
 }
 
 // attestRules are the rules a SARIF report of okf attest check describes: okf lint's (whose codes

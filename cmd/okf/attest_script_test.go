@@ -47,8 +47,8 @@ func TestAttestCheckAcmeRetail(t *testing.T) {
 	code := run([]string{"okf", "attest", "check", "--fail-on", "warning", dir}, strings.NewReader(""), &out, &errOut, func(string) string { return "" })
 	// Paths are shown from the working directory, as okf lint shows them.
 	p := filepath.ToSlash(dir) + "/"
-	want := p + `computations/gross-margin-period.md:14:13: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [OKF707]
-` + p + `computations/revenue-ytd.md:13:13: attester "attesters/sql_equality.py" does not exist in the bundle (D14) [OKF707]
+	want := p + `computations/gross-margin-period.md:14:13: attester.resource "attesters/sql_equality.py" does not exist in the bundle (looked for "/computations/attesters/sql_equality.py" and "/attesters/sql_equality.py"): the computation cannot be attested (§10.2, D17) [OKF707]
+` + p + `computations/revenue-ytd.md:13:13: attester.resource "attesters/sql_equality.py" does not exist in the bundle (looked for "/computations/attesters/sql_equality.py" and "/attesters/sql_equality.py"): the computation cannot be attested (§10.2, D17) [OKF707]
 `
 	if code != exitFindings || out.String() != want || errOut.String() != "" {
 		t.Errorf("exit %d, stdout\n%s\nstderr %q; want exit 1 and\n%s", code, out.String(), errOut.String(), want)

@@ -157,7 +157,7 @@ func lintCommand(e *env) *cli.Command {
 				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
 			}
 			opts := lint.Options{Now: now, ExpiringWithin: window}
-			if p := c.String("baseline"); p != "" {
+			if p := c.String("baseline"); p != "" && len(targets) > 0 {
 				rb, err := okf.OpenBundle(targets[0].Root, limit)
 				if err != nil {
 					return fatalErr("%v", err)
@@ -178,8 +178,8 @@ func lintCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if r.diffed {
-					diffed = true
+				if fix.dryRun {
+					diffed = diffed || r.diffed
 					continue
 				}
 				if writeBaseline.set {
@@ -187,8 +187,13 @@ func lintCommand(e *env) *cli.Command {
 				}
 				runs = append(runs, r)
 			}
-			if diffed {
-				return nil // --fix --dry-run printed the diffs of the bundles it would change
+			if fix.dryRun {
+				// --fix --dry-run prints the diffs of the bundles it would change and nothing else,
+				// so its output is a patch (empty when nothing would change).
+				if !diffed && !c.Bool("quiet") {
+					fmt.Fprintln(e.stderr, "okf: nothing to fix")
+				}
+				return nil
 			}
 			report := combine(runs)
 			report.Version = okfVersion()
@@ -257,7 +262,7 @@ type lintRun struct {
 	fixes    map[okf.Diagnostic]lint.Fix // for SARIF's fixes[] (nil unless -f sarif)
 	display  func(string) string
 	readFile func(string) ([]byte, error)
-	diffed   bool // --fix --dry-run printed this bundle's diff instead of linting it
+	diffed   bool // --fix --dry-run printed this bundle's diff (with --dry-run nothing else is reported)
 }
 
 // fixMode is what --fix and --dry-run ask of each bundle linted, and whether the report is SARIF
@@ -304,8 +309,8 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 		if err != nil {
 			return lintRun{}, err
 		}
-		if done {
-			return lintRun{diffed: true}, nil
+		if fix.dryRun {
+			return lintRun{diffed: done}, nil
 		}
 		if b, err = load(); err != nil {
 			return lintRun{}, fatalErr("%v", err)
@@ -336,7 +341,9 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 }
 
 // combine makes one report of the runs over one or more bundles. With several, each finding's path
-// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again.
+// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again;
+// the report keeps each one's bundle path for SARIF's fingerprints, which do not change when other
+// bundles join the run.
 func combine(runs []lintRun) *lint.Report {
 	if len(runs) == 1 {
 		r := runs[0]
@@ -345,11 +352,13 @@ func combine(runs []lintRun) *lint.Report {
 	var ds []okf.Diagnostic
 	var fixes map[okf.Diagnostic]lint.Fix
 	reader := map[string]func() ([]byte, error){}
+	bundlePath := map[string]string{}
 	for _, r := range runs {
 		for _, d := range r.ds {
 			orig := d
 			p := d.Pos.Path
 			d.Pos.Path = r.display(p)
+			bundlePath[d.Pos.Path] = p
 			read := r.readFile
 			reader[d.Pos.Path] = func() ([]byte, error) { return read(p) }
 			if f, ok := r.fixes[orig]; ok {
@@ -362,7 +371,12 @@ func combine(runs []lintRun) *lint.Report {
 			ds = append(ds, d)
 		}
 	}
-	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, ReadFile: func(p string) ([]byte, error) {
+	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, BundlePath: func(p string) string {
+		if bp, ok := bundlePath[p]; ok {
+			return bp
+		}
+		return p
+	}, ReadFile: func(p string) ([]byte, error) {
 		if f := reader[p]; f != nil {
 			return f()
 		}

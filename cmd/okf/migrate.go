@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -44,6 +45,9 @@ func migrateCommand(e *env) *cli.Command {
 			root := "."
 			if c.NArg() == 1 {
 				root = c.Args().First()
+			}
+			if err := migrateRootCheck(root); err != nil {
+				return err
 			}
 			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") && !c.Bool("dry-run") {
 				// The lock okf gen and okf index take: no two writers interleave in one bundle.
@@ -153,4 +157,27 @@ func escapeDiff(d string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// migrateRootCheck refuses a folder below its bundle's root (found as okf lint finds it): okf
+// migrate rewrites a whole bundle, and taking a subfolder for one would give its index.md the root's
+// okf_version frontmatter (an error below the root, §8, D7) and start a log.md there.
+func migrateRootCheck(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil // reported when the bundle is opened
+	}
+	found, ok := lint.FindRoot(dir)
+	abs, err := filepath.Abs(dir)
+	if !ok || err != nil || found == abs {
+		return nil
+	}
+	shown := found
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, found); err == nil {
+			shown = rel
+		}
+	}
+	return usageErr("%q is inside the OKF bundle %q: okf migrate upgrades a whole bundle; run it on %q (or pin a root with .okf.yaml)",
+		filepath.ToSlash(dir), filepath.ToSlash(shown), filepath.ToSlash(shown))
 }

@@ -62,36 +62,74 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// commandArgs handles the first argument before urfave/cli sees it: `okf help CMD [SUB]` becomes
-// `okf CMD [SUB] --help`, and an unknown command is a usage error with a "did you mean".
+// commandArgs handles the command words before urfave/cli sees them: `okf help CMD [SUB]` and
+// `okf CMD help [SUB]` become `okf CMD [SUB] --help`, and an unknown command or subcommand is a
+// usage error with a "did you mean" (never urfave/cli's "No help topic").
 func commandArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 		return args, nil
-	}
-	var names []string
-	for _, c := range app.Commands {
-		names = append(names, c.Names()...)
 	}
 	if args[1] == "help" || args[1] == "h" {
 		if len(args) == 2 {
 			return []string{args[0], "--help"}, nil
 		}
-		if !slices.Contains(names, args[2]) {
-			return nil, unknownCommand(args[2], names)
+		if err := checkCommandWords(app.Commands, "", args[2:]); err != nil {
+			return nil, err
 		}
 		out := append([]string{args[0]}, args[2:]...)
 		return append(out, "--help"), nil
 	}
-	if !slices.Contains(names, args[1]) {
-		return nil, unknownCommand(args[1], names)
+	if err := checkCommandWords(app.Commands, "", args[1:]); err != nil {
+		return nil, err
+	}
+	// okf CMD help [SUB]: the help of CMD or of its subcommand SUB.
+	if len(args) >= 3 && (args[2] == "help" || args[2] == "h") {
+		if c := findCommand(app.Commands, args[1]); c != nil && len(c.Subcommands) > 0 {
+			out := append([]string{args[0], args[1]}, args[3:]...)
+			if err := checkCommandWords(c.Subcommands, args[1]+" ", args[3:]); err != nil {
+				return nil, err
+			}
+			return append(out, "--help"), nil
+		}
 	}
 	return args, nil
 }
 
-func unknownCommand(name string, names []string) error {
-	msg := fmt.Sprintf("unknown command %q", name)
+// checkCommandWords checks the command words at the head of words: the first names one of cmds,
+// and, when that command has subcommands, the next word (unless a flag, or help) names one of them.
+func checkCommandWords(cmds []*cli.Command, path string, words []string) error {
+	if len(words) == 0 || strings.HasPrefix(words[0], "-") {
+		return nil
+	}
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Names()...)
+	}
+	c := findCommand(cmds, words[0])
+	if c == nil {
+		return unknownCommand(path, words[0], names)
+	}
+	if len(c.Subcommands) == 0 || len(words) < 2 || words[1] == "help" || words[1] == "h" {
+		return nil
+	}
+	return checkCommandWords(c.Subcommands, path+c.Name+" ", words[1:])
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if slices.Contains(c.Names(), name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// unknownCommand is the usage error for a command word: path is the command above it ("attest ",
+// or "" at the top).
+func unknownCommand(path, name string, names []string) error {
+	msg := fmt.Sprintf("unknown command %q", path+name)
 	if s := okf.Closest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
-	return &exitError{code: exitUsage, msg: msg, hint: "run 'okf --help' for the commands"}
+	return &exitError{code: exitUsage, msg: msg, hint: fmt.Sprintf("run 'okf %s--help' for the commands", path)}
 }
