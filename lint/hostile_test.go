@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -86,5 +87,35 @@ func TestConfigCannotRaiseSizeLimitFar(t *testing.T) {
 		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n || len(c.Diagnostics) != 0 {
 			t.Errorf("max_file_size %s: read as %d with %v", ok, c.MaxFileSize, c.Diagnostics)
 		}
+	}
+}
+
+// okf lint --fix and -f sarif compute the fix of every OKF802 finding (a concept missing from its
+// index); each fix was checked by parsing the whole index again, so n findings on a long index
+// cost n parses of it: 1,000 on a 200 KB index took 86 s. With the index growing with the bundle,
+// the work (bytes allocated, a count that does not depend on the machine) must grow linearly.
+func TestIndexFixesLinear(t *testing.T) {
+	alloc := func(n int) uint64 {
+		files := map[string]string{}
+		idx := "---\nokf_version: \"0.2\"\n---\n# R\n" + strings.Repeat("Some prose in the index, not an entry.\n", 20*n)
+		files["index.md"] = idx
+		for i := range n {
+			files[fmt.Sprintf("c%04d.md", i)] = fmt.Sprintf("---\ntype: Note\ntitle: C%d\n---\n# C\n", i)
+		}
+		b := load(t, files)
+		ds := Run(b, Options{Rules: []*Rule{ConceptNotIndexed}})
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fixes := Fixes(b, ds)
+		runtime.ReadMemStats(&m1)
+		if len(fixes) != n {
+			t.Fatalf("%d fixes for %d unlisted concepts", len(fixes), n)
+		}
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	small, large := alloc(50), alloc(400)
+	if large > 16*small {
+		t.Errorf("fixes of 400 findings allocated %d bytes, of 50: %d (×%.1f for ×8 the findings): not linear", large, small, float64(large)/float64(small))
 	}
 }
