@@ -106,6 +106,11 @@ func ParseConfig(name string, src []byte) *Config {
 			c.parseOverrides(v)
 		case "ignore":
 			c.Ignore = c.parseStrings(v, "ignore")
+			if len(c.Ignore) > okf.MaxIgnorePatterns {
+				// Bound: each pattern is matched against every path (okf.MaxIgnorePatterns).
+				c.errorf(ConfigInvalid, v.Line, v.Column, "ignore lists %d patterns: only the first %d apply", len(c.Ignore), okf.MaxIgnorePatterns)
+				c.Ignore = c.Ignore[:okf.MaxIgnorePatterns]
+			}
 		case "expiring_within":
 			if v.Kind != yaml.ScalarNode {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within must be a duration such as 30d or 720h, found %s", shape(v))

@@ -180,3 +180,18 @@ func TestSARIFReadsEachFileOnce(t *testing.T) {
 		t.Errorf("%d SARIF results with fixes, want 100", n)
 	}
 }
+
+// The configuration's ignore list is bounded like .okfignore (okf.MaxIgnorePatterns): the rest is
+// reported and not applied.
+func TestConfigIgnoreBounded(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("ignore:\n")
+	for i := range okf.MaxIgnorePatterns + 3 {
+		fmt.Fprintf(&src, "  - x%d.md\n", i)
+	}
+	c := ParseConfig(".okf.yaml", []byte(src.String()))
+	want := ".okf.yaml:2:3: ignore lists 515 patterns: only the first 512 apply [OKF901]"
+	if len(c.Ignore) != okf.MaxIgnorePatterns || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("%d patterns kept, findings %v; want %d and %s", len(c.Ignore), c.Diagnostics, okf.MaxIgnorePatterns, want)
+	}
+}
