@@ -149,8 +149,16 @@ func ParseBody(path string, file []byte, bodyOffset int) *Body {
 }
 
 func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
+	return parsedBody(path, file, bodyOffset, li, nil)
+}
+
+// parsedBody is parseBody on the goldmark tree doc of the body when the caller has it already
+// (an index reads its entries from the same tree), nil to parse it here. The tree is only read.
+func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast.Node) *Body {
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
-	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	if doc == nil {
+		doc = markdown.Parser().Parse(text.NewReader(p.src))
+	}
 	b := &Body{Blank: len(bytes.TrimSpace(p.src)) == 0}
 	var sections []Heading // enclosing heading chain
 	var codeRanges [][2]int

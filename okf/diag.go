@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -132,11 +133,15 @@ type lineIndex struct {
 }
 
 func newLineIndex(src []byte) *lineIndex {
-	starts := make([]int, 1, 64)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// Line ends are found with bytes.Count and bytes.IndexByte (vectorised), not a byte loop.
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 {
+			break
 		}
+		i += k + 1
+		starts = append(starts, i)
 	}
 	return &lineIndex{src: src, starts: starts}
 }

@@ -192,7 +192,7 @@ func (f *Frontmatter) Node() (*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeYAML(raw, f.line)
+	m, err := decodeYAML(raw, f.line, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -249,10 +249,11 @@ func yamlErrorLine(err error) (line int, msg string) {
 
 // decodeYAML parses a frontmatter block, shifts every node to file lines, and checks what yaml.v3
 // lets through into a Node but D3 calls unparseable: duplicate keys and a top level that is not a
-// mapping. An empty block yields an empty mapping.
-func decodeYAML(raw []byte, firstLine int) (*yaml.Node, error) {
+// mapping. An empty block yields an empty mapping. With a scratch, the tree lives in its memory
+// until the next call with it (see unmarshalYAML).
+func decodeYAML(raw []byte, firstLine int, s *fastScratch) (*yaml.Node, error) {
 	var doc yaml.Node
-	if err := unmarshalYAML(raw, &doc); err != nil {
+	if err := unmarshalYAML(raw, &doc, s); err != nil {
 		line, msg := yamlErrorLine(err)
 		// An error found at the end of the text (an unclosed bracket or quote) is reported on
 		// the last line of the block, not on the closing delimiter after it.

@@ -301,6 +301,60 @@ func (r *Root) ReadFileInto(name string, buf []byte) ([]byte, error) {
 }
 
 // Stat returns the file information of name, following symbolic links inside the root
+
+// folderHandle is a loader worker's handle on the folder it read its last file from, so that the
+// next file of the same folder is opened with one openat in it instead of os.Root walking (and
+// opening and closing) every folder of the path again. The handle is opened through the bundle's
+// Root (os.Root: confined), and a file is opened in it by its bare name, never following a
+// symbolic link (fsys_linux.go) or through an os.Root on the folder (elsewhere): it cannot lead
+// out of the folder, which is inside the root.
+type folderHandle struct {
+	dir  string // slash path of the folder, "" for the root
+	open bool
+	folderOS
+}
+
+// readFileVia reads name as ReadFileInto does, opening it through h (moved to the file's folder
+// first). Whatever this path does not read plainly (a link, a file that is not regular, an error
+// opening) is handed to ReadFileInto, so errors and their messages are exactly its own.
+func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
+	if r.osRoot == nil {
+		return r.ReadFileInto(name, buf)
+	}
+	c, err := r.clean("read", name)
+	if err != nil {
+		return nil, err
+	}
+	dir, base := path.Split(c)
+	dir = strings.TrimSuffix(dir, "/")
+	if !h.open || h.dir != dir {
+		h.close()
+		folder := dir
+		if folder == "" {
+			folder = "."
+		}
+		if err := h.openIn(r.osRoot, filepath.FromSlash(folder)); err != nil {
+			return r.ReadFileInto(name, buf)
+		}
+		h.dir, h.open = dir, true
+	}
+	data, ok, err := h.read(base, r.max, buf)
+	if !ok {
+		return r.ReadFileInto(name, buf)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathError(err)}
+	}
+	return data, nil
+}
+
+func (h *folderHandle) close() {
+	if h.open {
+		h.closeOS()
+	}
+	*h = folderHandle{}
+}
+
 // (fs.StatFS). A link leading outside is ErrOutside.
 func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	c, err := r.clean("stat", name)

@@ -279,15 +279,17 @@ func (l *loader) load() (*Bundle, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// buf is reused for every file this worker reads. Bound: it never holds more than the
-			// size limit plus one byte (Root.ReadFileInto), and a buffer grown past 1 MiB by a large
-			// file is dropped afterwards, so workers hold at most workers × (limit+1) at once and
-			// 1 MiB each between large files.
-			var buf []byte
+			// The scratch is reused for every file this worker reads. Bound: its buffer never holds
+			// more than the size limit plus one byte (Root.ReadFileInto), and a buffer grown past
+			// 1 MiB by a large file is dropped afterwards, so workers hold at most workers ×
+			// (limit+1) at once and 1 MiB each between large files; its YAML slab is bounded by
+			// maxScratchNodes.
+			var s scratch
+			defer s.folder.close()
 			for i := range next {
-				results[i], buf = l.loadFile(jobs[i], buf)
-				if cap(buf) > 1<<20 {
-					buf = nil
+				results[i] = l.loadFile(jobs[i], &s)
+				if cap(s.buf) > 1<<20 {
+					s.buf = nil
 				}
 			}
 		}()
@@ -345,14 +347,23 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// loadFile reads and parses one file; it never fails, problems become diagnostics. The file is
-// read into buf, which the worker reuses for the next file: parsing copies every string it keeps,
-// so nothing loaded may point into buf (this saves a file-sized allocation per concept).
-func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
-	src, err := l.fsys.ReadFileInto(j.path, buf)
+// scratch is the memory one worker reuses from file to file: the read buffer, fastYAML's nodes and
+// a handle on the folder it last read from.
+// Parsing copies every string it keeps, so nothing loaded points into it (this saves a file-sized
+// allocation and a YAML tree per concept).
+type scratch struct {
+	buf    []byte
+	yaml   fastScratch
+	folder folderHandle // the folder of the last file read
+}
+
+// loadFile reads and parses one file; it never fails, problems become diagnostics.
+func (l *loader) loadFile(j job, s *scratch) result {
+	src, err := l.fsys.readFileVia(&s.folder, j.path, s.buf)
 	if err != nil {
-		return l.empty(j, []Diagnostic{unreadable(j.path, err)}), buf
+		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
+	s.buf = src
 	n := l.gate.acquire(int64(len(src)))
 	defer l.gate.release(n)
 	if parseHook != nil {
@@ -361,7 +372,7 @@ func (l *loader) loadFile(j job, buf []byte) (result, []byte) {
 		parseHook(int64(len(src)))
 		defer parseHook(-int64(len(src)))
 	}
-	return parseFile(j, src, l.fsys), src
+	return parseFile(j, src, l.fsys, s)
 }
 
 // ParseBudget is how many bytes of source the loader's workers parse at once. Bound: parsing builds
@@ -436,11 +447,12 @@ func (l *loader) empty(j job, diags []Diagnostic) result {
 // ParseConcept parses one concept file's text as the loader does, for callers that hold a file
 // outside a bundle (editors, generators). path is the slash path used in positions.
 func ParseConcept(path string, src []byte) (*Concept, []Diagnostic) {
-	r := parseFile(job{path: path, kind: conceptFile}, src, nil)
+	r := parseFile(job{path: path, kind: conceptFile}, src, nil, nil)
 	return r.concept, r.diags
 }
 
-func parseFile(j job, src []byte, fsys fs.FS) result {
+// parseFile parses one file's text. s, when not nil, is the worker's scratch memory.
+func parseFile(j job, src []byte, fsys fs.FS, s *scratch) result {
 	var l loader
 	if !utf8.Valid(src) {
 		li := newLineIndex(src)
@@ -489,7 +501,11 @@ func parseFile(j job, src []byte, fsys fs.FS) result {
 		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: code, Severity: sev, Message: msg})
 		bodyOffset = len(src) // nothing reliable to parse as a body
 	case FrontmatterOK:
-		node, err := decodeYAML(sp.YAML, sp.YAMLLine)
+		var ys *fastScratch
+		if s != nil {
+			ys = &s.yaml
+		}
+		node, err := decodeYAML(sp.YAML, sp.YAMLLine, ys)
 		if err != nil {
 			line := 1
 			msg := err.Error()

@@ -122,7 +122,7 @@ func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index 
 		}
 	}
 	flush()
-	x.Body = parseBody(path, file, bodyOffset, li)
+	x.Body = parsedBody(path, file, bodyOffset, li, doc) // the same tree: parsed once
 	return x
 }
 

@@ -89,7 +89,7 @@ func TestYAMLErrorLine(t *testing.T) {
 		{"k: v\n? complex\n: v2\nx\n", 4}, // a line that is neither key nor value
 	}
 	for _, tt := range tests {
-		_, err := decodeYAML([]byte(tt.src), 1)
+		_, err := decodeYAML([]byte(tt.src), 1, nil)
 		if err == nil {
 			t.Errorf("%q: no error", tt.src)
 			continue

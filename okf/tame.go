@@ -210,39 +210,39 @@ func quoteDepth(line []byte) int {
 	return n
 }
 
-// lineCounts reads a line once: its runs of `*` and of `_`, its `]` that are not footnote
-// references (okf's own parser reads those, not goldmark's label copy), and whether it has a `](`.
+// lineCounts reads a line: its runs of `*` and of `_`, its `]` that are not footnote references
+// (okf's own parser reads those, not goldmark's label copy), and whether it has a `](`. Each byte
+// of interest is found with bytes.IndexByte / bytes.Count (vectorised), so the bytes between them,
+// nearly all of a line of prose, are never looked at one by one; lineCountsSlow in the tests is the
+// byte loop this must agree with.
 func lineCounts(line []byte) (runs, labels int, hasDest bool) {
-	refs := 0
-	for i, c := range line {
-		switch c {
-		case '*', '_':
-			if i > 0 && line[i-1] == c {
-				continue // inside a run
+	for _, c := range [2]byte{'*', '_'} {
+		for i := 0; ; {
+			k := bytes.IndexByte(line[i:], c)
+			if k < 0 {
+				break
 			}
-			if c == '_' {
-				// An `_` run between letters or digits (snake_case) never opens or closes.
-				j := i
-				for j < len(line) && line[j] == '_' {
-					j++
-				}
-				if i > 0 && isAlnum(line[i-1]) && j < len(line) && isAlnum(line[j]) {
-					continue
-				}
+			i += k // the first byte of a run
+			j := i + 1
+			for j < len(line) && line[j] == c {
+				j++
 			}
-			runs++
-		case ']':
-			labels++
-			if i+1 < len(line) && line[i+1] == '(' {
-				hasDest = true
+			// An `_` run between letters or digits (snake_case) never opens or closes.
+			if c == '*' || !(i > 0 && isAlnum(line[i-1]) && j < len(line) && isAlnum(line[j])) {
+				runs++
 			}
-		case '^':
-			if i > 0 && line[i-1] == '[' {
-				refs++
+			i = j
+			if i >= len(line) {
+				break
 			}
 		}
 	}
-	return runs, max(labels-refs, 0), hasDest
+	labels = bytes.Count(line, []byte{']'})
+	if labels > 0 {
+		hasDest = bytes.Contains(line, []byte("]("))
+		labels -= bytes.Count(line, []byte("[^")) // "[^" cannot overlap itself
+	}
+	return runs, max(labels, 0), hasDest
 }
 
 // linkScanCost adds up, for each `](` of the line, how far goldmark's destination scan goes: to the

@@ -19,7 +19,7 @@ const MaxAliasExpansion = 100_000
 // time linear in the nodes as written: each anchored value's expanded size is computed once.
 // The error is an *AliasError.
 func CheckYAMLAliases(n *yaml.Node) error {
-	w := aliasWalk{active: map[*yaml.Node]bool{}, size: map[*yaml.Node]int64{}}
+	var w aliasWalk // its maps are made at the first anchor: most blocks have none
 	total, err := w.walk(n)
 	if err != nil {
 		return err
@@ -72,6 +72,9 @@ func (w *aliasWalk) walk(n *yaml.Node) (int64, error) {
 	}
 	w.written++
 	if n.Anchor != "" {
+		if w.active == nil {
+			w.active, w.size = map[*yaml.Node]bool{}, map[*yaml.Node]int64{}
+		}
 		w.active[n] = true
 		defer delete(w.active, n)
 	}

@@ -12,8 +12,11 @@ import (
 // and simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
 // (comments, anchors, tags, block scalars, escapes, multi-line scalars, tabs, odd characters, any
 // doubt) goes to yaml.v3. FuzzFastYAML checks the two give the same node trees.
-func unmarshalYAML(raw []byte, doc *yaml.Node) error {
-	if n, ok := fastYAML(raw); ok {
+//
+// With a scratch (a loader worker's), the nodes are built in its memory, reused for the next
+// block: the caller must be done with doc before it parses another block with the same scratch.
+func unmarshalYAML(raw []byte, doc *yaml.Node, s *fastScratch) error {
+	if n, ok := fastYAML(raw, s); ok {
 		*doc = *n
 		return nil
 	}
@@ -37,8 +40,19 @@ type fastLine struct {
 	trail  bool   // the line had trailing spaces
 }
 
-// fastYAML returns the document node, or ok false when raw is not in the subset.
-func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
+// fastScratch is the memory one loader worker's fastYAML reuses from block to block: the line
+// table and the node slab. A block's tree is dropped (its values copied into the Frontmatter)
+// before the next is parsed, so a worker keeps one slab instead of allocating ~20 KB per file. The
+// slab kept is bounded by maxScratchNodes; a larger block gets a slab of its own.
+type fastScratch struct {
+	lines []fastLine
+	slab  []yaml.Node
+}
+
+const maxScratchNodes = 4096
+
+// fastYAML returns the document node, or ok false when raw is not in the subset. s may be nil.
+func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
 	if !fastSafe(raw) {
 		return nil, false
 	}
@@ -46,6 +60,14 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 		return nil, false // a block between delimiters always ends with a line break
 	}
 	p := &fastParser{}
+	if s != nil {
+		p.lines = s.lines[:0]
+		defer func() {
+			if cap(p.lines) <= maxScratchNodes {
+				s.lines = p.lines[:0]
+			}
+		}()
+	}
 	n, blanks := 0, 0
 	for off := 0; off < len(raw); {
 		line, next := nextLine(raw, off)
@@ -76,7 +98,17 @@ func fastYAML(raw []byte) (doc *yaml.Node, ok bool) {
 	if len(p.lines) == 0 {
 		return nil, false
 	}
-	p.slab = make([]yaml.Node, 0, 4*len(p.lines)+2)
+	// Each line holds at most a key and its value; a flow sequence's items get chunks of their own.
+	need := 2*len(p.lines) + 2
+	switch {
+	case s != nil && cap(s.slab) >= need:
+		p.slab = s.slab[:0]
+	case s != nil && need <= maxScratchNodes:
+		s.slab = make([]yaml.Node, 0, max(need, 256))
+		p.slab = s.slab
+	default:
+		p.slab = make([]yaml.Node, 0, need)
+	}
 	d := p.node()
 	first := p.lines[0]
 	*d = yaml.Node{Kind: yaml.DocumentNode, Line: first.n, Column: first.indent + 1}
@@ -450,15 +482,59 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 	return v
 }
 
-// plainTag resolves a plain scalar's tag the way yaml.v3 does, by asking yaml.v3. A scalar whose
-// first character cannot start a null, boolean, number, timestamp or merge key is a string without
-// asking (yaml.v3's resolve returns !!str for the same first characters, resolve.go resolveTable).
+// plainTag resolves a plain scalar's tag the way yaml.v3 does (resolve.go). A scalar whose first
+// character cannot start a null, boolean, number, timestamp or merge key is a string; one starting
+// with a letter of resolveTable's 'M' class is a boolean, null or merge key only when it is one of
+// resolveMap's words, a string otherwise. Only scalars starting with a digit, a sign or a dot (numbers,
+// timestamps, .inf) are handed to yaml.v3. TestPlainTagMatchesYAML checks the three agree.
 func plainTag(n *yaml.Node) string {
-	if v := n.Value; v != "" && !strings.ContainsRune("+-0123456789yYnNtTfFoO~<.", rune(v[0])) {
-		return "!!str"
+	v := n.Value
+	if v == "" {
+		n.Tag = ""
+		return n.ShortTag()
 	}
-	n.Tag = ""
-	return n.ShortTag()
+	switch c := v[0]; {
+	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
+		switch v {
+		case "true", "True", "TRUE", "false", "False", "FALSE":
+			return "!!bool"
+		case "~", "null", "Null", "NULL":
+			return "!!null"
+		case "<<":
+			return "!!merge"
+		}
+		return "!!str"
+	case strings.IndexByte("+-0123456789.", c) >= 0:
+		if numberless(v) {
+			return "!!str"
+		}
+		n.Tag = ""
+		return n.ShortTag()
+	}
+	return "!!str"
+}
+
+// numberless reports whether a plain scalar that starts like a number (a digit, sign or dot) is
+// certainly none: yaml.v3 reads it as a string. A number or timestamp yaml.v3 recognises (ParseInt
+// and ParseUint with base prefixes, its float pattern, ParseFloat after a dot, its timestamp
+// layouts, the 0b and 0o forms) is written with digits, signs, dots, underscores, colons, spaces,
+// tabs and only the letters eEtTzZoObB, plus hexadecimal digits after 0x. So a byte outside that
+// set, in a scalar with no x at all, settles it: a sha256 or a version like 2.4.1-beta is a string.
+func numberless(v string) bool {
+	if len(v) <= 5 || strings.ContainsAny(v, "xX") {
+		// A short one may be one of resolveMap's words (.nan, -.inf); one with an x may be a
+		// hexadecimal integer, 0x1F, also spelled 0_x1F (underscores are dropped).
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+		case strings.IndexByte("+-._: \teEtTzZoObB", c) >= 0:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // plainBlockSafe reports whether text, written after "key: " or "- ", is one plain scalar: it does

@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -32,8 +33,16 @@ var fastSeeds = []string{
 	"  type: Metric\n  title: x\n",
 }
 
+// reused is the scratch every differential check parses with, as one loader worker reuses it from
+// file to file, so a node left over from an earlier input would show as a difference.
+var reused fastScratch
+
 func nodesOf(t testing.TB, raw string) (*yaml.Node, *yaml.Node, bool) {
-	fast, ok := fastYAML([]byte(raw))
+	fresh, freshOK := fastYAML([]byte(raw), nil)
+	fast, ok := fastYAML([]byte(raw), &reused)
+	if ok != freshOK || !reflect.DeepEqual(fast, fresh) {
+		t.Fatalf("%q: the fast path with a reused scratch reads it differently from a fresh one", raw)
+	}
 	var full yaml.Node
 	err := yaml.Unmarshal([]byte(raw), &full)
 	if ok && err != nil {
@@ -65,7 +74,7 @@ func TestFastYAMLRefuses(t *testing.T) {
 		"a: |\n  x  \n", "a: |\n  x\n   \n  y\n", "a: {b: 1}\n", "a: b", "a:\tb\n", "a: 'it''s'\n", "just text\n",
 		"a: [b, c,]\n", "a: [b, {c: d}]\n", "a: ['b']\n", "%YAML 1.2\n---\na: b\n", "a: \"x\n  y\"\n", "? a\n: b\n", "a: b: c\n",
 	} {
-		if _, ok := fastYAML([]byte(s)); ok {
+		if _, ok := fastYAML([]byte(s), nil); ok {
 			t.Errorf("fast path took %q", s)
 		}
 	}
@@ -229,4 +238,40 @@ func TestFastYAMLRandom(t *testing.T) {
 		t.Errorf("the fast path took %d of %d blocks", taken, runs)
 	}
 	t.Logf("the fast path took %d of %d blocks", taken, runs)
+}
+
+// TestPlainTagMatchesYAML: plainTag resolves a plain scalar as yaml.v3's ShortTag does, for the
+// words of yaml.v3's resolve map, near misses, and random text starting with every ASCII byte.
+func TestPlainTagMatchesYAML(t *testing.T) {
+	words := []string{"", "true", "True", "TRUE", "tRUE", "truex", "false", "False", "FALSE", "no", "yes", "y", "n", "on", "off",
+		"~", "~x", "null", "Null", "NULL", "nULL", "<<", "<", "<<<", ".nan", ".NaN", ".inf", "-.inf", "+.INF", ".5", "1", "0x1F",
+		"0o17", "1_000", "2024-01-02", "2024-01-02T03:04:05Z", "1.5e3", "-", "+", "Type", "title", "okf_version", "é", "\u00e9t\u00e9"}
+	r := rand.New(rand.NewSource(7))
+	for c := 0x21; c < 0x7f; c++ {
+		for range 50 {
+			b := []byte{byte(c)}
+			for range r.Intn(6) {
+				b = append(b, "aeuTRLnfl0123.-:_ex~<"[r.Intn(21)])
+			}
+			words = append(words, string(b))
+		}
+	}
+	// Scalars that start like numbers, drawn from the characters of every number and timestamp
+	// form and a few that are in none.
+	for range 200_000 {
+		b := []byte{"+-0123456789."[r.Intn(13)]}
+		for range r.Intn(12) {
+			b = append(b, "0123456789012345678901234567890123456789+-._: \teEtTzZoObBxXacdfACDFgpné"[r.Intn(64)])
+		}
+		words = append(words, string(b))
+	}
+	words = append(words, "0x1F", "0xfg", "-0x1a", "0b101", "0o17", "-0o17", "1e5", "1_000", "0000000000000000000000000000000000000000000000000051517ad7c8a75c96",
+		"2024-01-02 03:04:05", "2024-1-2t3:4:5.5+01:00", "2.4.1", "2.4.1-beta", "12 apples", "+.5", ".5e-3", ".e", "1:30",
+		".infinity", "+.Infinity", "-.nan12", "1.5e+10", "2024-01-02T03:04:05.123456789-07:00", "190:20:30")
+	for _, w := range words {
+		want := (&yaml.Node{Kind: yaml.ScalarNode, Value: w}).ShortTag()
+		if got := plainTag(&yaml.Node{Kind: yaml.ScalarNode, Value: w}); got != want {
+			t.Errorf("plainTag(%q) = %s, yaml.v3 says %s", w, got, want)
+		}
+	}
 }

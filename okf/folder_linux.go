@@ -1,0 +1,69 @@
+//go:build linux
+
+package okf
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// folderOS is the folder's descriptor: a file is opened with openat(2) in it, by its bare name,
+// O_NOFOLLOW (a symbolic link is left to the Root, which confines it) and O_NONBLOCK (a named pipe
+// does not block; it is found by fstat and left to the Root, which reports it). The file is read
+// with read(2), without an os.File: no poller registration, no finalizer.
+type folderOS struct {
+	folder *os.File
+	fd     int
+}
+
+func (h *folderHandle) openIn(root *os.Root, folder string) error {
+	f, err := root.Open(folder)
+	if err != nil {
+		return err
+	}
+	h.folder, h.fd = f, int(f.Fd())
+	return nil
+}
+
+func (h *folderHandle) closeOS() { h.folder.Close() }
+
+// read reads the regular file base of the folder; ok is false when it is something else, or could
+// not be opened, for the caller to go the Root's way.
+func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, ok bool, err error) {
+	var fd int
+	for {
+		fd, err = syscall.Openat(h.fd, base, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, false, nil
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, false, nil
+	}
+	data, err = readCapped(fdReader(fd), st.Size, limit, buf)
+	return data, true, err
+}
+
+// fdReader reads a descriptor as an io.Reader: 0 bytes is the end of the file.
+type fdReader int
+
+func (f fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(f), p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}

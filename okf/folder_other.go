@@ -1,0 +1,35 @@
+//go:build !linux
+
+package okf
+
+import "os"
+
+// folderOS is an os.Root on the folder: a file is opened in it by its bare name.
+type folderOS struct{ root *os.Root }
+
+func (h *folderHandle) openIn(root *os.Root, folder string) error {
+	sub, err := root.OpenRoot(folder)
+	if err != nil {
+		return err
+	}
+	h.root = sub
+	return nil
+}
+
+func (h *folderHandle) closeOS() { h.root.Close() }
+
+// read reads the regular file base of the folder; ok is false when it is something else, or could
+// not be opened, for the caller to go the Root's way.
+func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, ok bool, err error) {
+	f, err := h.root.OpenFile(base, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !typeOK(st.Mode(), false) {
+		return nil, false, nil
+	}
+	data, err = readCapped(f, st.Size(), limit, buf)
+	return data, true, err
+}
