@@ -24,6 +24,11 @@ const ConfigName = ".okf.yaml"
 // and this one applies. Only --max-file-size, from whoever runs okf, goes past it.
 const MaxConfigFileSize = 32 << 20
 
+// MaxOverrides is how many overrides .okf.yaml may list; the rest are reported (OKF901) and not
+// applied. Bound: every finding's path is matched against every override's patterns, and 5,000
+// overrides over 5,000 files took 5 s (growing as their product).
+const MaxOverrides = 256
+
 // Config is a parsed .okf.yaml: which rules run, at which severity, where, and what the bundle adds
 // (ignore globs, the expiring window, its own schemas per type). Problems in the file itself are
 // findings (Diagnostics), reported with their positions by the engine rules OKF901–OKF903; the
@@ -227,7 +232,12 @@ func (c *Config) parseOverrides(v *yaml.Node) {
 		c.errorf(ConfigInvalid, v.Line, v.Column, "overrides must be a list of {paths, rules} mappings, found %s", shape(v))
 		return
 	}
-	for _, it := range v.Content {
+	for n, it := range v.Content {
+		if n == MaxOverrides {
+			// Bound: every finding's path is matched against every override's patterns.
+			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides lists %d entries: only the first %d apply", len(v.Content), MaxOverrides)
+			break
+		}
 		if it.Kind != yaml.MappingNode {
 			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides: want a {paths, rules} mapping, found %s", shape(it))
 			continue

@@ -195,3 +195,18 @@ func TestConfigIgnoreBounded(t *testing.T) {
 		t.Errorf("%d patterns kept, findings %v; want %d and %s", len(c.Ignore), c.Diagnostics, okf.MaxIgnorePatterns, want)
 	}
 }
+
+// overrides are bounded too (MaxOverrides): the rest are reported and not applied.
+func TestConfigOverridesBounded(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("overrides:\n")
+	for i := range MaxOverrides + 2 {
+		fmt.Fprintf(&src, "  - paths: [\"d%d/**\"]\n    rules: { OKF606: off }\n", i)
+	}
+	c := ParseConfig(".okf.yaml", []byte(src.String()))
+	// The 257th entry starts on line 2 + 2×256.
+	want := fmt.Sprintf(".okf.yaml:%d:5: overrides lists 258 entries: only the first 256 apply [OKF901]", 2+2*MaxOverrides)
+	if len(c.Overrides) != MaxOverrides || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("%d overrides kept, findings %v; want %d and %s", len(c.Overrides), c.Diagnostics, MaxOverrides, want)
+	}
+}
