@@ -18,6 +18,17 @@ import (
 // it is never a concept (D5).
 const ConfigName = ".okf.yaml"
 
+// MaxConfigFileSize is the largest max_file_size .okf.yaml may set. Bound: the configuration comes
+// with the bundle, which may be a stranger's pull request, and a file of gigabytes costs that pull
+// request a few MB (zeros compress a thousandfold in git); a larger setting is reported (OKF901)
+// and this one applies. Only --max-file-size, from whoever runs okf, goes past it.
+const MaxConfigFileSize = 32 << 20
+
+// MaxOverrides is how many overrides .okf.yaml may list; the rest are reported (OKF901) and not
+// applied. Bound: every finding's path is matched against every override's patterns, and 5,000
+// overrides over 5,000 files took 5 s (growing as their product).
+const MaxOverrides = 256
+
 // Config is a parsed .okf.yaml: which rules run, at which severity, where, and what the bundle adds
 // (ignore globs, the expiring window, its own schemas per type). Problems in the file itself are
 // findings (Diagnostics), reported with their positions by the engine rules OKF901–OKF903; the
@@ -100,6 +111,11 @@ func ParseConfig(name string, src []byte) *Config {
 			c.parseOverrides(v)
 		case "ignore":
 			c.Ignore = c.parseStrings(v, "ignore")
+			if len(c.Ignore) > okf.MaxIgnorePatterns {
+				// Bound: each pattern is matched against every path (okf.MaxIgnorePatterns).
+				c.errorf(ConfigInvalid, v.Line, v.Column, "ignore lists %d patterns: only the first %d apply", len(c.Ignore), okf.MaxIgnorePatterns)
+				c.Ignore = c.Ignore[:okf.MaxIgnorePatterns]
+			}
 		case "expiring_within":
 			if v.Kind != yaml.ScalarNode {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within must be a duration such as 30d or 720h, found %s", shape(v))
@@ -119,6 +135,11 @@ func ParseConfig(name string, src []byte) *Config {
 			if v.Kind != yaml.ScalarNode || err != nil {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", shape(v))
 				continue
+			}
+			if n > MaxConfigFileSize {
+				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size %s is over the %s a bundle's configuration may set; %s applies (raise it past that with --max-file-size)",
+					okf.FormatSize(n), okf.FormatSize(MaxConfigFileSize), okf.FormatSize(MaxConfigFileSize))
+				n = MaxConfigFileSize
 			}
 			c.MaxFileSize = n
 		default:
@@ -211,7 +232,12 @@ func (c *Config) parseOverrides(v *yaml.Node) {
 		c.errorf(ConfigInvalid, v.Line, v.Column, "overrides must be a list of {paths, rules} mappings, found %s", shape(v))
 		return
 	}
-	for _, it := range v.Content {
+	for n, it := range v.Content {
+		if n == MaxOverrides {
+			// Bound: every finding's path is matched against every override's patterns.
+			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides lists %d entries: only the first %d apply", len(v.Content), MaxOverrides)
+			break
+		}
 		if it.Kind != yaml.MappingNode {
 			c.errorf(ConfigInvalid, it.Line, it.Column, "overrides: want a {paths, rules} mapping, found %s", shape(it))
 			continue

@@ -22,8 +22,10 @@ type Fix struct {
 
 // fixer computes the fix of one finding from the bundle and the file's current text; ok is false
 // when this finding cannot be fixed safely (its text is not where the parser said, the value is
-// written over several lines, the fix would clash with another key).
-type fixer func(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool)
+// written over several lines, the fix would clash with another key). memo holds what a fixer
+// worked out about the file once for all its findings (Fixes keeps one per file; Bound: without
+// it, n findings in one file cost n passes over the file).
+type fixer func(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool)
 
 // fixers are the rules that offer a fix, by code. Every fix here is safe: it writes what the
 // finding's message already says okf reads or recommends, and applying it twice changes nothing.
@@ -62,6 +64,7 @@ func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 	fs := fixers()
 	out := map[okf.Diagnostic]Fix{}
 	texts := map[string][]byte{}
+	memos := map[string]map[string]any{}
 	for _, d := range ds {
 		fx := fs[d.Code]
 		if fx == nil || d.Pos.Path == "" {
@@ -78,7 +81,10 @@ func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 		if src == nil {
 			continue
 		}
-		if f, ok := fx(b, d, src); ok && len(f.Edits) > 0 {
+		if memos[d.Pos.Path] == nil {
+			memos[d.Pos.Path] = map[string]any{}
+		}
+		if f, ok := fx(b, d, src, memos[d.Pos.Path]); ok && len(f.Edits) > 0 {
 			out[d] = f
 		}
 	}
@@ -158,15 +164,24 @@ func conceptAt(b *okf.Bundle, p string) *okf.Concept {
 	return c
 }
 
-func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
 	c := conceptAt(b, d.Pos.Path)
 	if c == nil {
 		return Fix{}, false
 	}
-	for _, f := range timestampFields(nil, c.Frontmatter) {
-		if f.ts.Pos != d.Pos {
-			continue
+	// Bound: the file's fields are indexed by position once for all its findings (looking each
+	// one up among all of them made n date-only timestamps cost n²).
+	byPos, _ := memo["timestamps"].(map[okf.Position]namedTimestamp)
+	if byPos == nil {
+		byPos = map[okf.Position]namedTimestamp{}
+		for _, f := range timestampFields(nil, c.Frontmatter) {
+			if _, dup := byPos[f.ts.Pos]; !dup {
+				byPos[f.ts.Pos] = f
+			}
 		}
+		memo["timestamps"] = byPos
+	}
+	if f, ok := byPos[d.Pos]; ok {
 		e, ok := okf.RetimeEdit(src, f.ts)
 		if !ok {
 			return Fix{}, false
@@ -177,16 +192,23 @@ func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	return Fix{}, false
 }
 
-func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
 	c := conceptAt(b, d.Pos.Path)
 	if c == nil {
 		return Fix{}, false
 	}
 	// An item YAML reads as a number or boolean: quoted as written (2026 → "2026").
-	for _, it := range c.Frontmatter.Tags.Items {
-		if it.Pos != d.Pos || it.Kind != okf.Scalar || it.IsString() {
-			continue
+	items, _ := memo["tags"].(map[okf.Position]okf.Value)
+	if items == nil {
+		items = map[okf.Position]okf.Value{}
+		for _, it := range c.Frontmatter.Tags.Items {
+			if _, dup := items[it.Pos]; !dup {
+				items[it.Pos] = it
+			}
 		}
+		memo["tags"] = items
+	}
+	if it, ok := items[d.Pos]; ok && it.Kind == okf.Scalar && !it.IsString() {
 		s, e, q, ok := okf.ScalarSpan(src, it)
 		if !ok || q != 0 {
 			return Fix{}, false
@@ -204,7 +226,7 @@ func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	return Fix{Description: "tags → " + e.New, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
 }
 
-func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any) (Fix, bool) {
 	x := b.RootIndex()
 	if x == nil || x.Path != d.Pos.Path || x.Frontmatter == nil || !x.Frontmatter.Present {
 		return Fix{}, false
@@ -232,15 +254,22 @@ func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	return Fix{Description: only.Name + " → okf_version", Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: "okf_version"}}}, true
 }
 
-func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
 	c := conceptAt(b, d.Pos.Path)
 	if c == nil {
 		return Fix{}, false
 	}
-	for _, f := range pathFields(nil, c.Frontmatter) {
-		if f.v.Pos != d.Pos {
-			continue
+	byPos, _ := memo["paths"].(map[okf.Position]pathField)
+	if byPos == nil {
+		byPos = map[okf.Position]pathField{}
+		for _, f := range pathFields(nil, c.Frontmatter) {
+			if _, dup := byPos[f.v.Pos]; !dup {
+				byPos[f.v.Pos] = f
+			}
 		}
+		memo["paths"] = byPos
+	}
+	if f, ok := byPos[d.Pos]; ok {
 		r := b.ResolvePath(c.Path, f.v.Raw)
 		if !r.RootOnly {
 			return Fix{}, false
@@ -257,7 +286,7 @@ func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 
 // fixNotIndexed appends the entry the finding suggests to the end of the index: the concept path
 // leads the message ("tables/orders.md is not listed in this index: …").
-func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
 	p, _, ok := strings.Cut(d.Message, " is not listed in this index")
 	if !ok {
 		return Fix{}, false
@@ -282,16 +311,20 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 	e := okf.Edit{Start: len(src), End: len(src), New: lead + entry + nl}
 	// The entry must read as a link to the concept once appended (an index that is not UTF-8, or
 	// whose frontmatter never closes, has no body to add to): else the fix would never settle.
-	out, err := okf.ApplyEdits(src, []okf.Edit{e})
-	if err != nil || !utf8.Valid(out) {
-		return Fix{}, false
+	// Bound: parsing the index again for every finding made n findings cost n parses of an index
+	// that grows with them (1,000 on a 200 KB index: 86 s). So the index is parsed once, with a
+	// probe entry of the same shape appended (is an entry added at its end read as a link there?),
+	// and each entry on its own (is it a link to this concept?).
+	appends, seen := memo["appends-link"].(bool)
+	if !seen {
+		appends = appendsLink(d.Pos.Path, src, lead, nl)
+		memo["appends-link"] = appends
 	}
-	sp := okf.SplitFrontmatter(out)
-	if sp.Status == okf.Unterminated {
+	if !appends || !utf8.ValidString(entry) {
 		return Fix{}, false
 	}
 	found := false
-	for _, l := range okf.ParseBody(d.Pos.Path, out, sp.BodyOffset).Links {
+	for _, l := range okf.ParseBody(d.Pos.Path, []byte(entry+nl), 0).Links {
 		if r := b.ResolveLink(d.Pos.Path, l.Target); r.Kind == okf.RefLocal && r.Target == c.Path {
 			found = true
 		}
@@ -300,6 +333,31 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
 		return Fix{}, false
 	}
 	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+}
+
+// appendsLink reports whether an index entry appended to the index text src (after lead) is read
+// as a link: the text is UTF-8, its frontmatter closes, and a probe entry of the shape
+// fixNotIndexed writes, appended, comes out of the parser as a link on the last line.
+func appendsLink(p string, src []byte, lead, nl string) bool {
+	const probe = "okf-probe-entry.md"
+	out, err := okf.ApplyEdits(src, []okf.Edit{{Start: len(src), End: len(src), New: lead + "* [Probe](" + probe + ") - a probe" + nl}})
+	if err != nil || !utf8.Valid(out) {
+		return false
+	}
+	sp := okf.SplitFrontmatter(out)
+	if sp.Status == okf.Unterminated {
+		return false
+	}
+	last := bytes.Count(out, []byte("\n"))
+	if !bytes.HasSuffix(out, []byte("\n")) {
+		last++
+	}
+	for _, l := range okf.ParseBody(p, out, sp.BodyOffset).Links {
+		if l.Target == probe && l.Pos.Line == last {
+			return true
+		}
+	}
+	return false
 }
 
 // squash writes text on one line with single spaces, as an index entry shows it.
@@ -321,7 +379,7 @@ func linkTarget(name string) string {
 
 // fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)
 // as exactly "---": the finding's line, when it is such a line, and nothing else.
-func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte) (Fix, bool) {
+func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any) (Fix, bool) {
 	start := okf.OffsetOf(src, d.Pos.Line, 1)
 	if start < 0 {
 		return Fix{}, false

@@ -175,10 +175,14 @@ func (r *Report) sarifFixes(f Fix) []sarifFix {
 	if r.ReadFile == nil {
 		return nil
 	}
-	src, err := r.ReadFile(f.Path)
-	if err != nil {
-		return nil
+	if r.fixSrc == nil || r.fixFile != f.Path {
+		src, err := r.ReadFile(f.Path)
+		if err != nil {
+			return nil
+		}
+		r.fixFile, r.fixSrc = f.Path, src
 	}
+	src := r.fixSrc
 	change := sarifArtifactEdit{ArtifactLocation: sarifArtifact{URI: sarifURI(r.path(f.Path))}}
 	for _, e := range f.Edits {
 		if e.Start < 0 || e.End > len(src) || e.Start > e.End {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,5 +67,146 @@ func TestFindingsPerFileBounded(t *testing.T) {
 	want := fmt.Sprintf("500 more findings of this rule in this file are not reported (okf reports at most %d per rule and file)", MaxFindingsPerFile)
 	if last.Code != "OKF601" || last.Pos.Line != 6 || last.Pos.Col != 1+MaxFindingsPerFile*13 || last.Message != want {
 		t.Errorf("summary finding %s %d:%d %q, want OKF601 6:%d %q", last.Code, last.Pos.Line, last.Pos.Col, last.Message, 1+MaxFindingsPerFile*13, want)
+	}
+}
+
+// .okf.yaml comes with the pull request: its max_file_size may lower the limit, but raise it no
+// further than MaxConfigFileSize, or a 2 MB pull request (a 4 GB file of zeros compresses that
+// well in git) would make okf read and parse gigabytes. Only --max-file-size goes past it.
+func TestConfigCannotRaiseSizeLimitFar(t *testing.T) {
+	c := ParseConfig(".okf.yaml", []byte("max_file_size: 4GiB\n"))
+	if c.MaxFileSize != MaxConfigFileSize {
+		t.Errorf("max_file_size 4GiB read as %d, want the ceiling %d", c.MaxFileSize, MaxConfigFileSize)
+	}
+	want := ".okf.yaml:1:16: max_file_size 4 GiB is over the 32 MiB a bundle's configuration may set; 32 MiB applies (raise it past that with --max-file-size) [OKF901]"
+	if len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("findings %v, want %s", c.Diagnostics, want)
+	}
+	for _, ok := range []string{"1KiB", "32MiB", "20MiB"} {
+		c := ParseConfig(".okf.yaml", []byte("max_file_size: "+ok+"\n"))
+		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n || len(c.Diagnostics) != 0 {
+			t.Errorf("max_file_size %s: read as %d with %v", ok, c.MaxFileSize, c.Diagnostics)
+		}
+	}
+}
+
+// okf lint --fix and -f sarif compute the fix of every OKF802 finding (a concept missing from its
+// index); each fix was checked by parsing the whole index again, so n findings on a long index
+// cost n parses of it: 1,000 on a 200 KB index took 86 s. With the index growing with the bundle,
+// the work (bytes allocated, a count that does not depend on the machine) must grow linearly.
+func TestIndexFixesLinear(t *testing.T) {
+	alloc := func(n int) uint64 {
+		files := map[string]string{}
+		idx := "---\nokf_version: \"0.2\"\n---\n# R\n" + strings.Repeat("Some prose in the index, not an entry.\n", 20*n)
+		files["index.md"] = idx
+		for i := range n {
+			files[fmt.Sprintf("c%04d.md", i)] = fmt.Sprintf("---\ntype: Note\ntitle: C%d\n---\n# C\n", i)
+		}
+		b := load(t, files)
+		ds := Run(b, Options{Rules: []*Rule{ConceptNotIndexed}})
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fixes := Fixes(b, ds)
+		runtime.ReadMemStats(&m1)
+		if len(fixes) != n {
+			t.Fatalf("%d fixes for %d unlisted concepts", len(fixes), n)
+		}
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	small, large := alloc(50), alloc(400)
+	if large > 16*small {
+		t.Errorf("fixes of 400 findings allocated %d bytes, of 50: %d (×%.1f for ×8 the findings): not linear", large, small, float64(large)/float64(small))
+	}
+}
+
+// The fixes of timestamps, tags and paths looked their field up among all of the file's fields
+// for every finding: n date-only `verified` timestamps cost n² (50,000 of them, capped to 1,000
+// findings, still took 22 s in -f sarif). The work must grow linearly with the fields.
+func TestFieldFixesLinear(t *testing.T) {
+	alloc := func(n int) uint64 {
+		var fm strings.Builder
+		fm.WriteString("---\ntype: Note\ntitle: A\nverified:\n")
+		for range n {
+			fm.WriteString("  - by: human:x\n    at: 2026-01-01\n")
+		}
+		fm.WriteString("tags:\n")
+		for i := range n {
+			fmt.Fprintf(&fm, "  - %d\n", i)
+		}
+		fm.WriteString("---\n# A\n")
+		b := load(t, map[string]string{"a.md": fm.String()})
+		ds := Run(b, Options{Rules: []*Rule{TimestampDateOnly, TagsNotStringList}})
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fixes := Fixes(b, ds)
+		runtime.ReadMemStats(&m1)
+		if len(fixes) != 2*n {
+			t.Fatalf("%d fixes for %d timestamps and %d tags", len(fixes), n, n)
+		}
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	small, large := alloc(100), alloc(800)
+	if large > 16*small {
+		t.Errorf("fixes of 800 fields allocated %d bytes, of 100: %d (×%.1f for ×8 the fields): not linear", large, small, float64(large)/float64(small))
+	}
+}
+
+// SARIF turns each fix's byte offsets into lines and columns from the file's text; the file was
+// read again for every fix (1,000 fixes in a 4 MB file: 4 GB read). It is read once per file.
+func TestSARIFReadsEachFileOnce(t *testing.T) {
+	var fm strings.Builder
+	fm.WriteString("---\ntype: Note\ntitle: A\nverified:\n")
+	for range 50 {
+		fm.WriteString("  - by: human:x\n    at: 2026-01-01\n")
+	}
+	fm.WriteString("---\n# A\n")
+	b := load(t, map[string]string{"a.md": fm.String(), "b.md": fm.String()})
+	ds := Run(b, Options{Rules: []*Rule{TimestampDateOnly}})
+	reads := map[string]int{}
+	r := &Report{Diagnostics: ds, Fixes: Fixes(b, ds), ReadFile: func(p string) ([]byte, error) {
+		reads[p]++
+		return b.ReadFile(p)
+	}}
+	var out strings.Builder
+	if err := (SARIFPrinter{}).Print(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Fixes) != 100 || reads["a.md"] != 1 || reads["b.md"] != 1 {
+		t.Errorf("%d fixes; files read %v times, want once each", len(r.Fixes), reads)
+	}
+	if n := strings.Count(out.String(), `"fixes"`); n != 100 {
+		t.Errorf("%d SARIF results with fixes, want 100", n)
+	}
+}
+
+// The configuration's ignore list is bounded like .okfignore (okf.MaxIgnorePatterns): the rest is
+// reported and not applied.
+func TestConfigIgnoreBounded(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("ignore:\n")
+	for i := range okf.MaxIgnorePatterns + 3 {
+		fmt.Fprintf(&src, "  - x%d.md\n", i)
+	}
+	c := ParseConfig(".okf.yaml", []byte(src.String()))
+	want := ".okf.yaml:2:3: ignore lists 515 patterns: only the first 512 apply [OKF901]"
+	if len(c.Ignore) != okf.MaxIgnorePatterns || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("%d patterns kept, findings %v; want %d and %s", len(c.Ignore), c.Diagnostics, okf.MaxIgnorePatterns, want)
+	}
+}
+
+// overrides are bounded too (MaxOverrides): the rest are reported and not applied.
+func TestConfigOverridesBounded(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("overrides:\n")
+	for i := range MaxOverrides + 2 {
+		fmt.Fprintf(&src, "  - paths: [\"d%d/**\"]\n    rules: { OKF606: off }\n", i)
+	}
+	c := ParseConfig(".okf.yaml", []byte(src.String()))
+	// The 257th entry starts on line 2 + 2×256.
+	want := fmt.Sprintf(".okf.yaml:%d:5: overrides lists 258 entries: only the first 256 apply [OKF901]", 2+2*MaxOverrides)
+	if len(c.Overrides) != MaxOverrides || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
+		t.Errorf("%d overrides kept, findings %v; want %d and %s", len(c.Overrides), c.Diagnostics, MaxOverrides, want)
 	}
 }

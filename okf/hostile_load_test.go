@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -190,5 +191,35 @@ func TestLoadParsesOneLargeFileAtATime(t *testing.T) {
 	}
 	if peak > largest {
 		t.Errorf("%d bytes parsed at once, want at most the largest file alone (%d)", peak, largest)
+	}
+}
+
+// TestLoadOkfignoreBounded: every pattern is matched against every path, so a 20,000-line
+// .okfignore over 5,000 files took a minute. Only the first MaxIgnorePatterns patterns apply, a
+// pattern over MaxIgnorePatternLen bytes is dropped, and the rest is reported (OKF010): here the
+// long line, the 11 patterns past the 512th and late.md, 13 in all.
+func TestLoadOkfignoreBounded(t *testing.T) {
+	root := t.TempDir()
+	var ig strings.Builder
+	ig.WriteString("ignored.md\n" + strings.Repeat("x/", MaxIgnorePatternLen) + "\n")
+	for i := range MaxIgnorePatterns + 10 {
+		fmt.Fprintf(&ig, "never%d.md\n", i)
+	}
+	ig.WriteString("late.md\n")
+	writeFile(t, filepath.Join(root, ".okfignore"), ig.String())
+	for _, n := range []string{"ignored.md", "late.md", "kept.md"} {
+		writeFile(t, filepath.Join(root, n), "---\ntype: Reference\ntitle: T\n---\n# T\n")
+	}
+	b, err := LoadDir(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Concept("ignored") != nil || b.Concept("late") == nil || b.Concept("kept") == nil {
+		t.Errorf("ignored.md loaded %v, late.md %v, kept.md %v: want only the first patterns applied",
+			b.Concept("ignored") != nil, b.Concept("late") != nil, b.Concept("kept") != nil)
+	}
+	want := fmt.Sprintf("only the first %d patterns apply: 13 more lines (or patterns over %d bytes) are not applied", MaxIgnorePatterns, MaxIgnorePatternLen)
+	if len(b.Diagnostics) != 1 || b.Diagnostics[0].Pos.Path != ".okfignore" || b.Diagnostics[0].Code != CodeUnreadable || b.Diagnostics[0].Message != want {
+		t.Errorf("diagnostics %v, want %q", b.Diagnostics, want)
 	}
 }

@@ -11,14 +11,29 @@ import (
 // only; a pattern with a "/" before its end is anchored at the root; "**" matches any number of
 // folders.
 type Ignore struct {
-	rules []ignoreRule
+	rules   []ignoreRule
+	dropped int
 }
+
+// MaxIgnorePatterns and MaxIgnorePatternLen bound an Ignore list. Bound: every pattern is matched
+// against every path (and every finding's path for overrides), and the lists come with the bundle:
+// 20,000 patterns over 5,000 files took a minute. Patterns past the first MaxIgnorePatterns, and
+// any longer than MaxIgnorePatternLen bytes (no path a checkout holds is that long), are not added;
+// Dropped counts them.
+const (
+	MaxIgnorePatterns   = 512
+	MaxIgnorePatternLen = 1024
+)
+
+// Dropped is how many patterns Add left out (MaxIgnorePatterns, MaxIgnorePatternLen).
+func (ig *Ignore) Dropped() int { return ig.dropped }
 
 type ignoreRule struct {
 	pattern  string
 	negate   bool
 	dirOnly  bool
 	anchored bool
+	segs     []string // pattern split at "/", once
 }
 
 // ParseIgnore reads gitignore-syntax text: blank lines and "#" comments are skipped, "\#" and "\!"
@@ -59,7 +74,12 @@ func (ig *Ignore) Add(line string) {
 	if line == "" {
 		return
 	}
+	if len(ig.rules) >= MaxIgnorePatterns || len(line) > MaxIgnorePatternLen {
+		ig.dropped++
+		return
+	}
 	r.pattern = line
+	r.segs = strings.Split(line, "/")
 	ig.rules = append(ig.rules, r)
 }
 
@@ -83,7 +103,7 @@ func (ig *Ignore) Match(p string, isDir bool) bool {
 
 func (r ignoreRule) matches(p string) bool {
 	if r.anchored {
-		return globMatch(strings.Split(r.pattern, "/"), strings.Split(p, "/"))
+		return globMatch(r.segs, strings.Split(p, "/"))
 	}
 	// An unanchored pattern matches the last path element (gitignore: at any depth).
 	return globMatch([]string{r.pattern}, []string{path.Base(p)})

@@ -190,6 +190,10 @@ func (l *loader) load() (*Bundle, error) {
 	ig := &Ignore{}
 	if data, err := l.fsys.ReadFile(".okfignore"); err == nil {
 		ig = ParseIgnore(data)
+		if n := ig.Dropped(); n > 0 {
+			diags = append(diags, Diagnostic{Pos: Position{Path: ".okfignore"}, Code: CodeUnreadable, Severity: Error,
+				Message: fmt.Sprintf("only the first %d patterns apply: %d more lines (or patterns over %d bytes) are not applied", MaxIgnorePatterns, n, MaxIgnorePatternLen)})
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		diags = append(diags, unreadable(".okfignore", err))
 	}

@@ -369,7 +369,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 		fmt.Fprintf(w, "\nLineage (derives from an unverified, stale or deprecated concept)\n")
 		for _, c := range r.Concepts {
 			for _, u := range c.Upstream {
-				fmt.Fprintf(w, "  %s: %s is %s: %s\n", esc(c.ID), esc(u.ID), strings.Join(u.Reasons, ", "), esc(chainText(u.Chain)))
+				fmt.Fprintf(w, "  %s: %s is %s: %s\n", esc(c.ID), esc(u.ID), strings.Join(u.Reasons, ", "), esc(u.chainText()))
 			}
 		}
 	}

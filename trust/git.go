@@ -83,6 +83,9 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 			wantPath = append(wantPath, rel)
 		}
 	}
+	if fetchHook != nil {
+		fetchHook(wantPath)
+	}
 	if len(want) > 0 {
 		blobs, err := catBlobs(root, want)
 		if err != nil {
@@ -94,6 +97,9 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 	}
 	return okf.Load(fsys, opts)
 }
+
+// fetchHook, when set (tests), is told the paths whose blobs LoadRevision fetches.
+var fetchHook func(paths []string)
 
 // git runs one git command in dir and returns its stdout; stderr becomes the error.
 //

@@ -3,6 +3,7 @@ package trust
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	stdhtml "html"
 	"os"
 	"path/filepath"
@@ -226,5 +227,58 @@ func TestHostileJSON(t *testing.T) {
 	}
 	if len(back.Concepts) != 2 || back.Concepts[0].ID != id || back.Concepts[0].Title != hostileTitle {
 		t.Errorf("JSON does not carry the values as they are: %+v", back.Concepts)
+	}
+}
+
+// A chain of n verified concepts each deriving from the previous one, down to k unverified ones,
+// gave every concept all k upstreams, each with its chain of up to n IDs: n²k IDs kept and
+// printed (2,000 concepts: 16 MB of text, 78 MB of JSON). Each concept lists at most MaxUpstream
+// upstreams (UpstreamMore counts the rest) and each chain at most MaxChain IDs, its first and
+// last halves (Elided counts the hops left out), so the report grows linearly.
+func TestLineageBounded(t *testing.T) {
+	const n, k = 300, 40
+	fsys := fstest.MapFS{}
+	var roots strings.Builder
+	for j := range k {
+		fsys[fmt.Sprintf("r%02d.md", j)] = &fstest.MapFile{Data: []byte("---\ntype: Note\ntitle: R\n---\nBody.\n")}
+		fmt.Fprintf(&roots, "  - resource: /r%02d.md\n", j)
+	}
+	verified := "verified: { by: \"human:alice\", at: 2026-11-01T00:00:00Z }\n"
+	for i := range n {
+		src := fmt.Sprintf("  - resource: /c%03d.md\n", i-1)
+		if i == 0 {
+			src = roots.String()
+		}
+		fsys[fmt.Sprintf("c%03d.md", i)] = &fstest.MapFile{Data: []byte("---\ntype: Note\ntitle: C\n" + verified + "sources:\n" + src + "---\nBody.\n")}
+	}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(b, Options{Now: fixtureNow, ExpiringWithin: okf.DefaultExpiringWindow})
+	last := r.all[fmt.Sprintf("c%03d", n-1)]
+	if last == nil || len(last.Upstream) != MaxUpstream || last.UpstreamMore != k-MaxUpstream {
+		t.Fatalf("last concept: %d upstreams listed, %d more; want %d and %d", len(last.Upstream), last.UpstreamMore, MaxUpstream, k-MaxUpstream)
+	}
+	u := last.Upstream[0]
+	// The full chain: c299, c298, …, c000, r00 (n+1 IDs); kept: the first and last MaxChain/2.
+	if len(u.Chain) != MaxChain || u.Elided != n+1-MaxChain || u.ID != "r00" ||
+		u.Chain[0] != "c299" || u.Chain[MaxChain/2-1] != fmt.Sprintf("c%03d", n-MaxChain/2) ||
+		u.Chain[MaxChain/2] != fmt.Sprintf("c%03d", MaxChain/2-2) || u.Chain[MaxChain-1] != "r00" {
+		t.Errorf("chain %v, %d elided", u.Chain, u.Elided)
+	}
+	total := 0
+	for _, c := range r.all {
+		for _, u := range c.Upstream {
+			total += len(u.Chain)
+		}
+	}
+	if total > n*MaxUpstream*MaxChain {
+		t.Errorf("%d chain IDs kept for %d concepts", total, n)
+	}
+	// The text report shows the elision.
+	out := hostileOut(t, r, "text", WriteOptions{})
+	if !strings.Contains(out, fmt.Sprintf("c%03d -> … %d more -> c%03d", n-MaxChain/2, n+1-MaxChain, MaxChain/2-2)) {
+		t.Errorf("text report does not show the elided chain")
 	}
 }

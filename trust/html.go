@@ -284,7 +284,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		index[c.ID] = i
 		up, upWhy, upMore := "", 0, 0
 		if len(c.Upstream) > 0 {
-			up, upWhy, upMore = c.Upstream[0].ID, str(strings.Join(c.Upstream[0].Reasons, ", ")), len(c.Upstream)-1
+			up, upWhy, upMore = c.Upstream[0].ID, str(strings.Join(c.Upstream[0].Reasons, ", ")), len(c.Upstream)-1+c.UpstreamMore
 		}
 		extra := ""
 		if c.computation {
@@ -334,7 +334,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				p.LineMore++
 				continue
 			}
-			p.Lineage = append(p.Lineage, okf.EscapeControl(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), chainText(u.Chain))))
+			p.Lineage = append(p.Lineage, okf.EscapeControl(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), u.chainText())))
 		}
 	}
 	for _, c := range r.Concepts {

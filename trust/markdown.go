@@ -223,7 +223,7 @@ func writeMarkdown(w io.Writer, r *Report, o WriteOptions) error {
 		for _, c := range r.Concepts {
 			for _, u := range c.Upstream {
 				items = append(items, fmt.Sprintf("- %s derives from %s (%s): %s\n", md.id(c.ID), md.id(u.ID),
-					strings.Join(u.Reasons, ", "), md.id(chainText(u.Chain))))
+					strings.Join(u.Reasons, ", "), md.id(u.chainText())))
 			}
 		}
 		for _, cy := range r.Cycles {

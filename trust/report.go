@@ -55,10 +55,34 @@ type Stamp struct {
 // Upstream is a concept this one derives from, directly or through a chain of sources (§5.1), that
 // is unverified, stale or deprecated. Chain runs from this concept to the upstream one; it passes
 // only through concepts that are not flagged themselves (a flagged one has its own row).
+//
+// Chain holds at most MaxChain IDs: a longer one keeps its first and last MaxChain/2, and Elided
+// counts the hops left out between them.
 type Upstream struct {
 	ID      string   `json:"id"`
 	Reasons []string `json:"reasons"`
 	Chain   []string `json:"chain"`
+	Elided  int      `json:"chain_elided,omitempty"`
+}
+
+// MaxChain and MaxUpstream bound lineage. Bound: a chain of n concepts each deriving from the
+// previous one down to k flagged ones gave every concept all k upstreams with chains of up to n
+// IDs, n²k in all (2,000 concepts: 78 MB of JSON); with them the report is linear in the bundle.
+const (
+	MaxChain    = 16
+	MaxUpstream = 16
+)
+
+// hops is the chain's full length in IDs.
+func (u Upstream) hops() int { return len(u.Chain) + u.Elided }
+
+// chainText prints the chain, the elided hops as "… N more".
+func (u Upstream) chainText() string {
+	if u.Elided == 0 {
+		return chainText(u.Chain)
+	}
+	h := len(u.Chain) / 2
+	return chainText(u.Chain[:h]) + fmt.Sprintf(" -> … %d more -> ", u.Elided) + chainText(u.Chain[h:])
 }
 
 // Concept is one concept's row of the report.
@@ -96,6 +120,8 @@ type Concept struct {
 	Touched bool `json:"touched,omitempty"`
 	// Upstream lists the flagged concepts this one derives from (§5.1 lineage).
 	Upstream []Upstream `json:"upstream,omitempty"`
+	// UpstreamMore counts the flagged upstreams past the MaxUpstream nearest listed in Upstream.
+	UpstreamMore int `json:"upstream_more,omitempty"`
 	// InCycle is true when the concept's sources lead back to itself.
 	InCycle bool `json:"in_cycle,omitempty"`
 	// Approximate is true when any timestamp used for this row was read conservatively (D10).
@@ -325,12 +351,14 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	}
 
 	rc.Sources = len(f.Sources.Items)
+	seen := map[string]bool{} // a set, not slices.Contains: a file may list 100,000 sources
 	for _, s := range f.Sources.Items {
 		res := b.ResolvePath(c.Path, s.Resource.Text())
 		if res.Kind != okf.RefLocal || !res.Exists || res.Escapes {
 			continue
 		}
-		if up := b.ConceptAt(res.Target); up != nil && !slices.Contains(rc.srcIDs, up.ID) {
+		if up := b.ConceptAt(res.Target); up != nil && !seen[up.ID] {
+			seen[up.ID] = true
 			rc.srcIDs = append(rc.srcIDs, up.ID)
 		}
 	}
@@ -564,18 +592,27 @@ func lineage(all []*Concept, byID map[string]*Concept) [][]string {
 						chain = append(chain, p)
 					}
 					slices.Reverse(chain)
-					c.Upstream = append(c.Upstream, Upstream{ID: up, Reasons: rs, Chain: chain})
+					elided := 0
+					if len(chain) > MaxChain {
+						elided = len(chain) - MaxChain
+						chain = append(chain[:MaxChain/2:MaxChain/2], chain[len(chain)-MaxChain/2:]...)
+					}
+					c.Upstream = append(c.Upstream, Upstream{ID: up, Reasons: rs, Chain: chain, Elided: elided})
 				} else if live[up] {
 					queue = append(queue, up)
 				}
 			}
 		}
 		slices.SortFunc(c.Upstream, func(a, b Upstream) int {
-			if d := len(a.Chain) - len(b.Chain); d != 0 {
+			if d := a.hops() - b.hops(); d != 0 {
 				return d
 			}
 			return strings.Compare(a.ID, b.ID)
 		})
+		if len(c.Upstream) > MaxUpstream {
+			c.UpstreamMore = len(c.Upstream) - MaxUpstream
+			c.Upstream = slices.Clip(c.Upstream[:MaxUpstream])
+		}
 	}
 	return cycles(all, byID)
 }
@@ -780,7 +817,7 @@ func queue(cs []*Concept) []QueueItem {
 				it.Verified, it.Generated, it.ContentEdited = c.Verified, c.Generated, c.contentEdited
 			case 7:
 				u := c.Upstream[0]
-				it.Upstream, it.UpstreamMore = &u, len(c.Upstream)-1
+				it.Upstream, it.UpstreamMore = &u, len(c.Upstream)-1+c.UpstreamMore
 			case 8:
 				it.AttesterProblem = c.AttesterProblem
 			}
@@ -908,8 +945,8 @@ func (r *Report) Failing(conds []string) []Failure {
 				if hit {
 					u := c.Upstream[0]
 					detail = u.ID + " is " + strings.Join(u.Reasons, ", ")
-					if len(c.Upstream) > 1 {
-						detail += fmt.Sprintf(", +%d more", len(c.Upstream)-1)
+					if more := len(c.Upstream) - 1 + c.UpstreamMore; more > 0 {
+						detail += fmt.Sprintf(", +%d more", more)
 					}
 				}
 			case "attester":

@@ -18,9 +18,15 @@ func TestLoadRevisionSkipsOversizeBlobs(t *testing.T) {
 	gitRun(t, repo, "init", "-q")
 	gitRun(t, repo, "add", ".")
 	gitRun(t, repo, "commit", "-q", "-m", "one")
+	var fetched []string
+	fetchHook = func(p []string) { fetched = append(fetched, p...) }
+	defer func() { fetchHook = nil }()
 	b, err := LoadRevision(repo+"/kb", "HEAD", okf.LoadOptions{MaxFileSize: 1024})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Join(fetched, ",") != "ok.md" {
+		t.Errorf("blobs fetched from git: %v, want only ok.md", fetched)
 	}
 	if b.Concept("ok") == nil {
 		t.Error("ok.md not loaded")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/generate"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -211,6 +212,11 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		n, err := okf.ParseSize(size)
 		if err != nil {
 			return opts, usageErr("--max-file-size: %v", err)
+		}
+		if !c.IsSet("max-file-size") && n > lint.MaxConfigFileSize {
+			// okf-gen.yaml lies in the checkout: like .okf.yaml, it cannot raise the limit far.
+			return opts, usageErr("%s: max-file-size %s is over the %s a configuration file may set (raise it past that with --max-file-size)",
+				cfgPath, okf.FormatSize(n), okf.FormatSize(lint.MaxConfigFileSize))
 		}
 		opts.MaxFileSize = n
 	}
