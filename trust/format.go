@@ -289,7 +289,11 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 		return s
 	}
 	t := r.Totals
-	fmt.Fprintf(w, "okf trust: %s at %s (expiring within %s)\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin)
+	scope := ""
+	if r.Scope != "" {
+		scope = ", limited to " + esc(r.Scope)
+	}
+	fmt.Fprintf(w, "okf trust: %s at %s (expiring within %s)%s\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin, scope)
 	fmt.Fprintf(w, "\nTotals\n")
 	fmt.Fprintf(w, "  tier       human-reviewed %d, machine-confirmed %d, unverified %d\n", t.HumanReviewed, t.MachineConfirmed, t.Unverified)
 	fmt.Fprintf(w, "  status     stable %d, draft %d, deprecated %d\n", t.Stable, t.Draft, t.Deprecated)

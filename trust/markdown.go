@@ -111,9 +111,13 @@ func writeMarkdown(w io.Writer, r *Report, o WriteOptions) error {
 	if r.Revision != "" {
 		rev = " revision " + md.id(truncate(r.Revision, 64)) + ","
 	}
-	m.write(fmt.Sprintf("%s at `%s`,%s expiring within %s: **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
+	scope := ""
+	if r.Scope != "" {
+		scope = " under " + md.id(truncate(r.Scope, 120)) + " (the report is limited to it)"
+	}
+	m.write(fmt.Sprintf("%s%s at `%s`,%s expiring within %s: **%d human-reviewed**, %d machine-confirmed, %d unverified; "+
 		"%d stale, %d expiring soon, %d changed since verified, %d with flagged lineage; **%d to review**.\n\n",
-		concepts(t.Concepts), when(r.Now, false), rev, md.text(r.ExpiringWithin), t.HumanReviewed, t.MachineConfirmed,
+		concepts(t.Concepts), scope, when(r.Now, false), rev, md.text(r.ExpiringWithin), t.HumanReviewed, t.MachineConfirmed,
 		t.Unverified, t.Stale, t.Expiring, t.ChangedSinceVerified, t.FlaggedLineage, len(r.Queue)))
 	header := "| | concepts | human-reviewed | machine-confirmed | unverified | draft | deprecated | stale | expiring | changed since verified | flagged lineage |\n" +
 		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"

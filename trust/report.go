@@ -39,6 +39,11 @@ type Options struct {
 	// Paths keeps only concepts whose path matches one of these gitignore-style patterns (the
 	// syntax of .okfignore, D5), so one pattern language serves both.
 	Paths []string
+	// Scope keeps only the concepts below a folder (a slash path from the root ending in "/",
+	// "sub/") or the one file it names: `okf trust sub` reads the whole bundle (links and lineage
+	// resolve) and reports sub's concepts. Empty: the whole bundle. The report's Scope records it
+	// for the header.
+	Scope string
 	// Builtins are the built-in attesters that can run (`builtin:NAME`, D18). nil takes every
 	// builtin: name for runnable; the CLI passes the list package attest knows.
 	Builtins []string
@@ -211,7 +216,9 @@ type Report struct {
 	// Bundle names the bundle: the first heading of the root index.md, else the folder's name.
 	Bundle string `json:"bundle"`
 	// Revision is the git revision of the checkout, when known (set by the caller, see Revision).
-	Revision       string      `json:"revision,omitempty"`
+	Revision string `json:"revision,omitempty"`
+	// Scope is the folder (or file) of the bundle the report is limited to (Options.Scope).
+	Scope          string      `json:"scope,omitempty"`
 	Now            time.Time   `json:"now"`
 	ExpiringWithin string      `json:"expiring_within"`
 	Totals         Totals      `json:"totals"`
@@ -258,6 +265,7 @@ func Build(b *okf.Bundle, opts Options) *Report {
 		r.all[rc.ID] = rc
 	}
 	r.Bundle = bundleName(b)
+	r.Scope = opts.Scope
 	usedBy(b, r.all)
 	r.Cycles = lineage(all, r.all)
 
@@ -883,6 +891,9 @@ func (s selector) match(c *Concept) bool {
 		return false
 	}
 	if s.paths != nil && !s.matchPath(c.Path) {
+		return false
+	}
+	if sc := o.Scope; sc != "" && c.Path != sc && !(strings.HasSuffix(sc, "/") && strings.HasPrefix(c.Path, sc)) {
 		return false
 	}
 	return true

@@ -189,13 +189,32 @@ func attestListCommand(e *env) *cli.Command {
 			if len(args) == 1 {
 				dir = args[0]
 			}
+			// The bundle is found as okf lint finds it: a folder below the root lists the
+			// computations under it, read as part of the whole bundle (links resolve from the root).
+			dir, scope, err := bundleScope(dir)
+			if err != nil {
+				return err
+			}
 			b, err := loadBundle(c, dir)
 			if err != nil {
 				return err
 			}
 			comps := attest.Computations(b, c.Bool("allow-outside"))
+			if scope != "" {
+				kept := comps[:0]
+				for _, comp := range comps {
+					if p := comp.Concept.Path; p == scope || strings.HasSuffix(scope, "/") && strings.HasPrefix(p, scope) {
+						kept = append(kept, comp)
+					}
+				}
+				comps = kept
+			}
 			if c.String("format") == "json" {
-				return writeJSON(e.stdout, map[string]any{"computations": nonNil(comps)})
+				out := map[string]any{"computations": nonNil(comps)}
+				if scope != "" {
+					out["scope"] = scope
+				}
+				return writeJSON(e.stdout, out)
 			}
 			for i, comp := range comps {
 				if i > 0 {
@@ -203,7 +222,11 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				printComputation(e.stdout, comp)
 			}
-			fmt.Fprintf(e.stdout, "%s\n", countOf(len(comps), "attested computation"))
+			under := ""
+			if scope != "" {
+				under = " under " + okf.EscapeControl(scope) + " (the list is limited to it)"
+			}
+			fmt.Fprintf(e.stdout, "%s%s\n", countOf(len(comps), "attested computation"), under)
 			return nil
 		})
 }

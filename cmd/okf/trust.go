@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/trust"
 	"github.com/urfave/cli/v2"
@@ -95,6 +96,15 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	opts.Builtins = attest.BuiltinNames()
 
+	// The bundle is found as okf lint finds it (README "Which bundle: the root"): a folder below
+	// the root is reported as part of its bundle, so links and lineage resolve from the real root,
+	// and only its concepts are listed.
+	named := dir
+	dir, scope, err := bundleScope(dir)
+	if err != nil {
+		return err
+	}
+	opts.Scope = scope
 	r, err := openBundleRoot(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
 	if err != nil {
 		return err
@@ -111,7 +121,7 @@ func runTrust(e *env, c *cli.Context) error {
 	if ref := c.String("base"); ref != "" {
 		full += " --base " + shellQuote(ref)
 	}
-	full += " " + shellQuote(dir)
+	full += " " + shellQuote(named)
 	if ref := c.String("base"); ref != "" {
 		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize()})
 		if errors.Is(err, trust.ErrRevision) {
@@ -184,4 +194,26 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// bundleScope places the path a bundle command names (a folder or a file) in its bundle, the way
+// okf lint does (lint.ResolveTargets): it returns the bundle root and, when the path is below the
+// root, the part of the bundle to report as trust.Options.Scope takes it ("sub/" for a folder, the
+// slash path of a file), else "". A folder that is no bundle is a usage error (exit 2).
+func bundleScope(path string) (root, scope string, err error) {
+	if _, err := os.Stat(path); err != nil {
+		return path, "", nil // the command's own "cannot read bundle" message
+	}
+	targets, _, err := lint.ResolveTargets([]string{path}, "", false)
+	if err != nil {
+		return "", "", pathErr(err)
+	}
+	t := targets[0]
+	switch {
+	case len(t.Dirs) > 0:
+		scope = t.Dirs[0] + "/"
+	case len(t.Files) > 0:
+		scope = t.Files[0]
+	}
+	return t.Root, scope, nil
 }
