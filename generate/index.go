@@ -30,6 +30,10 @@ type IndexOptions struct {
 	// (gen passes them): an entry that still shows them was written by a generator, not a person,
 	// and follows the concept's new values.
 	Previous map[string]Listing
+	// Under, when set, limits the run to the index of this folder (a slash path from the root) and
+	// those below it: `okf index kb/sub` regenerates sub's indexes as part of the bundle, so sub's
+	// index stays a folder index (no okf_version) and the root index is left alone.
+	Under string
 }
 
 // Listing is how an index entry shows a concept.
@@ -88,7 +92,7 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 	}
 	var names []string
 	for d, ok := range dirs {
-		if ok {
+		if ok && (opts.Under == "" || d == opts.Under || strings.HasPrefix(d, opts.Under+"/")) {
 			names = append(names, d)
 		}
 	}

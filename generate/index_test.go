@@ -214,3 +214,24 @@ func TestIndexCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexUnder: Under limits a run to one folder's index and those below it; the root index and
+// sibling folders are left alone, and the folder's index is a folder index (no frontmatter) even
+// with OKFVersion set, since only the root index carries okf_version (§8, D7).
+func TestIndexUnder(t *testing.T) {
+	m := fstest.MapFS{
+		"a.md":             concept("Metric", "Alpha", "First letter."),
+		"other/o.md":       concept("Table", "Other", "Not touched."),
+		"tables/orders.md": concept("Table", "Orders", "One row per order."),
+		"tables/x/deep.md": concept("Table", "", "Deep one."),
+		"tablesque/q.md":   concept("Table", "Q", "A sibling whose name starts the same."),
+	}
+	got := changed(t, m, IndexOptions{Under: "tables", OKFVersion: "0.2"})
+	want := map[string]string{
+		"tables/index.md":   "# tables\n\n* [Orders](orders.md) - One row per order.\n\n# x\n\n* [deep](x/deep.md) - Deep one.\n",
+		"tables/x/index.md": "# x\n\n* [deep](deep.md) - Deep one.\n",
+	}
+	if !mapsEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

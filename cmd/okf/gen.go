@@ -338,13 +338,26 @@ func indexCommand(e *env) *cli.Command {
 			if c.NArg() > 1 {
 				return usageErr("index takes one bundle folder, got %d arguments", c.NArg())
 			}
-			root := c.Args().First()
-			if root == "" {
-				root = "."
+			named := c.Args().First()
+			if named == "" {
+				named = "."
 			}
 			g := c.String("group-by")
 			if g != generate.GroupByDirectory && g != generate.GroupByType {
 				return usageErr("--group-by %q: expected %q or %q", g, generate.GroupByDirectory, generate.GroupByType)
+			}
+			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
+			// indexes and those below, as folder indexes of the bundle found above (never a root
+			// index with okf_version); the root index is left alone.
+			root, scope, err := bundleScope(named)
+			if err != nil {
+				if st, serr := os.Stat(named); serr != nil || !st.IsDir() {
+					return err
+				}
+				root, scope = named, "" // a folder with nothing yet: its own (empty) bundle, as before
+			}
+			if scope != "" && !strings.HasSuffix(scope, "/") {
+				return usageErr("index takes a bundle folder, not the file %q", named)
 			}
 			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") {
 				// The same lock as okf gen: an index is not rewritten under a running gen.
@@ -358,10 +371,11 @@ func indexCommand(e *env) *cli.Command {
 			if err != nil {
 				return fatalErr("%v", err)
 			}
-			changes, err := generate.Indexes(b, generate.IndexOptions{GroupBy: g, Rewrite: c.Bool("rewrite")})
+			changes, err := generate.Indexes(b, generate.IndexOptions{GroupBy: g, Rewrite: c.Bool("rewrite"), Under: strings.TrimSuffix(scope, "/")})
 			if err != nil {
 				return fatalErr("%v", err)
 			}
+			show := newPathDisplay(root)
 			for _, ch := range changes {
 				if c.Bool("quiet") {
 					break
@@ -372,7 +386,8 @@ func indexCommand(e *env) *cli.Command {
 				} else {
 					v += "d"
 				}
-				fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(ch.Path))
+				// Paths from the working directory, as okf lint shows them.
+				fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
 			}
 			if c.Bool("check") {
 				if len(changes) > 0 {
