@@ -437,11 +437,21 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 	if len(args) != 1 {
 		return nil, nil, usageErr("attest %s: expected one CONCEPT (an Attested Computation's ID or path), got %d arguments", cmd, len(args))
 	}
-	b, err := loadBundle(c, c.String("bundle"))
+	// --bundle (default: the working directory) is placed in its bundle as okf lint finds it, so
+	// from a folder below the root the real bundle is read; CONCEPT is an ID from the root, or from
+	// that folder.
+	root, scope, err := bundleScope(c.String("bundle"))
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := loadBundle(c, root)
 	if err != nil {
 		return nil, nil, err
 	}
 	comp := attest.Find(b, args[0], c.Bool("allow-outside"))
+	if comp == nil && strings.HasSuffix(scope, "/") {
+		comp = attest.Find(b, scope+args[0], c.Bool("allow-outside"))
+	}
 	if comp == nil {
 		var ids []string
 		for _, x := range attest.Computations(b, false) {
