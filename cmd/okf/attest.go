@@ -178,9 +178,10 @@ func writeJSON(w io.Writer, v any) error {
 
 func attestListCommand(e *env) *cli.Command {
 	flags := []cli.Flag{formatFlag(), allowOutsideFlag()}
-	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[BUNDLE]",
+	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[PATH]",
 		"For each Attested Computation: runtime, parameters, where the computation is (inline block or\n"+
-			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.",
+			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.\n"+
+			"The bundle is found from PATH as okf lint finds it; a folder below the root lists the computations under it.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
 				return usageErr("attest list: expected at most one bundle path, got %d arguments", len(args))

@@ -322,11 +322,13 @@ func indexCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "index",
 		Usage:     "regenerate a bundle's index.md files (§8)",
-		UsageText: "okf index [--group-by directory|type] [--rewrite] [--check] [BUNDLE]",
+		UsageText: "okf index [--group-by directory|type] [--rewrite] [--check] [PATH]",
 		Description: "Every folder with concepts below it gets an index.md listing each concept as\n" +
 			"'* [Title](path) - description' (§8). By default existing indexes are merged: headings,\n" +
 			"prose, titles and descriptions people wrote stay, entries for new concepts are added and\n" +
-			"entries for deleted ones removed. index.md and log.md are never listed as concepts.\n\n" +
+			"entries for deleted ones removed. index.md and log.md are never listed as concepts.\n" +
+			"The bundle is found from PATH as okf lint finds it; a folder below the root regenerates only\n" +
+			"its own index and those below it (folder indexes: the root index is left alone).\n\n" +
 			"Exit codes: 0 done, 1 --check found indexes to change, 2 bad usage, 3 unreadable bundle.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on standard output (warnings and errors still go to standard error; the exit code is the same)"},
