@@ -241,6 +241,11 @@ func TestFilters(t *testing.T) {
 		{"stale", Options{StaleOnly: true}, []string{"dates/no-offset", "dates/stale-now"}},
 		{"folder", Options{Paths: []string{"lineage/"}}, []string{"lineage/draft-notes", "lineage/old", "lineage/report", "lineage/summary"}},
 		{"glob", Options{Paths: []string{"/dates/expiring-*.md"}}, []string{"dates/expiring-inside", "dates/expiring-outside"}},
+		// Scope: a folder (trailing slash) keeps what lies below it; without the slash it names
+		// a file, so "lineage" keeps nothing; a file keeps that one concept.
+		{"scope folder", Options{Scope: "lineage/"}, []string{"lineage/draft-notes", "lineage/old", "lineage/report", "lineage/summary"}},
+		{"scope file", Options{Scope: "lineage/old.md"}, []string{"lineage/old"}},
+		{"scope without slash is a file", Options{Scope: "lineage"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -256,6 +261,10 @@ func TestFilters(t *testing.T) {
 	r := buildFixture(t, Options{Types: []string{"Report"}})
 	if len(concept(t, r, "lineage/report").Upstream) != 2 {
 		t.Error("a filter must not cut lineage: lineage/report should still see 2 flagged upstream concepts")
+	}
+	r = buildFixture(t, Options{Scope: "lineage/"})
+	if r.Scope != "lineage/" {
+		t.Errorf("report scope %q, want lineage/ (the header says the report is limited)", r.Scope)
 	}
 }
 
