@@ -249,6 +249,8 @@ func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast
 	b.CodeBlocks = clip(b.CodeBlocks)
 	b.FootnoteRefs = clip(b.FootnoteRefs)
 	b.FootnoteDefs = clip(b.FootnoteDefs)
+	b.Citations = clip(b.Citations)
+	b.Comments = clip(b.Comments)
 	return b
 }
 
