@@ -186,7 +186,7 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 		}
 	case len(comp.inline) == 1:
 		cb := comp.inline[0]
-		comp.Source = Source{Kind: "inline", Path: c.Path, Line: cb.Pos.Line, Pos: cb.Pos, Text: cb.Content}
+		comp.Source = Source{Kind: "inline", Path: c.Path, Line: int(cb.Pos.Line), Pos: cb.Pos, Text: cb.Content}
 	}
 	comp.Attester = resolveAttester(b, c, allowOutside)
 	return comp

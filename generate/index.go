@@ -237,10 +237,10 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 	for _, s := range x.Sections {
 		for _, e := range s.Entries {
 			res := b.ResolveLink(x.Path, e.Target)
-			if res.Kind != okf.RefLocal || e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+			if res.Kind != okf.RefLocal || e.Pos.Line < 1 || int(e.Pos.Line) > len(lines) {
 				continue
 			}
-			i := e.Pos.Line - 1
+			i := int(e.Pos.Line) - 1
 			base := path.Base(res.Target)
 			if !res.Exists {
 				if strings.HasSuffix(res.Target, ".md") && base != "index.md" && base != "log.md" {
@@ -314,9 +314,9 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 			if strings.TrimSpace(s.Heading) != e.key || s.Pos.Line < 1 {
 				continue
 			}
-			after := s.Pos.Line - 1
+			after := int(s.Pos.Line) - 1
 			if n := len(s.Entries); n > 0 {
-				after = s.Entries[n-1].Pos.Line - 1
+				after = int(s.Entries[n-1].Pos.Line) - 1
 				for after+1 < len(lines) && isContinuation(lines[after+1]) {
 					after++
 				}

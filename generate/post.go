@@ -256,12 +256,12 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		post.HasFrontmatter = true
 		var doc yaml.Node
 		if err := yaml.Unmarshal(sp.YAML, &doc); err != nil {
-			return nil, &PostProblem{Pos: okf.Position{Path: p, Line: sp.YAMLLine, Col: 1}, Message: "frontmatter is not valid YAML: " + err.Error()}
+			return nil, &PostProblem{Pos: okf.Position{Path: p, Line: int32(sp.YAMLLine), Col: 1}, Message: "frontmatter is not valid YAML: " + err.Error()}
 		}
 		if len(doc.Content) > 0 {
 			top := doc.Content[0]
 			if top.Kind != yaml.MappingNode {
-				return nil, &PostProblem{Pos: okf.Position{Path: p, Line: sp.YAMLLine, Col: 1}, Message: "frontmatter is not a mapping of keys to values"}
+				return nil, &PostProblem{Pos: okf.Position{Path: p, Line: int32(sp.YAMLLine), Col: 1}, Message: "frontmatter is not a mapping of keys to values"}
 			}
 			for i := 0; i+1 < len(top.Content); i += 2 {
 				k := strings.ToLower(top.Content[i].Value)
@@ -286,7 +286,7 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		}
 	}
 	warn := func(key, format string, args ...any) {
-		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: keyLine[key], Col: 1}, Message: fmt.Sprintf(format, args...)})
+		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: int32(keyLine[key]), Col: 1}, Message: fmt.Sprintf(format, args...)})
 	}
 	text := func(key string) string {
 		if n := fields[key]; n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
@@ -424,7 +424,7 @@ func tomlAsYAML(p string, src []byte) ([]byte, *PostProblem) {
 		if errors.As(err, &pe) {
 			line = 1 + pe.Position.Line
 		}
-		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: line, Col: 1}, Message: "frontmatter is not valid TOML: " + strings.ReplaceAll(err.Error(), "\n", " ")}
+		return nil, &PostProblem{Pos: okf.Position{Path: p, Line: int32(line), Col: 1}, Message: "frontmatter is not valid TOML: " + strings.ReplaceAll(err.Error(), "\n", " ")}
 	}
 	y, err := yaml.Marshal(m)
 	if err != nil {

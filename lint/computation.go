@@ -77,9 +77,9 @@ func (ct computationText) pos(c *okf.Concept, ph placeholder) okf.Position {
 	}
 	bp := ct.block.Pos
 	if ct.block.Fenced {
-		return okf.Position{Path: bp.Path, Line: bp.Line + ph.line, Col: bp.Col + ph.col - 1}
+		return okf.Position{Path: bp.Path, Line: int32(int(bp.Line) + ph.line), Col: int32(int(bp.Col) + ph.col - 1)}
 	}
-	return okf.Position{Path: bp.Path, Line: bp.Line + ph.line - 1, Col: bp.Col + ph.col - 1}
+	return okf.Position{Path: bp.Path, Line: int32(int(bp.Line) + ph.line - 1), Col: int32(int(bp.Col) + ph.col - 1)}
 }
 
 // where says where a placeholder is, for messages about a computation file.

@@ -164,7 +164,7 @@ func UnreadableConfig(name string, err error) *Config {
 
 func (c *Config) errorf(r *Rule, line, col int, format string, args ...any) {
 	c.Diagnostics = append(c.Diagnostics, okf.Diagnostic{
-		Pos:  okf.Position{Path: c.Path, Line: line, Col: col},
+		Pos:  okf.Position{Path: c.Path, Line: int32(line), Col: int32(col)},
 		Code: r.Code, Severity: r.Severity, Message: fmt.Sprintf(format, args...),
 	})
 }
@@ -280,7 +280,7 @@ func (c *Config) parseSchemas(v *yaml.Node) {
 			c.errorf(ConfigInvalid, val.Line, val.Column, "schemas.%s: want the path of a schema file in the bundle, found %s", k.Value, shape(val))
 			continue
 		}
-		c.Schemas[k.Value] = SchemaRef{Path: strings.TrimPrefix(val.Value, "/"), Pos: okf.Position{Path: c.Path, Line: val.Line, Col: val.Column}}
+		c.Schemas[k.Value] = SchemaRef{Path: strings.TrimPrefix(val.Value, "/"), Pos: okf.Position{Path: c.Path, Line: int32(val.Line), Col: int32(val.Column)}}
 	}
 }
 

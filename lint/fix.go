@@ -353,7 +353,7 @@ func appendsLink(p string, src []byte, lead, nl string) bool {
 		last++
 	}
 	for _, l := range okf.ParseBody(p, out, sp.BodyOffset).Links {
-		if l.Target == probe && l.Pos.Line == last {
+		if l.Target == probe && int(l.Pos.Line) == last {
 			return true
 		}
 	}
@@ -380,7 +380,7 @@ func linkTarget(name string) string {
 // fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)
 // as exactly "---": the finding's line, when it is such a line, and nothing else.
 func fixLooseDelimiter(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any) (Fix, bool) {
-	start := okf.OffsetOf(src, d.Pos.Line, 1)
+	start := okf.OffsetOf(src, int(d.Pos.Line), 1)
 	if start < 0 {
 		return Fix{}, false
 	}

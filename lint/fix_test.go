@@ -161,7 +161,7 @@ func TestFixLooseDelimiter(t *testing.T) {
 	src := []byte("\xEF\xBB\xBF--- \r\ntype: Note\r\n\t---\t\r\nBody ---\n")
 	var edits []okf.Edit
 	for _, line := range []int{1, 3, 2, 4} {
-		f, ok := fixLooseDelimiter(nil, okf.Diagnostic{Pos: okf.Position{Path: "a.md", Line: line, Col: 1}}, src, nil)
+		f, ok := fixLooseDelimiter(nil, okf.Diagnostic{Pos: okf.Position{Path: "a.md", Line: int32(line), Col: 1}}, src, nil)
 		if ok != (line == 1 || line == 3) {
 			t.Errorf("line %d: fix %v", line, ok)
 		}

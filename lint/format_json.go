@@ -56,10 +56,10 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	var buf []byte
 	bw.WriteString("{\n  \"findings\": [")
 	for i, d := range r.Diagnostics {
-		f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: r.ruleName(d.Code),
+		f := JSONFinding{Path: r.path(d.Pos.Path), Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: r.ruleName(d.Code),
 			Severity: d.Severity.String(), Message: d.Message}
 		if d.End.Line > 0 {
-			f.EndLine, f.EndColumn = d.End.Line, d.End.Col
+			f.EndLine, f.EndColumn = int(d.End.Line), int(d.End.Col)
 		}
 		files[d.Pos.Path] = true
 		if i > 0 {

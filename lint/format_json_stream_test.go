@@ -26,8 +26,8 @@ func TestJSONStreamed(t *testing.T) {
 		whole := JSONReport{Findings: []JSONFinding{}}
 		files := map[string]bool{}
 		for _, d := range ds {
-			f := JSONFinding{Path: r.path(d.Pos.Path), Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: ruleName(d.Code),
-				Severity: d.Severity.String(), Message: d.Message, EndLine: d.End.Line, EndColumn: d.End.Col}
+			f := JSONFinding{Path: r.path(d.Pos.Path), Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: ruleName(d.Code),
+				Severity: d.Severity.String(), Message: d.Message, EndLine: int(d.End.Line), EndColumn: int(d.End.Col)}
 			whole.Findings = append(whole.Findings, f)
 			files[d.Pos.Path] = true
 		}
@@ -59,9 +59,9 @@ func TestJSONFindingsByHand(t *testing.T) {
 	}
 	var ds []okf.Diagnostic
 	for range 3000 {
-		d := okf.Diagnostic{Pos: okf.Position{Path: str(), Line: r.IntN(3), Col: r.IntN(3)}, Code: str(), Severity: okf.Severity(r.IntN(3)), Message: str()}
+		d := okf.Diagnostic{Pos: okf.Position{Path: str(), Line: int32(r.IntN(3)), Col: int32(r.IntN(3))}, Code: str(), Severity: okf.Severity(r.IntN(3)), Message: str()}
 		if r.IntN(2) == 0 {
-			d.End = okf.Position{Path: d.Pos.Path, Line: r.IntN(3), Col: r.IntN(3)}
+			d.End = okf.Position{Path: d.Pos.Path, Line: int32(r.IntN(3)), Col: int32(r.IntN(3))}
 		}
 		ds = append(ds, d)
 	}
@@ -74,10 +74,10 @@ func TestJSONFindingsByHand(t *testing.T) {
 	whole := JSONReport{}
 	files := map[string]bool{}
 	for _, d := range ds {
-		f := JSONFinding{Path: d.Pos.Path, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Rule: ruleName(d.Code),
+		f := JSONFinding{Path: d.Pos.Path, Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: ruleName(d.Code),
 			Severity: d.Severity.String(), Message: d.Message}
 		if d.End.Line > 0 {
-			f.EndLine, f.EndColumn = d.End.Line, d.End.Col
+			f.EndLine, f.EndColumn = int(d.End.Line), int(d.End.Col)
 		}
 		whole.Findings = append(whole.Findings, f)
 		files[d.Pos.Path] = true

@@ -41,7 +41,7 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 		return colour + s + ansiReset
 	}
 	for _, d := range r.Diagnostics {
-		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), d.Pos.Line, d.Pos.Col)),
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), int(d.Pos.Line), int(d.Pos.Col))),
 			paint(severityColour(d.Severity), d.Severity.String()), okf.EscapeControl(oneLine(d.Message)), d.Code)
 		if d.Pos.Line == 0 || r.ReadFile == nil {
 			continue
@@ -52,18 +52,18 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 				lines = bytes.Split(src, []byte{'\n'})
 			}
 		}
-		if d.Pos.Line > len(lines) {
+		if int(d.Pos.Line) > len(lines) {
 			continue
 		}
-		if cur.text == nil || cur.line != d.Pos.Line {
-			cur = newSourceLine(d.Pos.Line, lines[d.Pos.Line-1])
+		if cur.text == nil || cur.line != int(d.Pos.Line) {
+			cur = newSourceLine(int(d.Pos.Line), lines[d.Pos.Line-1])
 		}
 		if !cur.valid {
 			continue
 		}
 		num := fmt.Sprint(d.Pos.Line)
 		gutter := strings.Repeat(" ", len(num))
-		text, mark := cur.excerpt(d.Pos.Col, d.End.Line, d.End.Col)
+		text, mark := cur.excerpt(int(d.Pos.Col), int(d.End.Line), int(d.End.Col))
 		fmt.Fprintf(bw, " %s |\n", gutter)
 		fmt.Fprintf(bw, " %s | %s\n", num, text)
 		if d.Pos.Col > 0 {

@@ -148,9 +148,9 @@ func (SARIFPrinter) Print(w io.Writer, r *Report) error {
 		if !ok {
 			idx = -1
 		}
-		region := sarifRegion{StartLine: max(d.Pos.Line, 1), StartColumn: d.Pos.Col}
+		region := sarifRegion{StartLine: int(max(d.Pos.Line, 1)), StartColumn: int(d.Pos.Col)}
 		if d.End.Line > 0 {
-			region.EndLine, region.EndColumn = d.End.Line, d.End.Col
+			region.EndLine, region.EndColumn = int(d.End.Line), int(d.End.Col)
 		}
 		var fixes []sarifFix
 		if f, ok := r.Fixes[d]; ok {

@@ -330,7 +330,7 @@ func BenchmarkPrettyLongLine(b *testing.B) {
 	src := []byte(strings.Repeat(unit, links))
 	ds := make([]okf.Diagnostic, links)
 	for i := range ds {
-		ds[i] = okf.Diagnostic{Pos: okf.Position{Path: "big.md", Line: 1, Col: i*len(unit) + 1}, End: okf.Position{Line: 1, Col: i*len(unit) + 16},
+		ds[i] = okf.Diagnostic{Pos: okf.Position{Path: "big.md", Line: 1, Col: int32(i*len(unit) + 1)}, End: okf.Position{Line: 1, Col: int32(i*len(unit) + 16)},
 			Code: "OKF201", Severity: okf.Warning, Message: "broken link"}
 	}
 	r := &Report{Diagnostics: ds, ReadFile: func(string) ([]byte, error) { return src, nil }}

@@ -207,12 +207,12 @@ func dropSchemaDuplicates(ds []okf.Diagnostic) []okf.Diagnostic {
 	taken := map[line]bool{}
 	for _, d := range ds {
 		if d.Code != SchemaMismatch.Code {
-			taken[line{d.Pos.Path, d.Pos.Line}] = true
+			taken[line{d.Pos.Path, int(d.Pos.Line)}] = true
 		}
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if d.Code == SchemaMismatch.Code && taken[line{d.Pos.Path, d.Pos.Line}] {
+		if d.Code == SchemaMismatch.Code && taken[line{d.Pos.Path, int(d.Pos.Line)}] {
 			continue
 		}
 		out = append(out, d)

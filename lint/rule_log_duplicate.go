@@ -24,7 +24,7 @@ func checkLogDuplicateDate(p *Pass) {
 				p.Reportf(g.Pos, "date %s already has a group on line %d: merge the two groups (§9)", d, line)
 				continue
 			}
-			first[d] = g.Pos.Line
+			first[d] = int(g.Pos.Line)
 		}
 	}
 }

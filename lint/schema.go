@@ -163,9 +163,9 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 				continue
 			}
 			said[v] = true
-			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: v.Line, Col: v.Col}, Code: codeSchemaMismatch, Severity: okf.Warning}
+			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: int32(v.Line), Col: int32(v.Col)}, Code: codeSchemaMismatch, Severity: okf.Warning}
 			if v.EndLine > 0 {
-				d.End = okf.Position{Path: c.Path, Line: v.EndLine, Col: v.EndCol}
+				d.End = okf.Position{Path: c.Path, Line: int32(v.EndLine), Col: int32(v.EndCol)}
 			}
 			where := v.Path
 			if where == "" {

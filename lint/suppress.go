@@ -125,7 +125,7 @@ func (s *suppressions) apply(ds []okf.Diagnostic) []okf.Diagnostic {
 		hit := false
 		if d.Code != ConfigUnknownRule.Code || !s.isDirectivePos(d.Pos) {
 			for _, dir := range dirs {
-				if dir.covers(d.Code, d.Pos.Line) {
+				if dir.covers(d.Code, int(d.Pos.Line)) {
 					dir.used = true
 					hit = true
 				}

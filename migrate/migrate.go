@@ -340,7 +340,7 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 		return
 	}
 	src := f.src
-	start := okf.OffsetOf(src, h.Pos.Line, 1)
+	start := okf.OffsetOf(src, int(h.Pos.Line), 1)
 	if start < 0 {
 		f.block(h.Pos, "Citations heading not found where it was parsed: left untouched")
 		return
@@ -348,7 +348,7 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 	end := len(src)
 	for _, o := range c.Body.Headings {
 		if o.Pos.Line > h.Pos.Line && o.Level <= h.Level {
-			end = okf.OffsetOf(src, o.Pos.Line, 1)
+			end = okf.OffsetOf(src, int(o.Pos.Line), 1)
 			break
 		}
 	}
@@ -365,14 +365,14 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 			items++
 		case continuationRE.MatchString(line):
 		default:
-			f.block(okf.Position{Path: f.path, Line: lineOf(src, off), Col: 1}, "the Citations section holds more than a list: ambiguous, left untouched (move it into sources by hand)")
+			f.block(okf.Position{Path: f.path, Line: int32(lineOf(src, off)), Col: 1}, "the Citations section holds more than a list: ambiguous, left untouched (move it into sources by hand)")
 			return
 		}
 	}
 	var cites []okf.Citation
 	endLine := lineOf(src, end)
 	for _, ci := range c.Body.Citations {
-		if ci.Pos.Line > h.Pos.Line && (end == len(src) || ci.Pos.Line < endLine) {
+		if ci.Pos.Line > h.Pos.Line && (end == len(src) || int(ci.Pos.Line) < endLine) {
 			cites = append(cites, ci)
 		}
 	}
@@ -581,15 +581,15 @@ func logEntry(b *okf.Bundle, now time.Time, files int, n counts) (*Change, *Prob
 	switch {
 	case len(lg.Groups) > 0 && lg.Groups[0].Valid && lg.Groups[0].Date.Format("2006-01-02") == day:
 		g := lg.Groups[0]
-		at := okf.LineEnd(src, okf.OffsetOf(src, g.Pos.Line, 1))
+		at := okf.LineEnd(src, okf.OffsetOf(src, int(g.Pos.Line), 1))
 		if len(g.Entries) > 0 {
-			at = okf.OffsetOf(src, g.Entries[0].Pos.Line, 1)
+			at = okf.OffsetOf(src, int(g.Entries[0].Pos.Line), 1)
 			e = okf.Edit{Start: at, End: at, New: entry + nl}
 		} else {
 			e = okf.Edit{Start: at, End: at, New: nl + entry + nl}
 		}
 	case len(lg.Groups) > 0:
-		at := okf.OffsetOf(src, lg.Groups[0].Pos.Line, 1)
+		at := okf.OffsetOf(src, int(lg.Groups[0].Pos.Line), 1)
 		e = okf.Edit{Start: at, End: at, New: "## " + day + nl + nl + entry + nl + nl}
 	default:
 		lead := nl

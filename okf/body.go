@@ -106,7 +106,7 @@ type bodyParser struct {
 
 func (p *bodyParser) pos(off int) Position {
 	l, c := p.lines.pos(off + p.offset)
-	return Position{Path: p.path, Line: l, Col: c}
+	return Position{Path: p.path, Line: clamp32(l), Col: clamp32(c)}
 }
 
 // inlineText concatenates the text of an inline subtree.
@@ -249,6 +249,8 @@ func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast
 	b.CodeBlocks = clip(b.CodeBlocks)
 	b.FootnoteRefs = clip(b.FootnoteRefs)
 	b.FootnoteDefs = clip(b.FootnoteDefs)
+	b.Citations = clip(b.Citations)
+	b.Comments = clip(b.Comments)
 	return b
 }
 
@@ -285,7 +287,7 @@ func (p *bodyParser) comments(b *Body, segs *text.Segments) {
 		off := segs.At(i).Start + m[0] - starts[i]
 		j := sort.SearchInts(starts, m[1]) - 1 // the segment of the comment's last byte, m[1]-1
 		end := segs.At(j).Start + m[1] - 1 - starts[j]
-		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: p.pos(off), EndLine: p.pos(end).Line})
+		b.Comments = append(b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: p.pos(off), EndLine: int(p.pos(end).Line)})
 	}
 }
 

@@ -3,6 +3,7 @@ package okf
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"unicode/utf8"
 )
@@ -12,8 +13,8 @@ import (
 // with multi-byte characters. A zero Line means "the whole file".
 type Position struct {
 	Path string `json:"path"`
-	Line int    `json:"line,omitempty"`
-	Col  int    `json:"column,omitempty"`
+	Line int32  `json:"line,omitempty"`
+	Col  int32  `json:"column,omitempty"`
 }
 
 // String renders the position as path:line:col, the form editors and CI annotations understand.
@@ -181,4 +182,12 @@ func (li *lineIndex) lineText(n int) string {
 		end = start
 	}
 	return string(li.src[start:end])
+}
+
+// clamp32 narrows a line or column to a Position's int32 (a line past 2³¹−1 is held as its maximum).
+func clamp32(n int) int32 {
+	if n > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int32(n)
 }

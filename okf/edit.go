@@ -97,7 +97,7 @@ func ScalarSpan(src []byte, v Value) (start, end int, quote byte, ok bool) {
 	if v.Kind != Scalar && v.Kind != Null {
 		return 0, 0, 0, false
 	}
-	off := OffsetOf(src, v.Pos.Line, v.Pos.Col)
+	off := OffsetOf(src, int(v.Pos.Line), int(v.Pos.Col))
 	if off < 0 || off >= len(src) {
 		return 0, 0, 0, false
 	}
@@ -129,7 +129,7 @@ func ScalarSpan(src []byte, v Value) (start, end int, quote byte, ok bool) {
 
 // KeySpan finds the text of a top-level (or nested) plain key written at pos in src.
 func KeySpan(src []byte, pos Position, name string) (start, end int, ok bool) {
-	off := OffsetOf(src, pos.Line, pos.Col)
+	off := OffsetOf(src, int(pos.Line), int(pos.Col))
 	if off < 0 || !bytes.HasPrefix(src[off:], []byte(name)) {
 		return 0, 0, false
 	}

@@ -354,12 +354,12 @@ func readFrontmatter(path string, raw []byte, line int, m *yaml.Node) *Frontmatt
 			merges = true
 			continue
 		}
-		f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: k.Line, Col: k.Column}, Value: valueOf(path, m.Content[i+1])})
+		f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: clamp32(k.Line), Col: clamp32(k.Column)}, Value: valueOf(path, m.Content[i+1])})
 	}
 	if merges {
 		// The keys a `<<` brings in are the concept's keys too (D3), at the place they are written.
 		eachMerged(m, func(k, v *yaml.Node) bool {
-			f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: k.Line, Col: k.Column}, Value: valueOf(path, v)})
+			f.Keys = append(f.Keys, Key{Name: k.Value, Pos: Position{Path: path, Line: clamp32(k.Line), Col: clamp32(k.Column)}, Value: valueOf(path, v)})
 			return false
 		})
 	}

@@ -44,7 +44,7 @@ func FuzzParseConcept(f *testing.F) {
 			}
 		}
 		check := func(p Position) {
-			if p.Line < 0 || p.Line > lines {
+			if p.Line < 0 || int(p.Line) > lines {
 				t.Fatalf("position %v outside a %d-line file", p, lines)
 			}
 		}

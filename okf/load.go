@@ -475,7 +475,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 			bad += size
 		}
 		line, col := li.pos(bad)
-		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeNotUTF8, Severity: Error, Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x): save it as UTF-8", src[bad])}})
+		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path, Line: clamp32(line), Col: clamp32(col)}, Code: CodeNotUTF8, Severity: Error, Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x): save it as UTF-8", src[bad])}})
 	}
 	li := newLineIndex(src)
 	sp := SplitFrontmatter(src)
@@ -485,7 +485,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 	src, tamedParts := tameBody(src, sp.BodyOffset)
 	for _, t := range tamedParts {
 		line, col := li.pos(t.off)
-		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: col}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
+		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: clamp32(line), Col: clamp32(col)}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
 	}
 	fm := &Frontmatter{path: j.path}
 	var top *yaml.Node // the parsed frontmatter, for onFrontmatter
@@ -528,7 +528,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 			if j.kind == logFile {
 				sev, code = Warning, CodeLogFrontmatter
 			}
-			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: line, Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
+			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: clamp32(line), Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
 		} else {
 			fm, top = readFrontmatter(j.path, nil, sp.YAMLLine, node), node
 			if fsys == nil {

@@ -30,7 +30,9 @@ func concept(t *testing.T, b *Bundle, id string) *Concept {
 	return c
 }
 
-func pos(path string, line, col int) Position { return Position{Path: path, Line: line, Col: col} }
+func pos(path string, line, col int) Position {
+	return Position{Path: path, Line: int32(line), Col: int32(col)}
+}
 
 func mustTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339, s)

@@ -109,7 +109,7 @@ func delim(line []byte) (ok, loose bool) {
 func (s Split) looseDiagnostics(path string) []Diagnostic {
 	var out []Diagnostic
 	for _, l := range s.Loose {
-		out = append(out, Diagnostic{Pos: Position{Path: path, Line: l, Col: 1}, Code: CodeLooseDelimiter, Severity: Warning,
+		out = append(out, Diagnostic{Pos: Position{Path: path, Line: clamp32(l), Col: 1}, Code: CodeLooseDelimiter, Severity: Warning,
 			Message: "frontmatter delimiter has spaces or tabs around ---: the reference parser reads it, other tools do not; write exactly --- (D2)"})
 	}
 	return out

@@ -25,7 +25,7 @@ func TestTameHostileShapes(t *testing.T) {
 			t.Errorf("%s: %v", name, ds)
 		}
 		afterLine := strings.Count(src[:strings.Index(src, "After")], "\n") + 1
-		if len(got.Body.Links) != 1 || got.Body.Links[0].Target != "after.md" || got.Body.Links[0].Pos.Line != afterLine {
+		if len(got.Body.Links) != 1 || got.Body.Links[0].Target != "after.md" || int(got.Body.Links[0].Pos.Line) != afterLine {
 			t.Errorf("%s: links %+v", name, got.Body.Links)
 		}
 	}

@@ -112,7 +112,7 @@ func valueOf(path string, n *yaml.Node) Value {
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
-	v := Value{Pos: Position{Path: path, Line: n.Line, Col: n.Column}, Tag: n.ShortTag()}
+	v := Value{Pos: Position{Path: path, Line: clamp32(n.Line), Col: clamp32(n.Column)}, Tag: n.ShortTag()}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if v.Tag == "!!null" {

@@ -191,7 +191,7 @@ func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
 			return nil
 		}
 		k := p.node()
-		*k = yaml.Node{Kind: yaml.ScalarNode, Value: string(text[:colon]), Line: n, Column: col + 1}
+		*k = yaml.Node{Kind: yaml.ScalarNode, Value: keyName(text[:colon]), Line: n, Column: col + 1}
 		k.Tag = plainTag(k)
 		rest := text[colon+1:]
 		var v *yaml.Node
@@ -564,4 +564,25 @@ func plainFlowSafe(text []byte) bool {
 		}
 	}
 	return true
+}
+
+// specKeys are the frontmatter keys the spec names (§4, §5, §10, §12, §13); keyName hands out these
+// strings instead of a copy per key, so a bundle's Keys do not hold one allocation per key per concept.
+var specKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"type", "title", "description", "resource", "tags", "sources", "usage_window",
+		"generated", "verified", "status", "stale_after", "runtime", "parameters", "computation", "executor",
+		"attester", "okf_version", "timestamp", "by", "at", "url", "author", "last_modified", "usage_count",
+		"from", "to", "id", "name"} {
+		m[k] = k
+	}
+	return m
+}()
+
+// keyName is string(b), shared when b is a key the spec names.
+func keyName(b []byte) string {
+	if s, ok := specKeys[string(b)]; ok {
+		return s
+	}
+	return string(b)
 }
