@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,8 +203,18 @@ func shellQuote(s string) string {
 // root, the part of the bundle to report as trust.Options.Scope takes it ("sub/" for a folder, the
 // slash path of a file), else "". A folder that is no bundle is a usage error (exit 2).
 func bundleScope(path string) (root, scope string, err error) {
-	if _, err := os.Stat(path); err != nil {
+	st, err := os.Stat(path)
+	if err != nil {
 		return path, "", nil // the command's own "cannot read bundle" message
+	}
+	if !st.IsDir() {
+		// A file with no bundle above it: lint's message would advise --root, which the bundle
+		// commands do not have; they take the bundle's folder instead.
+		if abs, err := filepath.Abs(path); err == nil {
+			if _, ok := lint.FindRoot(filepath.Dir(abs)); !ok {
+				return "", "", usageErr("cannot find the bundle of %q: no %s or index.md above it (name the bundle's folder)", path, lint.ConfigName)
+			}
+		}
 	}
 	targets, _, err := lint.ResolveTargets([]string{path}, "", false)
 	if err != nil {
