@@ -65,7 +65,7 @@ func sandboxFlags() []cli.Flag {
 }
 
 func bundleFlag() cli.Flag {
-	return &cli.StringFlag{Name: "bundle", Aliases: []string{"b"}, Value: ".", Usage: "the bundle root `DIR`"}
+	return &cli.StringFlag{Name: "bundle", Aliases: []string{"b"}, Value: ".", Usage: "a folder of the bundle `DIR`, its root found as okf lint finds it"}
 }
 
 func paramFlag() cli.Flag {
