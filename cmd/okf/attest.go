@@ -458,7 +458,7 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 		for _, x := range attest.Computations(b, false) {
 			ids = append(ids, x.ID)
 		}
-		return nil, nil, usageErr("attest %s: %q is not an Attested Computation in bundle %q; there are: %s", cmd, args[0], c.String("bundle"), orNone(strings.Join(ids, ", ")))
+		return nil, nil, usageErr("attest %s: %q is not an Attested Computation in bundle %q; there are: %s", cmd, args[0], root, orNone(strings.Join(ids, ", ")))
 	}
 	return b, comp, nil
 }
