@@ -298,18 +298,19 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 			lo.OnFrontmatter = opts.Schemas.OnFrontmatter
 		}
 	}
-	var b *okf.Bundle
-	if stdin != nil {
-		b, err = okf.Load(fsys, lo)
-	} else {
-		b, err = okf.LoadRoot(r, lo)
-	}
-	if err != nil {
-		return lintRun{}, fatalErr("%v", err)
-	}
 	opts.Config = cfg
 	opts.Filter = t.Filter()
-	if fix.enabled {
+	var b *okf.Bundle
+	if !fix.enabled { // --fix loads the bundle itself, once per round
+		if stdin != nil {
+			b, err = okf.Load(fsys, lo)
+		} else {
+			b, err = okf.LoadRoot(r, lo)
+		}
+		if err != nil {
+			return lintRun{}, fatalErr("%v", err)
+		}
+	} else {
 		load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
 		done, err := applyFixes(e, t.Root, load, opts, fix.dryRun, fix.quiet)
 		if err != nil {
