@@ -74,6 +74,13 @@ type LoadOptions struct {
 	// later. The node must not be changed nor kept after the call: the worker reuses its memory for
 	// the next file.
 	OnFrontmatter func(c *Concept, top *yaml.Node)
+	// OnFile, when not nil, is called with the slash path and the bytes of every concept, index.md
+	// and log.md the loader read, as read (before any parsing, whatever the file holds), by the
+	// loading workers, concurrently. A caller that keeps each file's text (okf serve) takes it here
+	// rather than read every file a second time. It is not called for a file that could not be read
+	// (its OKF010 diagnostic says why). src must not be changed nor kept after the call: the worker
+	// reuses its memory for the next file; copy what you keep.
+	OnFile func(path string, src []byte)
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -373,6 +380,9 @@ func (l *loader) loadFile(j job, s *scratch) result {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
 	s.buf = src
+	if l.opts.OnFile != nil {
+		l.opts.OnFile(j.path, src)
+	}
 	n := l.gate.acquire(int64(len(src)))
 	defer l.gate.release(n)
 	if parseHook != nil {
