@@ -35,10 +35,22 @@ type posting struct {
 	tf  float32
 }
 
-// index is an inverted index over documents numbered 0..n-1.
+// index is an inverted index over documents numbered 0..n-1. Every term has a number; the postings
+// of term t are posts[start[t]:start[t+1]], in document order, all in one slice.
 type index struct {
-	postings map[string][]posting
-	n        int
+	terms map[string]int32
+	start []int32
+	posts []posting
+	n     int
+}
+
+// postings returns the postings of word w (nil when no document holds it).
+func (x *index) postings(w string) []posting {
+	t, ok := x.terms[w]
+	if !ok {
+		return nil
+	}
+	return x.posts[x.start[t]:x.start[t+1]]
 }
 
 // tokens splits s into lowercase words: maximal runs of Unicode letters, digits and combining
@@ -82,70 +94,109 @@ func toLower(w string) string {
 	return string(b)
 }
 
-// indexBuilder counts each document's words as it reads them, keeping only counts: every distinct
-// word gets a number the first time it is seen (its text allocated once), and a document's counts
-// are dense slots cleared after the document. Once every document's field lengths are known, build
-// weighs the counts.
+// indexBuilder counts each document's words as it reads them, keeping only counts. A word is
+// lowercased into a reused buffer and hashed as it is read; its term number is found in an
+// open-addressing table over the bytes of the terms met so far (one arena), so nothing is allocated
+// per word, only per new term. A document's counts are dense slots by term number, cleared after the
+// document; its postings go to one flat slice in document order. Once every document's field
+// lengths are known, build weighs the counts and sorts the postings by term (a counting sort, which
+// keeps document order within a term).
 type indexBuilder struct {
-	terms   map[string]int32
-	words   []string
-	raw     [][]rawPosting // by term number
+	slots   []int32  // term number + 1 by hash slot, 0 for empty; len is a power of two
+	hashes  []uint32 // by term number
+	arena   []byte   // every term's bytes, one after the other
+	ends    []int32  // term t is arena[ends[t-1]:ends[t]] (from 0 for t = 0)
 	count   [][numFields]int32
 	touched []int32
+	flat    []rawPosting
 	lens    [][numFields]int32
 	buf     []byte
 }
 
 type rawPosting struct {
-	doc int32
-	tf  [numFields]int32
+	term, doc int32
+	tf        [numFields]int32
 }
+
+// wordByte maps an ASCII byte to itself lowercased when it is part of a word (a letter or digit),
+// and to 0 when it separates words.
+var wordByte = func() (t [utf8.RuneSelf]byte) {
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c] = c
+		t[c-'a'+'A'] = c
+	}
+	return t
+}()
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
 
 // addField reads the words of text (as tokens splits them) into field f of the current document and
 // returns how many there were.
 func (b *indexBuilder) addField(f int, text []byte) int32 {
-	if b.terms == nil {
-		b.terms = map[string]int32{}
-	}
 	var n int32
-	b.buf = b.buf[:0]
-	for i := 0; i <= len(text); {
-		r, size := rune(' '), 1
-		if i < len(text) {
-			if c := text[i]; c < utf8.RuneSelf {
-				r = rune(c)
-			} else {
-				r, size = utf8.DecodeRune(text[i:])
+	buf := b.buf[:0]
+	h := uint32(fnvOffset)
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			i++
+			if l := wordByte[c]; l != 0 {
+				buf = append(buf, l)
+				h = (h ^ uint32(l)) * fnvPrime
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRune(text[i:])
+			i += size
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+				from := len(buf)
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+				for _, x := range buf[from:] {
+					h = (h ^ uint32(x)) * fnvPrime
+				}
+				continue
 			}
 		}
-		switch {
-		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
-			b.buf = append(b.buf, byte(r))
-		case 'A' <= r && r <= 'Z':
-			b.buf = append(b.buf, byte(r)+'a'-'A')
-		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
-			b.buf = utf8.AppendRune(b.buf, unicode.ToLower(r))
-		default:
-			if len(b.buf) > 0 {
-				b.countWord(f)
-				n++
-				b.buf = b.buf[:0]
-			}
+		if len(buf) > 0 {
+			b.countWord(f, buf, h)
+			n++
+			buf = buf[:0]
+			h = fnvOffset
 		}
-		i += size
 	}
+	if len(buf) > 0 {
+		b.countWord(f, buf, h)
+		n++
+	}
+	b.buf = buf[:0]
 	return n
 }
 
-func (b *indexBuilder) countWord(f int) {
-	id, ok := b.terms[string(b.buf)] // no allocation for the lookup
-	if !ok {
-		w := string(b.buf)
-		id = int32(len(b.words))
-		b.terms[w] = id
-		b.words = append(b.words, w)
-		b.raw = append(b.raw, nil)
-		b.count = append(b.count, [numFields]int32{})
+// countWord counts word w, whose hash is h, in field f of the current document.
+func (b *indexBuilder) countWord(f int, w []byte, h uint32) {
+	if 2*len(b.hashes) >= len(b.slots) {
+		b.grow()
+	}
+	mask := uint32(len(b.slots) - 1)
+	i := h & mask
+	var id int32
+	for {
+		s := b.slots[i]
+		if s == 0 {
+			id = b.newTerm(w, h)
+			b.slots[i] = id + 1
+			break
+		}
+		if t := s - 1; b.hashes[t] == h && string(b.term(t)) == string(w) {
+			id = t
+			break
+		}
+		i = (i + 1) & mask
 	}
 	c := &b.count[id]
 	if *c == ([numFields]int32{}) {
@@ -154,11 +205,41 @@ func (b *indexBuilder) countWord(f int) {
 	c[f]++
 }
 
+func (b *indexBuilder) term(t int32) []byte {
+	from := int32(0)
+	if t > 0 {
+		from = b.ends[t-1]
+	}
+	return b.arena[from:b.ends[t]]
+}
+
+func (b *indexBuilder) newTerm(w []byte, h uint32) int32 {
+	id := int32(len(b.hashes))
+	b.hashes = append(b.hashes, h)
+	b.arena = append(b.arena, w...)
+	b.ends = append(b.ends, int32(len(b.arena)))
+	b.count = append(b.count, [numFields]int32{})
+	return id
+}
+
+// grow doubles the hash table (at least 1,024 slots) and places every term again.
+func (b *indexBuilder) grow() {
+	b.slots = make([]int32, max(1024, 2*len(b.slots)))
+	mask := uint32(len(b.slots) - 1)
+	for t, h := range b.hashes {
+		i := h & mask
+		for b.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = int32(t) + 1
+	}
+}
+
 // endDoc closes the current document, whose fields had the given lengths in words.
 func (b *indexBuilder) endDoc(lens [numFields]int32) {
 	doc := int32(len(b.lens))
 	for _, id := range b.touched {
-		b.raw[id] = append(b.raw[id], rawPosting{doc: doc, tf: b.count[id]})
+		b.flat = append(b.flat, rawPosting{term: id, doc: doc, tf: b.count[id]})
 		b.count[id] = [numFields]int32{}
 	}
 	b.touched = b.touched[:0]
@@ -166,7 +247,15 @@ func (b *indexBuilder) endDoc(lens [numFields]int32) {
 }
 
 func (b *indexBuilder) build() *index {
-	x := &index{postings: make(map[string][]posting, len(b.words)), n: len(b.lens)}
+	nt := len(b.hashes)
+	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, len(b.flat)), n: len(b.lens)}
+	// One string holds every term; the map's keys are slices of it.
+	all := string(b.arena)
+	from := int32(0)
+	for t, end := range b.ends {
+		x.terms[all[from:end]] = int32(t)
+		from = end
+	}
 	var avg [numFields]float64
 	for _, l := range b.lens {
 		for f := range numFields {
@@ -179,21 +268,25 @@ func (b *indexBuilder) build() *index {
 			avg[f] = 1
 		}
 	}
-	for id, rps := range b.raw {
-		ps := make([]posting, len(rps))
-		for i, rp := range rps {
-			var sum float64
-			for f := range numFields {
-				if rp.tf[f] == 0 {
-					continue
-				}
-				norm := 1 - fieldB[f] + fieldB[f]*float64(b.lens[rp.doc][f])/avg[f]
-				sum += fieldWeights[f] * float64(rp.tf[f]) / norm
+	for _, rp := range b.flat {
+		x.start[rp.term+1]++
+	}
+	for t := range nt {
+		x.start[t+1] += x.start[t]
+	}
+	next := slices.Clone(x.start[:nt])
+	for _, rp := range b.flat {
+		var sum float64
+		for f := range numFields {
+			if rp.tf[f] == 0 {
+				continue
 			}
-			// Saturate once here, so a query only multiplies by the term's idf.
-			ps[i] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
+			norm := 1 - fieldB[f] + fieldB[f]*float64(b.lens[rp.doc][f])/avg[f]
+			sum += fieldWeights[f] * float64(rp.tf[f]) / norm
 		}
-		x.postings[b.words[id]] = ps
+		// Saturate once here, so a query only multiplies by the term's idf.
+		x.posts[next[rp.term]] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
+		next[rp.term]++
 	}
 	*b = indexBuilder{}
 	return x
@@ -241,7 +334,7 @@ func (x *index) search(query []string, k int, keep func(doc int) bool) []hit {
 			continue
 		}
 		seen[w] = true
-		ps := x.postings[w]
+		ps := x.postings(w)
 		if len(ps) == 0 {
 			continue
 		}

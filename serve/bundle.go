@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
@@ -66,9 +67,38 @@ func indexID(dir string) string {
 	return dir + "/index"
 }
 
-// build makes a snapshot of b. prev (nil on the first load) supplies the last good version of a
-// file whose new version has errors.
-func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
+// load loads the bundle at o.Dir and keeps the text of every concept and index.md as the loader
+// read it (through the bundle's Root: confined, regular files only, size-capped), so no file is
+// read twice.
+func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
+	lo := o.Load
+	var mu sync.Mutex
+	texts := map[string][]byte{}
+	lo.OnFile = func(p string, src []byte) {
+		if path.Base(p) == "log.md" {
+			return
+		}
+		text := bytes.Clone(src) // src is the worker's buffer, reused after the call
+		mu.Lock()
+		texts[p] = text
+		mu.Unlock()
+	}
+	b, err := okf.LoadDir(o.Dir, lo)
+	return b, texts, err
+}
+
+// notRead is the report of a file the loader could not read, hence not served.
+func notRead(p string, broken map[string]okf.Diagnostic) string {
+	why := "it could not be read"
+	if d, ok := broken[p]; ok {
+		why = d.Message
+	}
+	return fmt.Sprintf("%s: not served: %s", p, why)
+}
+
+// build makes a snapshot of b, whose files' texts are texts (by slash path). prev (nil on the first
+// load) supplies the last good version of a file whose new version has errors.
+func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot) (*snapshot, []string) {
 	s := &snapshot{bundle: b, byID: map[string]*doc{}, byURI: map[string]*doc{}, dirs: map[string][]string{}}
 	var notes []string
 	broken := map[string]okf.Diagnostic{}
@@ -99,9 +129,9 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 				continue
 			}
 		}
-		text, err := b.ReadFile(c.Path)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v", c.Path, err))
+		text, ok := texts[c.Path]
+		if !ok {
+			notes = append(notes, notRead(c.Path, broken))
 			continue
 		}
 		d.setText(text)
@@ -121,9 +151,9 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 	slices.SortFunc(s.docs, func(a, b *doc) int { return strings.Compare(a.id, b.id) })
 	s.concepts = len(s.docs)
 	for _, x := range b.Indexes {
-		text, err := b.ReadFile(x.Path)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v", x.Path, err))
+		text, ok := texts[x.Path]
+		if !ok {
+			notes = append(notes, notRead(x.Path, broken))
 			continue
 		}
 		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: "Index of /" + x.Dir()}
@@ -142,8 +172,14 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 		}
 	}
 
+	s.idx = indexDocs(s.docs[:s.concepts])
+	return s, notes
+}
+
+// indexDocs builds the search index of docs, document i being docs[i].
+func indexDocs(docs []*doc) *index {
 	var ib indexBuilder
-	for _, d := range s.docs[:s.concepts] {
+	for _, d := range docs {
 		var lens [numFields]int32
 		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
 		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
@@ -153,8 +189,7 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 		lens[fieldBody] = ib.addField(fieldBody, d.body)
 		ib.endDoc(lens)
 	}
-	s.idx = ib.build()
-	return s, notes
+	return ib.build()
 }
 
 // cleanFile reports whether the file at p loaded without an error in this snapshot.
