@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"sync"
@@ -94,21 +95,22 @@ func toLower(w string) string {
 	return string(b)
 }
 
-// indexBuilder counts each document's words as it reads them, keeping only counts. A word is
-// lowercased into a reused buffer and hashed as it is read; its term number is found in an
-// open-addressing table over the bytes of the terms met so far (one arena), so nothing is allocated
-// per word, only per new term. A document's counts are dense slots by term number, cleared after the
-// document; its postings go to one flat slice in document order. Once every document's field
-// lengths are known, build weighs the counts and sorts the postings by term (a counting sort, which
-// keeps document order within a term).
+// indexBuilder counts each document's words as it reads them, keeping only counts. A word made of
+// lowercase ASCII letters and digits (most words) is looked up where it lies in the text; any other
+// is lowercased into a reused buffer first. Its term number is found in an open-addressing table
+// over the bytes of the terms met so far (one arena), so nothing is allocated per word, only per
+// new term. A document's counts are dense slots by term number, cleared after the document; its
+// postings go to a flat list of fixed-size chunks (never copied as it grows) in document order.
+// Once every document's field lengths are known, build weighs the counts and sorts the postings by
+// term (a counting sort, which keeps document order within a term).
 type indexBuilder struct {
-	slots   []int32  // term number + 1 by hash slot, 0 for empty; len is a power of two
-	hashes  []uint32 // by term number
-	arena   []byte   // every term's bytes, one after the other
-	ends    []int32  // term t is arena[ends[t-1]:ends[t]] (from 0 for t = 0)
+	slots   []uint64 // hash<<32 | term number + 1, by hash slot; 0 is empty; len is a power of two
+	terms   int
+	arena   []byte  // every term's bytes, one after the other
+	offs    []int32 // term t is arena[offs[t]:offs[t+1]]
 	count   [][numFields]int32
 	touched []int32
-	flat    []rawPosting
+	flat    [][]rawPosting // chunks of postingChunk
 	lens    [][numFields]int32
 	buf     []byte
 }
@@ -117,6 +119,8 @@ type rawPosting struct {
 	term, doc int32
 	tf        [numFields]int32
 }
+
+const postingChunk = 1 << 14
 
 // wordByte maps an ASCII byte to itself lowercased when it is part of a word (a letter or digit),
 // and to 0 when it separates words.
@@ -131,70 +135,106 @@ var wordByte = func() (t [utf8.RuneSelf]byte) {
 	return t
 }()
 
-const (
-	fnvOffset = 2166136261
-	fnvPrime  = 16777619
-)
+// isWordRune reports whether r, not ASCII, is part of a word (as tokens splits them).
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
 
 // addField reads the words of text (as tokens splits them) into field f of the current document and
 // returns how many there were.
 func (b *indexBuilder) addField(f int, text []byte) int32 {
 	var n int32
-	buf := b.buf[:0]
-	h := uint32(fnvOffset)
 	for i := 0; i < len(text); {
-		if c := text[i]; c < utf8.RuneSelf {
+		if c := text[i]; c < utf8.RuneSelf && wordByte[c] == 0 {
 			i++
-			if l := wordByte[c]; l != 0 {
-				buf = append(buf, l)
-				h = (h ^ uint32(l)) * fnvPrime
-				continue
+			continue
+		}
+		// A word may start at i. Lowercase ASCII letters and digits are the word as written.
+		start := i
+		for i < len(text) {
+			c := text[i]
+			if c >= utf8.RuneSelf || wordByte[c] != c {
+				break
 			}
-		} else {
-			r, size := utf8.DecodeRune(text[i:])
-			i += size
-			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-				from := len(buf)
-				buf = utf8.AppendRune(buf, unicode.ToLower(r))
-				for _, x := range buf[from:] {
-					h = (h ^ uint32(x)) * fnvPrime
+			i++
+		}
+		w := text[start:i]
+		if i < len(text) && (text[i] >= utf8.RuneSelf || wordByte[text[i]] != 0) {
+			// Capitals or a letter that is not ASCII: lowercase the whole word into buf.
+			buf := b.buf[:0]
+			for i = start; i < len(text); {
+				c := text[i]
+				if c < utf8.RuneSelf {
+					l := wordByte[c]
+					if l == 0 {
+						break
+					}
+					buf = append(buf, l)
+					i++
+					continue
 				}
+				r, size := utf8.DecodeRune(text[i:])
+				if !isWordRune(r) {
+					break
+				}
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+				i += size
+			}
+			b.buf = buf
+			w = buf
+			if len(w) == 0 {
+				// Not a word after all: a separator that is not ASCII.
+				_, size := utf8.DecodeRune(text[i:])
+				i += size
 				continue
 			}
 		}
-		if len(buf) > 0 {
-			b.countWord(f, buf, h)
-			n++
-			buf = buf[:0]
-			h = fnvOffset
-		}
-	}
-	if len(buf) > 0 {
-		b.countWord(f, buf, h)
+		b.countWord(f, w)
 		n++
 	}
-	b.buf = buf[:0]
 	return n
 }
 
-// countWord counts word w, whose hash is h, in field f of the current document.
-func (b *indexBuilder) countWord(f int, w []byte, h uint32) {
-	if 2*len(b.hashes) >= len(b.slots) {
+// hashWord hashes a word eight bytes at a time.
+func hashWord(w []byte) uint32 {
+	const k = 0x9e3779b97f4a7c15
+	h := uint64(len(w)) * k
+	for ; len(w) >= 8; w = w[8:] {
+		h = (h ^ binary.LittleEndian.Uint64(w)) * k
+		h ^= h >> 29
+	}
+	if len(w) > 0 {
+		var x uint64
+		for i, c := range w {
+			x |= uint64(c) << (8 * i)
+		}
+		h = (h ^ x) * k
+	}
+	h ^= h >> 32
+	return uint32(h)
+}
+
+// countWord counts word w in field f of the current document.
+func (b *indexBuilder) countWord(f int, w []byte) {
+	if 2*b.terms >= len(b.slots) {
 		b.grow()
 	}
+	h := hashWord(w)
 	mask := uint32(len(b.slots) - 1)
 	i := h & mask
 	var id int32
 	for {
 		s := b.slots[i]
 		if s == 0 {
-			id = b.newTerm(w, h)
-			b.slots[i] = id + 1
+			id = b.newTerm(w)
+			b.slots[i] = uint64(h)<<32 | uint64(id+1)
 			break
 		}
-		if t := s - 1; b.hashes[t] == h && string(b.term(t)) == string(w) {
-			id = t
-			break
+		if uint32(s>>32) == h {
+			if t := int32(uint32(s)) - 1; string(b.arena[b.offs[t]:b.offs[t+1]]) == string(w) {
+				id = t
+				break
+			}
 		}
 		i = (i + 1) & mask
 	}
@@ -205,33 +245,35 @@ func (b *indexBuilder) countWord(f int, w []byte, h uint32) {
 	c[f]++
 }
 
-func (b *indexBuilder) term(t int32) []byte {
-	from := int32(0)
-	if t > 0 {
-		from = b.ends[t-1]
-	}
-	return b.arena[from:b.ends[t]]
-}
+// term returns the bytes of term t.
+func (b *indexBuilder) term(t int32) []byte { return b.arena[b.offs[t]:b.offs[t+1]] }
 
-func (b *indexBuilder) newTerm(w []byte, h uint32) int32 {
-	id := int32(len(b.hashes))
-	b.hashes = append(b.hashes, h)
+func (b *indexBuilder) newTerm(w []byte) int32 {
+	if b.offs == nil {
+		b.offs = []int32{0}
+	}
+	id := int32(b.terms)
+	b.terms++
 	b.arena = append(b.arena, w...)
-	b.ends = append(b.ends, int32(len(b.arena)))
+	b.offs = append(b.offs, int32(len(b.arena)))
 	b.count = append(b.count, [numFields]int32{})
 	return id
 }
 
 // grow doubles the hash table (at least 1,024 slots) and places every term again.
 func (b *indexBuilder) grow() {
-	b.slots = make([]int32, max(1024, 2*len(b.slots)))
+	old := b.slots
+	b.slots = make([]uint64, max(1024, 2*len(old)))
 	mask := uint32(len(b.slots) - 1)
-	for t, h := range b.hashes {
-		i := h & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := uint32(s>>32) & mask
 		for b.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		b.slots[i] = int32(t) + 1
+		b.slots[i] = s
 	}
 }
 
@@ -239,7 +281,11 @@ func (b *indexBuilder) grow() {
 func (b *indexBuilder) endDoc(lens [numFields]int32) {
 	doc := int32(len(b.lens))
 	for _, id := range b.touched {
-		b.flat = append(b.flat, rawPosting{term: id, doc: doc, tf: b.count[id]})
+		if len(b.flat) == 0 || len(b.flat[len(b.flat)-1]) == postingChunk {
+			b.flat = append(b.flat, make([]rawPosting, 0, postingChunk))
+		}
+		last := &b.flat[len(b.flat)-1]
+		*last = append(*last, rawPosting{term: id, doc: doc, tf: b.count[id]})
 		b.count[id] = [numFields]int32{}
 	}
 	b.touched = b.touched[:0]
@@ -247,14 +293,16 @@ func (b *indexBuilder) endDoc(lens [numFields]int32) {
 }
 
 func (b *indexBuilder) build() *index {
-	nt := len(b.hashes)
-	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, len(b.flat)), n: len(b.lens)}
+	nt := b.terms
+	np := 0
+	for _, c := range b.flat {
+		np += len(c)
+	}
+	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
 	// One string holds every term; the map's keys are slices of it.
 	all := string(b.arena)
-	from := int32(0)
-	for t, end := range b.ends {
-		x.terms[all[from:end]] = int32(t)
-		from = end
+	for t := range nt {
+		x.terms[all[b.offs[t]:b.offs[t+1]]] = int32(t)
 	}
 	var avg [numFields]float64
 	for _, l := range b.lens {
@@ -268,25 +316,29 @@ func (b *indexBuilder) build() *index {
 			avg[f] = 1
 		}
 	}
-	for _, rp := range b.flat {
-		x.start[rp.term+1]++
+	for _, c := range b.flat {
+		for _, rp := range c {
+			x.start[rp.term+1]++
+		}
 	}
 	for t := range nt {
 		x.start[t+1] += x.start[t]
 	}
 	next := slices.Clone(x.start[:nt])
-	for _, rp := range b.flat {
-		var sum float64
-		for f := range numFields {
-			if rp.tf[f] == 0 {
-				continue
+	for _, c := range b.flat {
+		for _, rp := range c {
+			var sum float64
+			for f := range numFields {
+				if rp.tf[f] == 0 {
+					continue
+				}
+				norm := 1 - fieldB[f] + fieldB[f]*float64(b.lens[rp.doc][f])/avg[f]
+				sum += fieldWeights[f] * float64(rp.tf[f]) / norm
 			}
-			norm := 1 - fieldB[f] + fieldB[f]*float64(b.lens[rp.doc][f])/avg[f]
-			sum += fieldWeights[f] * float64(rp.tf[f]) / norm
+			// Saturate once here, so a query only multiplies by the term's idf.
+			x.posts[next[rp.term]] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
+			next[rp.term]++
 		}
-		// Saturate once here, so a query only multiplies by the term's idf.
-		x.posts[next[rp.term]] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
-		next[rp.term]++
 	}
 	*b = indexBuilder{}
 	return x

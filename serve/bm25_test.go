@@ -66,7 +66,7 @@ func TestBM25FieldWeights(t *testing.T) {
 // was counted, sorted.
 func counted(b *indexBuilder, f int) []string {
 	var out []string
-	for t := range b.hashes {
+	for t := range b.terms {
 		for range b.count[t][f] {
 			out = append(out, string(b.term(int32(t))))
 		}
