@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -33,11 +34,12 @@ func TestOnFile(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string]string{}
 	calls := 0
-	_, err := Load(fsys, LoadOptions{MaxFileSize: 100, OnFile: func(p string, src []byte) {
+	_, err := Load(fsys, LoadOptions{MaxFileSize: 100, OnFile: func(p string, src []byte) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
 		got[p] = string(src) // copied during the call
+		return false
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -55,5 +57,42 @@ func TestOnFile(t *testing.T) {
 		if _, ok := got[p]; ok {
 			t.Errorf("%s: the hook was called; it must not be", p)
 		}
+	}
+}
+
+// TestOnFileKeep: a file whose bytes the hook keeps (returns true) is never overwritten by the next
+// file the worker reads; one it does not keep is (the worker reuses its buffer).
+func TestOnFileKeep(t *testing.T) {
+	fsys := fstest.MapFS{}
+	want := map[string]string{}
+	for i := range 50 {
+		p := fmt.Sprintf("c%02d.md", i)
+		want[p] = fmt.Sprintf("---\ntype: X\n---\n%s\n", strings.Repeat(string(rune('a'+i%26)), 100-i))
+		fsys[p] = &fstest.MapFile{Data: []byte(want[p])}
+	}
+	kept := map[string][]byte{}
+	var lent [][]byte
+	_, err := Load(fsys, LoadOptions{Workers: 1, OnFile: func(p string, src []byte) bool {
+		if p < "c25" {
+			kept[p] = src
+			return true
+		}
+		lent = append(lent, src)
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 25 {
+		t.Fatalf("kept %d files, want 25", len(kept))
+	}
+	for p, src := range kept {
+		if string(src) != want[p] {
+			t.Errorf("%s: kept bytes became %q", p, src)
+		}
+	}
+	// The buffer lent for c25 held c49 at the end: the worker reused it.
+	if len(lent) != 25 || &lent[0][0] != &lent[24][0] {
+		t.Errorf("the worker did not reuse the buffer of a file not kept")
 	}
 }

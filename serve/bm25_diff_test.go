@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -239,5 +240,40 @@ func TestIndexManyTerms(t *testing.T) {
 		if got[w] != n {
 			t.Fatalf("%q counted %d times, want %d", w, got[w], n)
 		}
+	}
+}
+
+// lowerRun counts, from the first, the bytes that are lowercase ASCII letters or digits: checked
+// against a byte at a time on every byte value in every position, and on random words.
+func TestLowerRun(t *testing.T) {
+	slow := func(b []byte) int {
+		for i, c := range b {
+			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+				return i
+			}
+		}
+		return len(b)
+	}
+	check := func(b []byte) {
+		if got, want := lowerRun(binary.LittleEndian.Uint64(b)), slow(b); got != want {
+			t.Fatalf("%q: %d, want %d", b, got, want)
+		}
+	}
+	base := []byte("abcdefgh")
+	for pos := range 8 {
+		for c := range 256 {
+			b := slices.Clone(base)
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := "az09AZ_-:/ \x7f\x80\xff`{@[" + "0123456789abcdefghijklmnopqrstuvwxyz"
+	for range 100000 {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		check(b)
 	}
 }

@@ -74,14 +74,21 @@ func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
 	lo := o.Load
 	var mu sync.Mutex
 	texts := map[string][]byte{}
-	lo.OnFile = func(p string, src []byte) {
+	lo.OnFile = func(p string, src []byte) bool {
 		if path.Base(p) == "log.md" {
-			return
+			return false
 		}
-		text := bytes.Clone(src) // src is the worker's buffer, reused after the call
+		// Kept as read when the buffer is about the file's size (the loader read it into new
+		// memory after the last file kept), else copied: a buffer grown by a larger file is lent.
+		keep := cap(src)-len(src) <= 64+len(src)/16
+		text := src
+		if !keep {
+			text = bytes.Clone(src)
+		}
 		mu.Lock()
 		texts[p] = text
 		mu.Unlock()
+		return keep
 	}
 	b, err := okf.LoadDir(o.Dir, lo)
 	return b, texts, err
