@@ -23,9 +23,12 @@ type doc struct {
 	text []byte
 	body []byte // text after the frontmatter
 
-	concept *okf.Concept   // nil for an index
-	index   *okf.Index     // nil for a concept
-	row     *trust.Concept // the concept's trust facts (nil for an index)
+	concept *okf.Concept // nil for an index
+	index   *okf.Index   // nil for a concept
+	// row is the trust facts of a concept kept from an earlier snapshot (ownRow); any other
+	// concept's are its snapshot's (snapshot.rowOf).
+	row    *trust.Concept
+	ownRow bool
 
 	title, description, typ string
 	tags                    []string // lowercase
@@ -42,10 +45,15 @@ func (d *doc) isIndex() bool { return d.index != nil }
 // builds a new one.
 type snapshot struct {
 	bundle *okf.Bundle
-	report *trust.Report
-	docs   []*doc // concepts sorted by ID, then indexes sorted by path
-	byID   map[string]*doc
-	byURI  map[string]*doc
+	// The trust analysis (package trust, as okf trust does it) is made on the first read or trust
+	// call, not at startup: nothing else needs it. It uses the clock as it was at load.
+	trustAt   time.Time
+	window    time.Duration
+	trustOnce sync.Once
+	rows      map[string]*trust.Concept
+	docs      []*doc // concepts sorted by ID, then indexes sorted by path
+	byID      map[string]*doc
+	byURI     map[string]*doc
 	// concepts is the number of concepts (docs[:concepts]); search numbers documents by position.
 	concepts int
 	idx      *index
@@ -117,16 +125,13 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 			}
 		}
 	}
-	s.report = trust.Build(b, trust.Options{Now: opts.now(), ExpiringWithin: opts.ExpiringWithin})
-	rows := make(map[string]*trust.Concept, len(s.report.Concepts))
-	for _, r := range s.report.Concepts {
-		rows[r.ID] = r
-	}
+	s.trustAt, s.window = opts.now(), opts.ExpiringWithin
 	for _, c := range b.Concepts {
-		d := &doc{id: c.ID, path: c.Path, concept: c, row: rows[c.ID]}
+		d := &doc{id: c.ID, path: c.Path, concept: c}
 		if e, bad := broken[c.Path]; bad && prev != nil {
 			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != "" || prev.cleanFile(old.path)) {
 				kept := *old
+				kept.row, kept.ownRow = prev.rowOf(old), true
 				kept.stale = fmt.Sprintf("%s: %s", e.Pos, e.Message)
 				if old.stale != "" {
 					kept.stale = old.stale
@@ -197,6 +202,22 @@ func indexDocs(docs []*doc) *index {
 		ib.endDoc(lens)
 	}
 	return ib.build()
+}
+
+// rowOf returns the trust facts of concept d of this snapshot (nil for an index), making the
+// snapshot's trust analysis the first time.
+func (s *snapshot) rowOf(d *doc) *trust.Concept {
+	if d.ownRow || d.isIndex() {
+		return d.row
+	}
+	s.trustOnce.Do(func() {
+		r := trust.Build(s.bundle, trust.Options{Now: s.trustAt, ExpiringWithin: s.window})
+		s.rows = make(map[string]*trust.Concept, len(r.Concepts))
+		for _, c := range r.Concepts {
+			s.rows[c.ID] = c
+		}
+	})
+	return s.rows[d.id]
 }
 
 // cleanFile reports whether the file at p loaded without an error in this snapshot.
