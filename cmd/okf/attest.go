@@ -181,7 +181,7 @@ func attestListCommand(e *env) *cli.Command {
 	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[PATH]",
 		"For each Attested Computation: runtime, parameters, where the computation is (inline block or\n"+
 			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.\n"+
-			"The bundle is found from PATH as okf lint finds it; a folder below the root lists the computations under it.",
+			"The bundle is found from PATH as okf lint finds it; a folder below the root, or one file, lists the computations in it.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
 				return usageErr("attest list: expected at most one bundle path, got %d arguments", len(args))
