@@ -217,11 +217,12 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				return writeJSON(e.stdout, out)
 			}
+			show := newPathDisplay(dir)
 			for i, comp := range comps {
 				if i > 0 {
 					fmt.Fprintln(e.stdout)
 				}
-				printComputation(e.stdout, comp)
+				printComputation(e.stdout, comp, show)
 			}
 			under := ""
 			if scope != "" {
@@ -240,8 +241,10 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 }
 
 // printComputation writes a computation's contract. Every value comes from the bundle and is
-// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart).
-func printComputation(w io.Writer, comp *attest.Computation) {
+// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart). show turns a
+// bundle path into the path okf lint prints (from the working directory), so an inline block's
+// position opens in an editor as a finding's does.
+func printComputation(w io.Writer, comp *attest.Computation, show func(string) string) {
 	esc := okf.EscapeControl
 	title := ""
 	if comp.Title != "" {
@@ -264,7 +267,9 @@ func printComputation(w io.Writer, comp *attest.Computation) {
 	fmt.Fprintf(w, "  parameters:   %s\n", esc(orNone(strings.Join(ps, "; "))))
 	switch comp.Source.Kind {
 	case "inline":
-		fmt.Fprintf(w, "  computation:  inline block at %s\n", esc(comp.Source.Pos.String()))
+		pos := comp.Source.Pos
+		pos.Path = show(pos.Path)
+		fmt.Fprintf(w, "  computation:  inline block at %s\n", esc(pos.String()))
 	case "file":
 		fmt.Fprintf(w, "  computation:  file %s\n", esc(orNone(comp.Source.Path)))
 	default:
