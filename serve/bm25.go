@@ -98,14 +98,18 @@ func toLower(w string) string {
 
 // indexBuilder counts each document's words as it reads them, keeping only counts. A word made of
 // lowercase ASCII letters and digits (most words) is looked up where it lies in the text; any other
-// is lowercased into a reused buffer first. Its term number is found in an open-addressing table
-// over the bytes of the terms met so far (one arena), so nothing is allocated per word, only per
-// new term. A document's counts are dense slots by term number, cleared after the document; its
+// is lowercased into a reused buffer first. Its term number is found in an open-addressing table:
+// a word of at most 8 bytes (most words) is its own integer key, a longer one is hashed and
+// compared with the bytes of the terms met so far (one arena). Nothing is allocated per word, only
+// per new term. A document's counts are dense slots by term number, cleared after the document; its
 // postings go to a flat list of fixed-size chunks (never copied as it grows) in document order.
 // Once every document's field lengths are known, build weighs the counts and sorts the postings by
 // term (a counting sort, which keeps document order within a term).
 type indexBuilder struct {
-	slots   []uint64 // hash<<32 | term number + 1, by hash slot; 0 is empty; len is a power of two
+	short   []shortSlot // words of at most 8 bytes, by their key (shortTerm)
+	nshort  int
+	slots   []uint64 // longer words: hash<<32 | term number + 1, by hash slot; 0 is empty
+	nlong   int
 	terms   int
 	arena   []byte  // every term's bytes, one after the other
 	offs    []int32 // term t is arena[offs[t]:offs[t+1]]
@@ -239,33 +243,92 @@ func hashWord(w []byte) uint32 {
 
 // countWord counts word w in field f of the current document.
 func (b *indexBuilder) countWord(f int, w []byte) {
-	if 2*b.terms >= len(b.slots) {
-		b.grow()
-	}
-	h := hashWord(w)
-	mask := uint32(len(b.slots) - 1)
-	i := h & mask
 	var id int32
-	for {
-		s := b.slots[i]
-		if s == 0 {
-			id = b.newTerm(w)
-			b.slots[i] = uint64(h)<<32 | uint64(id+1)
-			break
-		}
-		if uint32(s>>32) == h {
-			if t := int32(uint32(s)) - 1; string(b.arena[b.offs[t]:b.offs[t+1]]) == string(w) {
-				id = t
-				break
-			}
-		}
-		i = (i + 1) & mask
+	if len(w) <= 8 {
+		id = b.shortTerm(w)
+	} else {
+		id = b.longTerm(w)
 	}
 	c := &b.count[id]
 	if *c == ([numFields]int32{}) {
 		b.touched = append(b.touched, id)
 	}
 	c[f]++
+}
+
+// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new. Such a
+// word is its own key: its bytes as a little-endian integer (a word holds no zero byte, so the
+// key tells every length apart and is never 0, the empty slot).
+func (b *indexBuilder) shortTerm(w []byte) int32 {
+	var key uint64
+	if cap(w) >= 8 {
+		// Read 8 bytes at once and keep the word's: reading within the slice's capacity is safe.
+		key = binary.LittleEndian.Uint64(w[:8]) & (^uint64(0) >> (64 - 8*len(w)))
+	} else {
+		for i, c := range w {
+			key |= uint64(c) << (8 * i)
+		}
+	}
+	if 2*b.nshort >= len(b.short) {
+		b.growShort()
+	}
+	mask := uint64(len(b.short) - 1)
+	for i := (key * 0x9e3779b97f4a7c15 >> 32) & mask; ; i = (i + 1) & mask {
+		s := &b.short[i]
+		if s.key == key {
+			return s.id
+		}
+		if s.key == 0 {
+			s.key, s.id = key, b.newTerm(w)
+			b.nshort++
+			return s.id
+		}
+	}
+}
+
+type shortSlot struct {
+	key uint64
+	id  int32
+}
+
+// growShort doubles the table of short words (at least 1,024 slots) and places them again.
+func (b *indexBuilder) growShort() {
+	old := b.short
+	b.short = make([]shortSlot, max(1024, 2*len(old)))
+	mask := uint64(len(b.short) - 1)
+	for _, s := range old {
+		if s.key == 0 {
+			continue
+		}
+		i := (s.key * 0x9e3779b97f4a7c15 >> 32) & mask
+		for b.short[i].key != 0 {
+			i = (i + 1) & mask
+		}
+		b.short[i] = s
+	}
+}
+
+// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new.
+func (b *indexBuilder) longTerm(w []byte) int32 {
+	if 2*b.nlong >= len(b.slots) {
+		b.grow()
+	}
+	h := hashWord(w)
+	mask := uint32(len(b.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := b.slots[i]
+		if s == 0 {
+			id := b.newTerm(w)
+			b.slots[i] = uint64(h)<<32 | uint64(id+1)
+			b.nlong++
+			return id
+		}
+		if uint32(s>>32) == h {
+			if t := int32(uint32(s)) - 1; string(b.arena[b.offs[t]:b.offs[t+1]]) == string(w) {
+				return t
+			}
+		}
+	}
 }
 
 // term returns the bytes of term t.
@@ -283,7 +346,7 @@ func (b *indexBuilder) newTerm(w []byte) int32 {
 	return id
 }
 
-// grow doubles the hash table (at least 1,024 slots) and places every term again.
+// grow doubles the table of long words (at least 1,024 slots) and places them again.
 func (b *indexBuilder) grow() {
 	old := b.slots
 	b.slots = make([]uint64, max(1024, 2*len(old)))

@@ -223,12 +223,13 @@ func TestIndexManyTerms(t *testing.T) {
 	text = append(text, "w1 W1 w1"...)
 	want["w1"] += 3
 	b.addField(fieldBody, text)
-	// Two words of the same 32-bit hash (found by trying words c0, c1, ...).
-	if hashWord([]byte("c6020")) != hashWord([]byte("c30219")) {
-		t.Fatal("c6020 and c30219 should share a hash")
+	// Two words over 8 bytes of the same 32-bit hash (found by trying collide0, collide1, ...): told
+	// apart by their bytes.
+	if hashWord([]byte("collide68247")) != hashWord([]byte("collide73474")) {
+		t.Fatal("collide68247 and collide73474 should share a hash")
 	}
-	b.addField(fieldBody, []byte("c6020 c30219 C30219"))
-	want["c6020"], want["c30219"] = 1, 2
+	b.addField(fieldBody, []byte("collide68247 collide73474 COLLIDE73474"))
+	want["collide68247"], want["collide73474"] = 1, 2
 	got := map[string]int{}
 	for t := range b.terms {
 		got[string(b.term(int32(t)))] = int(b.count[t][fieldBody])
