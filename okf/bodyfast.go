@@ -12,22 +12,26 @@ import (
 // the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom check it against
 // goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
-// The subset (CommonMark 0.31.2), outside fenced code:
-//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, comments, autolinks), no
-//     `[^` (footnotes) and no `]:` (every link reference definition holds one, so without it a
+// The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
+//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, comments, autolinks) and no
+//     `]:` but a footnote definition's (every link reference definition holds one, so without it a
 //     bracket that is not an inline link is literal text);
-//   - every non-blank line starts at column 0 (no indentation: no indented code, no lazy or nested
-//     list content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a
-//     fence opening, a `-`/`*` bullet item of one line (a space, then text that would start a
-//     paragraph), or a paragraph line starting with a character that opens no block (no `>`,
-//     thematic breaks, setext underlines, ordered items, `+` items);
-//   - a paragraph line right after a bullet item (a lazy continuation) falls back;
+//   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
+//     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
+//     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
+//     ordered (`1.`, `1)`) item of one line (a space, then text that would start a paragraph), a
+//     footnote definition of one line, or a paragraph line starting with a character that opens no
+//     block (no `>`, setext underlines, `+` items); an ordered item right after a paragraph line,
+//     and a paragraph line right after an item or definition (a lazy continuation), fall back;
 //   - inline, only links change what is recorded outside headings and citations: in a block
-//     holding a `[`, no `` ` `` or `\` (code spans and escapes can hide a link), and every `[` opens
-//     a one-line `[text](dest)` or `![text](dest)` with plain text and a plain destination, or is a
-//     literal `[text]` not followed by `(` or `[`;
-//   - text that is recorded (heading text, the items of a `# Citations` list) holds no `*`, `_`,
-//     `` ` ``, `&` or `\`, which emphasis, code spans, entities and escapes would change.
+//     holding a `[`, no `\` (escapes can hide a link); code spans are masked (they hide brackets);
+//     then every `[` opens a one-line `[text](dest)` or `![text](dest)` with a plain destination,
+//     a footnote reference `[^label]`, or a literal `[text]` not followed by `(` or `[`;
+//   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
+//     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
+//     content. Entities are kept as written, as goldmark's text segments keep them.
+//   - footnote definitions are dropped unless referenced and their links come last, in the order of
+//     first reference, as goldmark's footnote transformer does (see footnoteLinks).
 //
 // Fenced code (opened at column 0 with ``` or ~~~) is taken whatever it holds.
 
@@ -37,8 +41,10 @@ const (
 	fkPara
 	fkHeading
 	fkFence
-	fkItem
-	fkNo // outside the subset
+	fkItem  // a bullet or ordered list item of one line
+	fkDef   // a footnote definition of one line that holds no link
+	fkBreak // a thematic break
+	fkNo    // outside the subset
 )
 
 // mdLine classifies a line outside fenced code.
@@ -87,6 +93,9 @@ func mdLine(line []byte) int {
 		return fkFence
 	case '-', '*', '_', '=', '+':
 		if breakLike(line) {
+			if thematicBreak(line) {
+				return fkBreak
+			}
 			return fkNo
 		}
 		if c == '+' {
@@ -115,11 +124,63 @@ func mdLine(line []byte) int {
 			n++
 		}
 		if n < len(line) && (line[n] == '.' || line[n] == ')') {
+			if n <= 9 && n+2 < len(line) && line[n+1] == ' ' && mdLine(line[n+2:]) == fkPara {
+				return fkItem
+			}
 			return fkNo
 		}
 		return fkPara
+	case '[':
+		if len(line) > 1 && line[1] == '^' {
+			k := 2
+			for k < len(line) && labelByte(line[k]) {
+				k++
+			}
+			if k > 2 && k+1 < len(line) && line[k] == ']' && line[k+1] == ':' {
+				// a footnote definition: its text must open a paragraph and hold no link, so that the
+				// definition adds nothing to the Body wherever goldmark moves it
+				if k+3 < len(line) && line[k+2] == ' ' && mdLine(line[k+3:]) == fkPara && !bytes.Contains(line[k+3:], []byte("[^")) {
+					return fkDef
+				}
+				return fkNo
+			}
+		}
 	}
 	return fkPara
+}
+
+// itemContent returns the offset of a list item line's text.
+func itemContent(line []byte) int {
+	if line[0] == '-' || line[0] == '*' {
+		return 2
+	}
+	return bytes.IndexByte(line, ' ') + 1
+}
+
+// labelByte reports whether c may stand in a footnote label in the subset.
+func labelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+// thematicBreak reports whether a line of breakLike characters is a thematic break: three or more
+// of one of '-', '*', '_' and nothing else but spaces and tabs.
+func thematicBreak(line []byte) bool {
+	var m byte
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ', '\t':
+		case '-', '*', '_':
+			if m != 0 && c != m {
+				return false
+			}
+			m = c
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 3
 }
 
 // breakLike reports whether a line holds only the characters of thematic breaks and setext
@@ -159,11 +220,21 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 			off = next
 			continue
 		}
-		if kind == fkNo || bytes.IndexByte(line, '<') >= 0 || bytes.Contains(line, []byte("[^")) || bytes.Contains(line, []byte("]:")) {
+		rest := line
+		if kind == fkDef {
+			rest = line[bytes.Index(line, []byte("]:"))+2:]
+		}
+		if kind == fkNo || bytes.IndexByte(line, '<') >= 0 || bytes.Contains(rest, []byte("]:")) {
 			return nil, false
 		}
-		if kind == fkPara && prev == fkItem {
+		if kind == fkPara && (prev == fkItem || prev == fkDef) {
 			return nil, false // a lazy continuation line
+		}
+		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak {
+			return nil, false // after a paragraph, `---` is a setext underline
+		}
+		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' {
+			return nil, false // only an ordered list starting at 1 interrupts a paragraph
 		}
 		if kind != fkPara && paraStart >= 0 {
 			if !f.inline(paraStart, off, false) {
@@ -184,6 +255,10 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 			if !f.item(off, line) {
 				return nil, false
 			}
+		case fkDef:
+			if !f.def(off, line) {
+				return nil, false
+			}
 		}
 		prev = kind
 		off = next
@@ -192,6 +267,7 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 		return nil, false
 	}
 	b := f.b
+	f.footnoteLinks()
 	p.footnotes(b, f.codeRanges)
 	b.Links = clip(b.Links)
 	b.Headings = clip(b.Headings)
@@ -207,6 +283,47 @@ type fastState struct {
 	codeRanges  [][2]int
 	inCitations int
 	text        strings.Builder // recorded text being built
+	refs        []string        // footnote reference labels, in order
+	defs        []fastDef       // footnote definitions, in order
+}
+
+// fastDef is a footnote definition and the links it holds: goldmark drops a definition never
+// referenced and moves the others to the end of the document, in the order of their first
+// reference.
+type fastDef struct {
+	label string
+	links []Link
+}
+
+// def reads the footnote definition line at off; its links are kept apart.
+func (f *fastState) def(off int, line []byte) bool {
+	k := bytes.Index(line, []byte("]:"))
+	saved := f.b.Links
+	f.b.Links = nil
+	ok := f.inline(off+k+3, off+len(line), false)
+	f.defs = append(f.defs, fastDef{label: string(line[2:k]), links: f.b.Links})
+	f.b.Links = saved
+	return ok
+}
+
+// footnoteLinks appends the links of the definitions goldmark keeps, as its footnote transformer
+// orders them: the first definition of each label that is referenced, by first reference.
+func (f *fastState) footnoteLinks() {
+	if len(f.defs) == 0 {
+		return
+	}
+	first := map[string]*fastDef{}
+	for i := range f.defs {
+		if first[f.defs[i].label] == nil {
+			first[f.defs[i].label] = &f.defs[i]
+		}
+	}
+	for _, r := range f.refs {
+		if d := first[r]; d != nil {
+			f.b.Links = append(f.b.Links, d.links...)
+			delete(first, r)
+		}
+	}
 }
 
 func (f *fastState) heading(off int, line []byte) bool {
@@ -215,7 +332,7 @@ func (f *fastState) heading(off int, line []byte) bool {
 		n++
 	}
 	f.text.Reset()
-	if !f.inlineLine(off+n, line[n:], true) {
+	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
 		return false
 	}
 	h := Heading{Level: n, Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
@@ -235,12 +352,13 @@ func (f *fastState) heading(off int, line []byte) bool {
 }
 
 func (f *fastState) item(off int, line []byte) bool {
+	c0 := itemContent(line)
 	if f.inCitations == 0 {
-		return f.inline(off+2, off+len(line), false)
+		return f.inline(off+c0, off+len(line), false)
 	}
 	f.text.Reset()
 	first := len(f.b.Links)
-	if !f.inlineLine(off+2, line[2:], true) {
+	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
 		return false
 	}
 	c := Citation{Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
@@ -343,15 +461,19 @@ func closesFence(line []byte, c byte, n int) bool {
 // line), or returns false when its links cannot be read exactly without goldmark.
 func (f *fastState) inline(from, to int, _ bool) bool {
 	s := f.p.src[from:to]
-	if bytes.IndexByte(s, '[') < 0 {
+	if bytes.IndexByte(s, '[') < 0 { // no link, no footnote reference
 		return true
 	}
-	if bytes.IndexByte(s, '`') >= 0 || bytes.IndexByte(s, '\\') >= 0 {
+	if bytes.IndexByte(s, '\\') >= 0 {
 		return false
+	}
+	masked := s
+	if bytes.IndexByte(s, '`') >= 0 {
+		masked = maskCodeSpans(s)
 	}
 	for off := from; off < to; {
 		line, next := nextLine(f.p.src[:to], off)
-		if !f.inlineLine(off, line, false) {
+		if !f.inlineLine(off, line, masked[off-from:off-from+len(line)], false) {
 			return false
 		}
 		off = next
@@ -359,41 +481,101 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	return true
 }
 
-// inlineLine records the links of one line at off; with recorded, its text (links replaced by
-// their text) is appended to f.text and must be free of what would change it.
-func (f *fastState) inlineLine(off int, line []byte, recorded bool) bool {
-	if recorded {
-		for _, c := range line {
-			switch c {
-			case '*', '_', '`', '&', '\\':
-				return false
+// codeMasked is maskCodeSpans of a line with a backtick, the line itself otherwise.
+func codeMasked(line []byte) []byte {
+	if bytes.IndexByte(line, '`') < 0 {
+		return line
+	}
+	return maskCodeSpans(line)
+}
+
+// maskCodeSpans returns a copy of the inline text s (with no backslash) with the code spans, which
+// hide any bracket they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run of n backticks
+// opens a span that the next run of exactly n closes, or is literal when there is none (§6.1).
+func maskCodeSpans(s []byte) []byte {
+	m := bytes.Clone(s)
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		n := j - i
+		end := -1
+		for k := j; k < len(s); {
+			if s[k] != '`' {
+				k++
+				continue
+			}
+			r := k
+			for r < len(s) && s[r] == '`' {
+				r++
+			}
+			if r-k == n {
+				end = r
+				break
+			}
+			k = r
+		}
+		if end < 0 {
+			i = j // literal backticks
+			continue
+		}
+		for k := i; k < end; k++ {
+			if m[k] != '\n' {
+				m[k] = 0
 			}
 		}
+		i = end
 	}
+	return m
+}
+
+// inlineLine records the links of one line at off; with recorded, its text (links replaced by
+// their text) is appended to f.text and must be free of what would change it. masked is line with
+// its code spans masked (or line itself): brackets are looked for in masked.
+func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool {
 	i := 0
 	for {
-		j := bytes.IndexByte(line[i:], '[')
+		j := bytes.IndexByte(masked[i:], '[')
 		if j < 0 {
-			if recorded {
-				f.text.Write(line[i:])
-			}
-			return true
+			return !recorded || plainText(line, masked, i, len(line), &f.text)
 		}
 		j += i
+		if j+1 < len(line) && masked[j+1] == '^' {
+			// a footnote reference: whether its label is defined or not, it makes no link when
+			// no '(' or '[' follows; its text is not recorded
+			if recorded {
+				return false
+			}
+			k := j + 2
+			for k < len(line) && labelByte(line[k]) {
+				k++
+			}
+			if k == j+2 || k >= len(line) || line[k] != ']' || k+1 < len(line) && (masked[k+1] == '(' || masked[k+1] == '[' || masked[k+1] == ':') {
+				return false
+			}
+			f.refs = append(f.refs, string(line[j+2:k]))
+			i = k + 1
+			continue
+		}
 		k := j + 1
-		for k < len(line) && plainLinkText(line[k]) {
+		for k < len(line) && masked[k] != '[' && masked[k] != ']' {
 			k++
 		}
-		if k >= len(line) || line[k] != ']' {
+		if k >= len(line) || masked[k] != ']' {
 			return false
 		}
-		if k+1 < len(line) && line[k+1] == '[' {
+		if k+1 < len(line) && masked[k+1] == '[' {
 			return false
 		}
-		if k+1 >= len(line) || line[k+1] != '(' {
+		if k+1 >= len(line) || masked[k+1] != '(' {
 			// literal brackets: no definition exists
-			if recorded {
-				f.text.Write(line[i : k+1])
+			if recorded && !plainText(line, masked, i, k+1, &f.text) {
+				return false
 			}
 			i = k + 1
 			continue
@@ -405,29 +587,66 @@ func (f *fastState) inlineLine(off int, line []byte, recorded bool) bool {
 		if d == k+2 || d >= len(line) || line[d] != ')' {
 			return false
 		}
-		image := j > 0 && line[j-1] == '!'
+		image := j > 0 && masked[j-1] == '!'
 		start := j
 		if image {
 			start--
 		}
-		text := line[j+1 : k]
-		if recorded {
-			f.text.Write(line[i:start])
-			f.text.Write(text)
+		var text strings.Builder
+		if !plainText(line, masked, j+1, k, &text) {
+			return false
 		}
-		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: strings.TrimSpace(string(text)), Image: image, Pos: f.p.pos(off + start)})
+		if recorded {
+			if !plainText(line, masked, i, start, &f.text) {
+				return false
+			}
+			f.text.WriteString(text.String())
+		}
+		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: strings.TrimSpace(text.String()), Image: image, Pos: f.p.pos(off + start)})
 		i = d + 1
 	}
 }
 
-// plainLinkText reports whether c may stand in a link's text in the subset.
-func plainLinkText(c byte) bool {
-	switch c {
-	case '[', ']', '\\', '`', '*', '_', '<', '>', '&', '!', '(', ')', '"', '\'', '\n':
-		return false
+// plainText writes to w the text goldmark records for line[from:to], which holds no link, or
+// returns false when emphasis or escapes might change it. Code spans (masked with 0)
+// give their content.
+func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
+	for i := from; i < to; i++ {
+		c := line[i]
+		if masked[i] == 0 {
+			e := i
+			for e < to && masked[e] == 0 {
+				e++
+			}
+			n := 0
+			for line[i+n] == '`' {
+				n++
+			}
+			content := line[i+n : e-n]
+			if bytes.IndexByte(content, '\t') >= 0 {
+				return false
+			}
+			if len(content) > 2 && content[0] == ' ' && content[len(content)-1] == ' ' && len(bytes.Trim(content, " ")) > 0 {
+				content = content[1 : len(content)-1]
+			}
+			w.Write(content)
+			i = e - 1
+			continue
+		}
+		switch c {
+		case '*', '\\', '<':
+			return false
+		case '_': // literal between two letters or digits (it can neither open nor close)
+			if i == 0 || i+1 == len(line) || !alnum(line[i-1]) || !alnum(line[i+1]) {
+				return false
+			}
+		}
+		w.WriteByte(c) // entities stay as written: goldmark's text segments are the source's bytes
 	}
 	return true
 }
+
+func alnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
 
 // plainDest reports whether c may stand in a link destination in the subset.
 func plainDest(c byte) bool {

@@ -185,11 +185,15 @@ func TestBodyFastRandom(t *testing.T) {
 		"[a", "a]", "[a\\]](b)", "\\[a](b)", "[a](b)(c)", "[^1]", "[^1]: note", "x [a](b) y ![c](d) z", "[é](b)", "[a](é)",
 		"&amp; entity", "R&D", "a\\", "NBSP\u00a0x", "\u00a0lead", "\u3000ideographic", "|a|b|", "|---|---|", "\xff\xfe", "[](x)", "[x]()",
 		"[a](b)]", "[[a](b)", "!![a](b)", "text ]: colon", "(paren) text", "\"quoted\" 'single'",
+		"[^1]: note [a](b.md)", "[^2]: x", "[^1]: dup [c](d)", "[^3]: `[x](y)` [z](w)", "text[^1] more[^2]", "[^2] at start", "[^1]:",
+		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
 	}
-	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`"}
+	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. "}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
 		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
-		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'"}
+		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
+		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
+		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]"}
 	r := uint64(7)
 	rnd := func(n int) int {
 		r ^= r << 13
@@ -198,7 +202,7 @@ func TestBodyFastRandom(t *testing.T) {
 		return int(r % uint64(n))
 	}
 	taken := 0
-	const runs = 30000
+	const runs = 40000
 	for i := 0; i < runs; i++ {
 		var b strings.Builder
 		for j := 1 + rnd(8); j > 0; j-- {
