@@ -494,6 +494,9 @@ func codeMasked(line []byte) []byte {
 // opens a span that the next run of exactly n closes, or is literal when there is none (§6.1).
 func maskCodeSpans(s []byte) []byte {
 	m := bytes.Clone(s)
+	// Bound: a run length once found without a closer has none after any later opener either (the
+	// search covers the rest of the text), so each length is searched in vain at most once.
+	var none map[int]bool
 	for i := 0; i < len(s); {
 		if s[i] != '`' {
 			i++
@@ -505,7 +508,7 @@ func maskCodeSpans(s []byte) []byte {
 		}
 		n := j - i
 		end := -1
-		for k := j; k < len(s); {
+		for k := j; k < len(s) && !none[n]; {
 			if s[k] != '`' {
 				k++
 				continue
@@ -521,6 +524,10 @@ func maskCodeSpans(s []byte) []byte {
 			k = r
 		}
 		if end < 0 {
+			if none == nil {
+				none = map[int]bool{}
+			}
+			none[n] = true
 			i = j // literal backticks
 			continue
 		}
@@ -619,8 +626,11 @@ func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
 				e++
 			}
 			n := 0
-			for line[i+n] == '`' {
+			for i+n < e && line[i+n] == '`' {
 				n++
+			}
+			if e-n < i+n {
+				return false // not a whole code span (cannot happen: brackets are never masked)
 			}
 			content := line[i+n : e-n]
 			if bytes.IndexByte(content, '\t') >= 0 {
