@@ -228,3 +228,39 @@ func TestBodyFastRandom(t *testing.T) {
 	}
 	t.Logf("the fast path took %d of %d bodies", taken, runs)
 }
+
+// BenchmarkBody parses a body shaped like the bench's L pages (sections of prose with links, a
+// table, a code block, a `# Citations` list) with the fast path and with goldmark's tree walk.
+func BenchmarkBody(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("# Page 1981\n\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&s, "## Section %d\n\n", i)
+		for j := 0; j < 2; j++ {
+			s.WriteString(strings.Repeat("Source dataset training column last column product schema key revenue evaluation. ", 6))
+			fmt.Fprintf(&s, "\nSee [Page %d](../s0%d/p0%d.md) for the total.\n\n", i*7+j, i, j)
+		}
+		s.WriteString("| key | value |\n|---|---|\n| event | 919 |\n\n```sql\nSELECT region, SUM(revenue) AS total\nFROM orders\n```\n\n")
+	}
+	s.WriteString("# Citations\n\n* [first 0](https://docs.example.org/daily/2020)\n* [column 1](https://docs.example.org/pipeline/627)\n* https://example.com/raw/source\n")
+	src := []byte(s.String())
+	if fast, tree, ok := bodiesOf(s.String()); !ok || !reflect.DeepEqual(fast, tree) {
+		b.Fatal("the bench body is not in the subset")
+	}
+	li := newLineIndex(src)
+	b.SetBytes(int64(len(src)))
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			p := &bodyParser{path: "c.md", src: src, lines: li}
+			p.fastBody()
+		}
+	})
+	b.Run("goldmark", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			p := &bodyParser{path: "c.md", src: src, lines: li}
+			p.treeBody(markdown.Parser().Parse(text.NewReader(src)))
+		}
+	})
+}
