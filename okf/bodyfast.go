@@ -13,7 +13,9 @@ import (
 // goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
-//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, comments, autolinks) and no
+//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, autolinks) but in code spans
+//     and in an HTML comment block (a line starting with `<!--` at column 0, to the first line
+//     holding `-->`); no
 //     `]:` but a footnote definition's (every link reference definition holds one, so without it a
 //     bracket that is not an inline link is literal text);
 //   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
@@ -210,13 +212,18 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 	for off := 0; off < len(src); {
 		line, next := nextLine(src, off)
 		kind := mdLine(line)
-		if kind == fkFence {
+		comment := bytes.HasPrefix(line, []byte("<!--"))
+		if kind == fkFence || comment {
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
 				return nil, false
 			}
 			paraStart = -1
-			next = f.fence(off)
-			prev = fkFence
+			if comment {
+				next = f.htmlComment(off)
+			} else {
+				next = f.fence(off)
+			}
+			prev = fkFence // a closed block
 			off = next
 			continue
 		}
@@ -224,7 +231,7 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 		if kind == fkDef {
 			rest = line[bytes.Index(line, []byte("]:"))+2:]
 		}
-		if kind == fkNo || bytes.IndexByte(line, '<') >= 0 || bytes.Contains(rest, []byte("]:")) {
+		if kind == fkNo || bytes.Contains(rest, []byte("]:")) {
 			return nil, false
 		}
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
@@ -273,6 +280,7 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 	b.Headings = clip(b.Headings)
 	b.CodeBlocks = clip(b.CodeBlocks)
 	b.Citations = clip(b.Citations)
+	b.Comments = clip(b.Comments)
 	return b, true
 }
 
@@ -426,6 +434,28 @@ func (f *fastState) fence(off int) int {
 	return off
 }
 
+// htmlComment reads the HTML block (CommonMark's kind 2) opened by the line at off, which starts
+// with `<!--`: it ends with the first line holding `-->`, the opening line included, or at the end
+// of the body. Its comments are recorded as comments does for goldmark's block, whose lines are
+// contiguous here. It returns the offset after the block.
+func (f *fastState) htmlComment(off int) int {
+	src := f.p.src
+	start, end := off, len(src)
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		off = next
+		if bytes.Contains(line, []byte("-->")) {
+			end = next
+			break
+		}
+	}
+	s := string(src[start:end])
+	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
+		f.b.Comments = append(f.b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: f.p.pos(start + m[0]), EndLine: int(f.p.pos(start + m[1] - 1).Line)})
+	}
+	return off
+}
+
 // closesFence reports whether line closes a fence of n characters c: up to three columns of
 // indentation, at least n of c, then only spaces and tabs.
 func closesFence(line []byte, c byte, n int) bool {
@@ -461,7 +491,8 @@ func closesFence(line []byte, c byte, n int) bool {
 // line), or returns false when its links cannot be read exactly without goldmark.
 func (f *fastState) inline(from, to int, _ bool) bool {
 	s := f.p.src[from:to]
-	if bytes.IndexByte(s, '[') < 0 { // no link, no footnote reference
+	bracket, lt := bytes.IndexByte(s, '[') >= 0, bytes.IndexByte(s, '<') >= 0
+	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
 	if bytes.IndexByte(s, '\\') >= 0 {
@@ -470,6 +501,12 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	masked := s
 	if bytes.IndexByte(s, '`') >= 0 {
 		masked = maskCodeSpans(s)
+	}
+	if lt && bytes.IndexByte(masked, '<') >= 0 {
+		return false // raw HTML, a comment or an autolink, outside code spans
+	}
+	if !bracket {
+		return true
 	}
 	for off := from; off < to; {
 		line, next := nextLine(f.p.src[:to], off)

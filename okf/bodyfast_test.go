@@ -79,7 +79,7 @@ var nearMisses = []string{
 	"[a][b]\n", "[a][]\n", "[a]\n(b)\n", "[a](b\nc)\n", "[a\nb](c)\n", "[](b)\n", "[a]()\n",
 	"trailing double  \nspaces\n", "# foo #\n", "# foo#\n", "#\n", "# \n", "#\tfoo\n", "#5 bolt\n", "#hashtag\n",
 	"\u00a0indented by nbsp\n", "\u2003em space\n", "bad \xff\xfe utf8 [a](b)\n", "# h\xffx\n",
-	"> quote\n", "<div>\n", "<!-- c -->\n", "a <!-- c --> b\n", "<http://x>\n", "a\\\nb\n", "a &amp; b\n",
+	"> quote\n", "<div>\n", "<!-- c -->\n", "a <!-- c --> b\n", "<!-- a\nb -->\n", "<!-- a\n\nb -->c\n[x](y)\n", "<!-->\n", "para\n<!-- c -->\n", "<!-- unclosed\n", "<http://x>\n", "a\\\nb\n", "a &amp; b\n",
 	"    indented code\n", "\tcode\n", "1. one\n", "1) one\n", "+ plus\n", "a\n2. two\n",
 	"[^1]\n\n[^1]: note\n", "x[^1]\n", "```\na\n  ```\nb\n", "```\na\n    ```\nb\n", "``` ```\n", "``a``\n", "```g", "~~~x", "```g\n",
 	"~~~ info ~~~\nx\n~~~~\n", "```a`b\n", " # indented heading\n", "a\r\nb\n", "a\x00b\n",
@@ -187,13 +187,15 @@ func TestBodyFastRandom(t *testing.T) {
 		"[a](b)]", "[[a](b)", "!![a](b)", "text ]: colon", "(paren) text", "\"quoted\" 'single'",
 		"[^1]: note [a](b.md)", "[^2]: x", "[^1]: dup [c](d)", "[^3]: `[x](y)` [z](w)", "text[^1] more[^2]", "[^2] at start", "[^1]:",
 		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
+		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->",
 	}
-	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. "}
+	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--"}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
 		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
-		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]"}
+		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
+		"`<T>`", "`a <b> c`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	r := uint64(7)
 	rnd := func(n int) int {
 		r ^= r << 13
