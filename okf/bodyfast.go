@@ -111,7 +111,7 @@ func mdLine(line []byte) int {
 				return fkNo
 			}
 			if line[1] == ' ' {
-				if mdLine(line[2:]) != fkPara {
+				if itemText(line, 1) < 0 {
 					return fkNo
 				}
 				return fkItem
@@ -126,7 +126,10 @@ func mdLine(line []byte) int {
 			n++
 		}
 		if n < len(line) && (line[n] == '.' || line[n] == ')') {
-			if n <= 9 && n+2 < len(line) && line[n+1] == ' ' && mdLine(line[n+2:]) == fkPara {
+			if n+1 < len(line) && line[n+1] != ' ' && line[n+1] != '\t' {
+				return fkPara // "2.0 is": no list marker
+			}
+			if n <= 9 && itemText(line, n+1) > 0 {
 				return fkItem
 			}
 			return fkNo
@@ -151,12 +154,27 @@ func mdLine(line []byte) int {
 	return fkPara
 }
 
+// itemText returns the offset of the text of a list item line whose marker ends at m, or -1 when
+// the item is outside the subset: one to four spaces, then text that would open a paragraph (five
+// spaces open indented code).
+func itemText(line []byte, m int) int {
+	i := m
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i == m || i-m > 4 || i == len(line) || mdLine(line[i:]) != fkPara {
+		return -1
+	}
+	return i
+}
+
 // itemContent returns the offset of a list item line's text.
 func itemContent(line []byte) int {
-	if line[0] == '-' || line[0] == '*' {
-		return 2
+	m := 1
+	for line[0] != '-' && line[0] != '*' && line[m-1] != '.' && line[m-1] != ')' {
+		m++
 	}
-	return bytes.IndexByte(line, ' ') + 1
+	return itemText(line, m)
 }
 
 // labelByte reports whether c may stand in a footnote label in the subset.
