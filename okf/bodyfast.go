@@ -22,8 +22,10 @@ import (
 //     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
 //     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
 //     ordered (`1.`, `1)`) item of one line (a space, then text that would start a paragraph), a
-//     footnote definition of one line, or a paragraph line starting with a character that opens no
-//     block (no `>`, setext underlines, `+` items); an ordered item right after a paragraph line,
+//     footnote definition of one line, a block quote line (`>`, a space, and nothing or paragraph
+//     text, not right after an item or definition, and followed by nothing but a blank line, a
+//     heading, a fence or a comment), or a paragraph line starting with a character that opens no
+//     block (no setext underlines, `+` items); an ordered item right after a paragraph line,
 //     and a paragraph line right after an item or definition (a lazy continuation), fall back;
 //   - inline, only links change what is recorded outside headings and citations: in a block
 //     holding a `[`, no `\` (escapes can hide a link); code spans are masked (they hide brackets);
@@ -44,8 +46,9 @@ const (
 	fkHeading
 	fkFence
 	fkItem  // a bullet or ordered list item of one line
-	fkDef   // a footnote definition of one line that holds no link
+	fkDef   // a footnote definition of one line
 	fkBreak // a thematic break
+	fkQuote // a block quote line
 	fkNo    // outside the subset
 )
 
@@ -118,7 +121,9 @@ func mdLine(line []byte) int {
 			}
 		}
 		return fkPara
-	case '>', '<':
+	case '>':
+		return fkQuote
+	case '<':
 		return fkNo
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		n := 1
@@ -244,6 +249,25 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 			prev = fkFence // a closed block
 			off = next
 			continue
+		}
+		if kind == fkQuote {
+			if prev == fkItem || prev == fkDef {
+				return nil, false
+			}
+			if paraStart >= 0 && !f.inline(paraStart, off, false) {
+				return nil, false
+			}
+			paraStart = -1
+			var ok bool
+			if next, ok = f.quote(off); !ok {
+				return nil, false
+			}
+			prev = fkQuote
+			off = next
+			continue
+		}
+		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
+			return nil, false // maybe a lazy continuation of the quote's paragraph
 		}
 		rest := line
 		if kind == fkDef {
@@ -450,6 +474,64 @@ func (f *fastState) fence(off int) int {
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
 	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
 	return off
+}
+
+// quote reads the block quote starting at off: lines of `>`, one optional space, and either
+// nothing or text that would open a paragraph. It returns the offset after it.
+func (f *fastState) quote(off int) (int, bool) {
+	src := f.p.src
+	var para [][2]int // the open paragraph's text, line by line
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if len(line) == 0 || line[0] != '>' {
+			break
+		}
+		c := 1
+		if c < len(line) && line[c] == ' ' {
+			c++
+		}
+		switch mdLine(line[c:]) {
+		case fkBlank:
+			if !f.quotePara(para) {
+				return 0, false
+			}
+			para = para[:0]
+		case fkPara:
+			para = append(para, [2]int{off + c, off + len(line)})
+		default:
+			return 0, false
+		}
+		off = next
+	}
+	return off, f.quotePara(para)
+}
+
+// quotePara records the links of a paragraph in a block quote, whose lines are not contiguous in
+// the source: its code spans are not masked, so a paragraph holding a '`' or '\\' with a '[', or
+// a '<', falls back.
+func (f *fastState) quotePara(para [][2]int) bool {
+	var bracket, tick bool
+	for _, r := range para {
+		s := f.p.src[r[0]:r[1]]
+		if bytes.IndexByte(s, '<') >= 0 || bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+			return false
+		}
+		bracket = bracket || bytes.IndexByte(s, '[') >= 0
+		tick = tick || bytes.IndexByte(s, '`') >= 0 || bytes.IndexByte(s, '\\') >= 0
+	}
+	if !bracket {
+		return true
+	}
+	if tick {
+		return false
+	}
+	for _, r := range para {
+		s := f.p.src[r[0]:r[1]]
+		if !f.inlineLine(r[0], s, s, false) {
+			return false
+		}
+	}
+	return true
 }
 
 // htmlComment reads the HTML block (CommonMark's kind 2) opened by the line at off, which starts
