@@ -321,6 +321,8 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 	b.Links = clip(b.Links)
 	b.Headings = clip(b.Headings)
 	b.CodeBlocks = clip(b.CodeBlocks)
+	b.FootnoteRefs = clip(b.FootnoteRefs)
+	b.FootnoteDefs = clip(b.FootnoteDefs)
 	b.Citations = clip(b.Citations)
 	b.Comments = clip(b.Comments)
 	return b, true

@@ -31,6 +31,16 @@ func checkBody(t testing.TB, body string) bool {
 	if ok && !reflect.DeepEqual(fast, tree) {
 		t.Fatalf("%q:\nfast %s\ntree %s", body, dumpBody(fast), dumpBody(tree))
 	}
+	// The lists are clipped to their length like the tree walk's: spare capacity, times every
+	// concept of a bundle, is memory held for nothing.
+	if ok {
+		v := reflect.ValueOf(fast).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.Kind() == reflect.Slice && f.Len() != f.Cap() {
+				t.Fatalf("%q: the fast path's %s holds %d of a capacity of %d", body, v.Type().Field(i).Name, f.Len(), f.Cap())
+			}
+		}
+	}
 	return ok
 }
 
