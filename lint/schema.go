@@ -145,8 +145,14 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	own := typed[c.Frontmatter.Type.Text()]
-	if own == nil {
-		if v, ok := projection(c.Frontmatter); ok && cache.valid(base, v) {
+	// The built-in schema's error tree, from the projection when the typed model can build it (the
+	// tree is the same as for the YAML's value, by shape: TestShapeCacheProjectionMatchesValidate);
+	// known is false when it must come from the YAML.
+	var baseErr error
+	known := false
+	if v, ok := projection(c.Frontmatter); ok {
+		baseErr, known = cache.verdict(base, v), true
+		if baseErr == nil && own == nil {
 			return nil
 		}
 	}
@@ -156,11 +162,14 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 	}
 	var out []okf.Diagnostic
 	// A bundle schema that $refs the built-in one repeats its violations: say each once.
-	said := map[schemas.Violation]bool{}
+	var said map[schemas.Violation]bool
 	add := func(vs []schemas.Violation, prefix string) {
 		for _, v := range vs {
 			if said[v] {
 				continue
+			}
+			if said == nil {
+				said = map[schemas.Violation]bool{}
 			}
 			said[v] = true
 			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: int32(v.Line), Col: int32(v.Col)}, Code: codeSchemaMismatch, Severity: okf.Warning}
@@ -171,11 +180,15 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 			if where == "" {
 				where = "frontmatter"
 			}
-			d.Message = fmt.Sprintf("%s%s: %s", prefix, where, v.Message)
+			d.Message = prefix + where + ": " + v.Message
 			out = append(out, d)
 		}
 	}
-	add(base.ValidateWith(n, cache.check(base)), "")
+	if known {
+		add(base.ViolationsOf(n, baseErr), "")
+	} else {
+		add(base.ValidateWith(n, cache.check(base)), "")
+	}
 	if s := own; s != nil {
 		add(s.Validate(n), fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text()))
 	}
