@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -44,7 +45,7 @@ func checkDescriptionNotOneSentence(p *Pass) {
 		case strings.Contains(text, "\n"):
 			p.Reportf(pos, "description spans %d lines: write one sentence on one line and move the rest into the body (§4.1)", strings.Count(text, "\n")+1)
 		case sentences(text) > 1:
-			p.Reportf(pos, "description has %d sentences, expected one: keep the summary and move the rest into the body (§4.1)", sentences(text))
+			p.ReportText(pos, "description has "+strconv.Itoa(sentences(text))+" sentences, expected one: keep the summary and move the rest into the body (§4.1)")
 		case utf8.RuneCountInString(text) > maxDescription:
 			p.Reportf(pos, "description is %d characters long, expected at most %d: keep a one-sentence summary and move the rest into the body (§4.1)", utf8.RuneCountInString(text), maxDescription)
 		}
