@@ -46,7 +46,7 @@ func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, 
 	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, false, nil
 	}
-	data, err = readCapped(fdReader(fd), st.Size, limit, buf)
+	data, err = readCappedAt(fdReader(fd), st.Size, limit, buf, true)
 	return data, true, err
 }
 
