@@ -181,7 +181,7 @@ func attestListCommand(e *env) *cli.Command {
 	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[PATH]",
 		"For each Attested Computation: runtime, parameters, where the computation is (inline block or\n"+
 			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.\n"+
-			"The bundle is found from PATH as okf lint finds it; a folder below the root lists the computations under it.",
+			"The bundle is found from PATH as okf lint finds it; a folder below the root, or one file, lists the computations in it.",
 		flags, func(c *cli.Context, args []string) error {
 			if len(args) > 1 {
 				return usageErr("attest list: expected at most one bundle path, got %d arguments", len(args))
@@ -217,11 +217,12 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				return writeJSON(e.stdout, out)
 			}
+			show := newPathDisplay(dir)
 			for i, comp := range comps {
 				if i > 0 {
 					fmt.Fprintln(e.stdout)
 				}
-				printComputation(e.stdout, comp)
+				printComputation(e.stdout, comp, show)
 			}
 			under := ""
 			if scope != "" {
@@ -240,8 +241,10 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 }
 
 // printComputation writes a computation's contract. Every value comes from the bundle and is
-// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart).
-func printComputation(w io.Writer, comp *attest.Computation) {
+// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart). show turns a
+// bundle path into the path okf lint prints (from the working directory), so an inline block's
+// position opens in an editor as a finding's does.
+func printComputation(w io.Writer, comp *attest.Computation, show func(string) string) {
 	esc := okf.EscapeControl
 	title := ""
 	if comp.Title != "" {
@@ -264,7 +267,9 @@ func printComputation(w io.Writer, comp *attest.Computation) {
 	fmt.Fprintf(w, "  parameters:   %s\n", esc(orNone(strings.Join(ps, "; "))))
 	switch comp.Source.Kind {
 	case "inline":
-		fmt.Fprintf(w, "  computation:  inline block at %s\n", esc(comp.Source.Pos.String()))
+		pos := comp.Source.Pos
+		pos.Path = show(pos.Path)
+		fmt.Fprintf(w, "  computation:  inline block at %s\n", esc(pos.String()))
 	case "file":
 		fmt.Fprintf(w, "  computation:  file %s\n", esc(orNone(comp.Source.Path)))
 	default:

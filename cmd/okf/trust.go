@@ -26,7 +26,7 @@ func trustCommand(e *env) *cli.Command {
 			"who generated it, staleness (§5.5, D11), sources, and concepts it derives from that are\n" +
 			"unverified, stale or deprecated (§5.1 lineage). Adds totals, a review queue and, with --base,\n" +
 			"what moved since a git revision. PATH defaults to the current folder; its bundle is found as\n" +
-			"okf lint finds it, and a folder below the root limits the report to the concepts under it.\n\n" +
+			"okf lint finds it, and a folder below the root, or one file, limits the report to the concepts in it.\n\n" +
 			"Exit codes: 0 done, 1 a --fail-on condition met (the concepts are listed on stderr),\n" +
 			"2 bad usage, 3 the bundle or the output cannot be read or written.",
 		Flags: []cli.Flag{
