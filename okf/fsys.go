@@ -393,6 +393,11 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.osRoot != nil {
+		if es, ok := readDirTyped(r.osRoot, c); ok {
+			return es, nil
+		}
+	}
 	es, err := fs.ReadDir(r.fsys, c)
 	return es, fixErr("readdir", name, err)
 }
