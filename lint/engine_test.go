@@ -526,3 +526,31 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 		t.Errorf("schema found %d problems, want 4: %+v", len(vs), vs)
 	}
 }
+
+// TestBundleSchemaRepeatsManyViolations: with more violations than the short list holds, each of
+// the built-in schema's violations that a bundle schema including it repeats is still said once.
+func TestBundleSchemaRepeatsManyViolations(t *testing.T) {
+	var fm strings.Builder
+	fm.WriteString("---\ntype: Metric\nowner: me\nsources:\n")
+	for i := range 20 {
+		fmt.Fprintf(&fm, "  - {resource: r%d, usage_count: many}\n", i)
+	}
+	fm.WriteString("---\n")
+	b := load(t, map[string]string{
+		"m.md":                fm.String(),
+		"schemas/metric.yaml": "allOf: [{$ref: \"https://raw.githubusercontent.com/okf-tools/okf/main/schemas/concept.schema.json\"}]\nrequired: [owner]\n",
+	})
+	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n"))
+	got := Run(b, Options{Rules: []*Rule{SchemaMismatch}, Config: cfg})
+	var want []string
+	for i := range 20 {
+		// Line 5 is the first entry; in "  - {resource: r0, usage_count: many}" the value starts at
+		// column 33, one further from r10 on.
+		col := 33
+		if i >= 10 {
+			col = 34
+		}
+		want = append(want, fmt.Sprintf("m.md:%d:%d: sources[%d].usage_count: expected an integer, found a string [OKF905] warning", 5+i, col, i))
+	}
+	expect(t, got, want...)
+}

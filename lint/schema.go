@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"sync"
 
 	"github.com/okf-tools/okf/okf"
@@ -161,17 +162,29 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	var out []okf.Diagnostic
-	// A bundle schema that $refs the built-in one repeats its violations: say each once.
+	// A bundle schema that $refs the built-in one repeats its violations: say each once. The few
+	// violations of a concept are looked up in a list; a map takes over past a handful.
+	var list []schemas.Violation
 	var said map[schemas.Violation]bool
 	add := func(vs []schemas.Violation, prefix string) {
 		for _, v := range vs {
-			if said[v] {
-				continue
+			if said != nil {
+				if said[v] {
+					continue
+				}
+				said[v] = true
+			} else {
+				if slices.Contains(list, v) {
+					continue
+				}
+				list = append(list, v)
+				if len(list) > 16 {
+					said = make(map[schemas.Violation]bool, 2*len(list))
+					for _, v := range list {
+						said[v] = true
+					}
+				}
 			}
-			if said == nil {
-				said = map[schemas.Violation]bool{}
-			}
-			said[v] = true
 			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: int32(v.Line), Col: int32(v.Col)}, Code: codeSchemaMismatch, Severity: okf.Warning}
 			if v.EndLine > 0 {
 				d.End = okf.Position{Path: c.Path, Line: int32(v.EndLine), Col: int32(v.EndCol)}
