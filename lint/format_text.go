@@ -56,7 +56,7 @@ func appendDiagnostic(b []byte, d okf.Diagnostic) []byte {
 
 // oneLine folds each line break, with the spaces around it, into one space.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 {
 		return s
 	}
 	parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
