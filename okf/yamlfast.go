@@ -614,14 +614,15 @@ func plainBlockSafe(text []byte) bool {
 	return true
 }
 
-// plainFlowSafe is plainBlockSafe inside [ ]: no flow indicator and no ':' at all.
+// plainFlowSafe is plainBlockSafe inside [ ]: no flow indicator, no ':' and no '?' at all
+// (yaml.v3 refuses "[a?]": its scanner ends a plain scalar at '?' inside a flow collection).
 func plainFlowSafe(text []byte) bool {
 	if !plainBlockSafe(text) {
 		return false
 	}
 	for _, c := range text {
 		switch c {
-		case ',', '[', ']', '{', '}', ':', '"', '\'':
+		case ',', '[', ']', '{', '}', ':', '?', '"', '\'':
 			return false
 		}
 	}
