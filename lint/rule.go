@@ -55,6 +55,7 @@ type Pass struct {
 	supp    *suppressions
 	workers int
 	schemas *SchemaCheck // the schema check done while loading (nil: none)
+	links   *linkTable   // the concepts' body links, resolved once for all rules (nil: resolve per call)
 }
 
 // Reportf reports a finding at pos with the rule's code and default severity; the engine applies
@@ -66,6 +67,12 @@ func (p *Pass) Reportf(pos okf.Position, format string, args ...any) {
 // ReportRange is Reportf with the end of the offending text, for underlines and SARIF regions.
 func (p *Pass) ReportRange(pos, end okf.Position, format string, args ...any) {
 	p.report(okf.Diagnostic{Pos: pos, End: end, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: fmt.Sprintf(format, args...)})
+}
+
+// ReportText is Reportf with the message already written: the rules that report on most concepts
+// build their message by concatenation, as fmt would print it, without fmt's cost.
+func (p *Pass) ReportText(pos okf.Position, msg string) {
+	p.report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: msg})
 }
 
 // Report passes a diagnostic through as is (the conformance rules surface the loader's own).
