@@ -334,9 +334,10 @@ type fastState struct {
 	sections    []Heading
 	codeRanges  [][2]int
 	inCitations int
-	text        strings.Builder // recorded text being built
-	refs        []string        // footnote reference labels, in order
-	defs        []fastDef       // footnote definitions, in order
+	text        []byte    // recorded text being built
+	ltext       []byte    // a link's text being built
+	refs        []string  // footnote reference labels, in order
+	defs        []fastDef // footnote definitions, in order
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -383,11 +384,11 @@ func (f *fastState) heading(off int, line []byte) bool {
 	for line[n] == '#' {
 		n++
 	}
-	f.text.Reset()
+	f.text = f.text[:0]
 	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
 		return false
 	}
-	h := Heading{Level: n, Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
 	b := f.b
 	b.Headings = append(b.Headings, h)
 	for len(f.sections) > 0 && f.sections[len(f.sections)-1].Level >= n {
@@ -408,12 +409,12 @@ func (f *fastState) item(off int, line []byte) bool {
 	if f.inCitations == 0 {
 		return f.inline(off+c0, off+len(line), false)
 	}
-	f.text.Reset()
+	f.text = f.text[:0]
 	first := len(f.b.Links)
 	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
 		return false
 	}
-	c := Citation{Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	c := Citation{Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
 	if len(f.b.Links) > first {
 		for _, l := range f.b.Links[first:] {
 			if !l.Image {
@@ -446,7 +447,7 @@ func (f *fastState) fence(off int) int {
 		full = src[off:next]
 	}
 	if n < len(full)-1 {
-		cb.Info = strings.TrimSpace(string(line[n:]))
+		cb.Info = string(bytes.TrimSpace(line[n:]))
 	}
 	start, contentStart, contentEnd := off, next, len(src)
 	for off = next; off < len(src); {
@@ -738,17 +739,17 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		if image {
 			start--
 		}
-		var text strings.Builder
-		if !plainText(line, masked, j+1, k, &text) {
+		f.ltext = f.ltext[:0]
+		if !plainText(line, masked, j+1, k, &f.ltext) {
 			return false
 		}
 		if recorded {
 			if !plainText(line, masked, i, start, &f.text) {
 				return false
 			}
-			f.text.WriteString(text.String())
+			f.text = append(f.text, f.ltext...)
 		}
-		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: strings.TrimSpace(text.String()), Image: image, Pos: f.p.pos(off + start)})
+		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
 		i = d + 1
 	}
 }
@@ -756,7 +757,7 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 // plainText writes to w the text goldmark records for line[from:to], which holds no link, or
 // returns false when emphasis or escapes might change it. Code spans (masked with 0)
 // give their content.
-func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
+func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 	for i := from; i < to; i++ {
 		c := line[i]
 		if masked[i] == 0 {
@@ -778,7 +779,7 @@ func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
 			if len(content) > 2 && content[0] == ' ' && content[len(content)-1] == ' ' && len(bytes.Trim(content, " ")) > 0 {
 				content = content[1 : len(content)-1]
 			}
-			w.Write(content)
+			*w = append(*w, content...)
 			i = e - 1
 			continue
 		}
@@ -790,7 +791,7 @@ func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
 				return false
 			}
 		}
-		w.WriteByte(c) // entities stay as written: goldmark's text segments are the source's bytes
+		*w = append(*w, c) // entities stay as written: goldmark's text segments are the source's bytes
 	}
 	return true
 }
