@@ -269,11 +269,10 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
 			return nil, false // maybe a lazy continuation of the quote's paragraph
 		}
-		rest := line
-		if kind == fkDef {
-			rest = line[bytes.Index(line, []byte("]:"))+2:]
+		if kind == fkNo {
+			return nil, false
 		}
-		if kind == fkNo || bytes.Contains(rest, []byte("]:")) {
+		if bytes.Contains(line, []byte("]:")) && mayDefine(kind, line, src, paraStart, off) {
 			return nil, false
 		}
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
@@ -479,6 +478,25 @@ func (f *fastState) fence(off int) int {
 	return off
 }
 
+// mayDefine reports whether the line at off, holding "]:", may be part of a link reference
+// definition: those start a paragraph with '[' (and hold "]:"), so a paragraph, item or footnote
+// text starting otherwise defines nothing, and a heading nothing either.
+func mayDefine(kind int, line, src []byte, paraStart, off int) bool {
+	switch kind {
+	case fkPara:
+		if paraStart < 0 {
+			paraStart = off
+		}
+		return src[paraStart] == '['
+	case fkItem:
+		return line[itemContent(line)] == '['
+	case fkDef:
+		text := line[bytes.Index(line, []byte("]:"))+3:]
+		return text[0] == '[' && bytes.Contains(text, []byte("]:"))
+	}
+	return false
+}
+
 // quote reads the block quote starting at off: lines of `>`, one optional space, and either
 // nothing or text that would open a paragraph. It returns the offset after it.
 func (f *fastState) quote(off int) (int, bool) {
@@ -516,7 +534,7 @@ func (f *fastState) quotePara(para [][2]int) bool {
 	var bracket, tick bool
 	for _, r := range para {
 		s := f.p.src[r[0]:r[1]]
-		if bytes.IndexByte(s, '<') >= 0 || bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+		if bytes.IndexByte(s, '<') >= 0 || f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
 			return false
 		}
 		bracket = bracket || bytes.IndexByte(s, '[') >= 0
@@ -598,12 +616,12 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
-	if bytes.IndexByte(s, '\\') >= 0 {
-		return false
-	}
 	masked := s
 	if bytes.IndexByte(s, '`') >= 0 {
 		masked = maskCodeSpans(s)
+	}
+	if bytes.IndexByte(masked, '\\') >= 0 {
+		return false // an escape, outside code spans (inside, a backslash is literal)
 	}
 	if lt && bytes.IndexByte(masked, '<') >= 0 {
 		return false // raw HTML, a comment or an autolink, outside code spans
@@ -629,9 +647,12 @@ func codeMasked(line []byte) []byte {
 	return maskCodeSpans(line)
 }
 
-// maskCodeSpans returns a copy of the inline text s (with no backslash) with the code spans, which
-// hide any bracket they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run of n backticks
-// opens a span that the next run of exactly n closes, or is literal when there is none (§6.1).
+// maskCodeSpans returns a copy of the inline text s with the code spans, which hide any bracket
+// they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run
+// of n backticks opens a span that the next run of exactly n closes, or is literal when there is
+// none (§6.1). Escapes are not read: a caller falls back on any backslash left unmasked, and up to
+// the first such backslash (read left to right) the spans found are goldmark's, since inside a
+// span a backslash is literal.
 func maskCodeSpans(s []byte) []byte {
 	m := bytes.Clone(s)
 	// Bound: a run length once found without a closer has none after any later opener either (the
