@@ -655,49 +655,47 @@ func codeMasked(line []byte) []byte {
 // span a backslash is literal.
 func maskCodeSpans(s []byte) []byte {
 	m := bytes.Clone(s)
-	// Bound: a run length once found without a closer has none after any later opener either (the
-	// search covers the rest of the text), so each length is searched in vain at most once.
-	var none map[int]bool
+	// Bound: the runs are listed once, and the runs of each length once more, each list with a
+	// cursor that only moves forward (openers are met left to right): linear, where searching the
+	// rest of the text from every opener was quadratic on a text of many unmatched runs.
+	type run struct{ start, end int }
+	var runs []run
 	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
+		k := bytes.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
 		}
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
+		j := i + k
+		e := j
+		for e < len(s) && s[e] == '`' {
+			e++
 		}
-		n := j - i
-		end := -1
-		for k := j; k < len(s) && !none[n]; {
-			if s[k] != '`' {
-				k++
-				continue
-			}
-			r := k
-			for r < len(s) && s[r] == '`' {
-				r++
-			}
-			if r-k == n {
-				end = r
-				break
-			}
-			k = r
+		runs = append(runs, run{j, e})
+		i = e
+	}
+	byLen := map[int][]int{} // run indexes by length
+	for x, r := range runs {
+		byLen[r.end-r.start] = append(byLen[r.end-r.start], x)
+	}
+	cursor := map[int]int{}
+	for x := 0; x < len(runs); x++ {
+		n := runs[x].end - runs[x].start
+		same := byLen[n]
+		c := cursor[n]
+		for c < len(same) && same[c] <= x {
+			c++
 		}
-		if end < 0 {
-			if none == nil {
-				none = map[int]bool{}
-			}
-			none[n] = true
-			i = j // literal backticks
-			continue
+		cursor[n] = c
+		if c == len(same) {
+			continue // literal backticks
 		}
-		for k := i; k < end; k++ {
+		y := same[c]
+		for k := runs[x].start; k < runs[y].end; k++ {
 			if m[k] != '\n' {
 				m[k] = 0
 			}
 		}
-		i = end
+		x = y // the runs inside the span are its content
 	}
 	return m
 }

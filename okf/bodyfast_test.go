@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -282,4 +283,66 @@ func BenchmarkBody(b *testing.B) {
 			p.treeBody(markdown.Parser().Parse(text.NewReader(src)))
 		}
 	})
+}
+
+// TestMaskCodeSpans compares maskCodeSpans with the rule read straight from the spec (from each
+// opening run, search the rest of the text for a run of the same length) on random texts of
+// backtick runs, letters and newlines.
+func TestMaskCodeSpans(t *testing.T) {
+	naive := func(s []byte) []byte {
+		m := append([]byte(nil), s...)
+		for i := 0; i < len(s); {
+			if s[i] != '`' {
+				i++
+				continue
+			}
+			j := i
+			for j < len(s) && s[j] == '`' {
+				j++
+			}
+			end := -1
+			for k := j; k < len(s); {
+				if s[k] != '`' {
+					k++
+					continue
+				}
+				r := k
+				for r < len(s) && s[r] == '`' {
+					r++
+				}
+				if r-k == j-i {
+					end = r
+					break
+				}
+				k = r
+			}
+			if end < 0 {
+				i = j
+				continue
+			}
+			for k := i; k < end; k++ {
+				if m[k] != '\n' {
+					m[k] = 0
+				}
+			}
+			i = end
+		}
+		return m
+	}
+	r := uint64(3)
+	rnd := func(n int) int {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		return int(r % uint64(n))
+	}
+	for range 20000 {
+		var b []byte
+		for j := rnd(12); j > 0; j-- {
+			b = append(b, []string{"`", "``", "```", "a", "b c", "\n", "["}[rnd(7)]...)
+		}
+		if got, want := maskCodeSpans(b), naive(b); !bytes.Equal(got, want) {
+			t.Fatalf("%q: masked %q, want %q", b, got, want)
+		}
+	}
 }
