@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -249,41 +250,43 @@ func TestSchemaFindingsLeaveRoomForPreciseRules(t *testing.T) {
 	)
 }
 
-// TestProjectionAgreesWithNode checks the fast path: for every concept where the projection built
-// from the typed model is usable, its verdict must be the one validating the re-read YAML gives.
-func TestProjectionAgreesWithNode(t *testing.T) {
-	docs := []string{
-		goodConcept,
-		"---\ntype: Metric\ntags: [a, 1]\n---\n",
-		"---\ntype: Metric\ntags: a\n---\n",
-		"---\ntype: Metric\ntitle: 5\ndescription: [x]\nresource: {a: 1}\n---\n",
-		"---\ntype: Metric\nsources:\n  - resource: x\n    usage_count: 5\n  - resource: y\n    usage_count: -1\n---\n",
-		"---\ntype: Metric\nsources:\n  - just a string\n---\n",
-		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0x10, usage_window: {from: 2026-01-01, to: 5}}\n---\n",
-		"---\ntype: Metric\nusage_window: {from: 2026-01-01, to: 2026-02-01}\n---\n",
-		"---\ntype: Metric\nusage_window: soon\n---\n",
-		"---\ntype: Metric\ngenerated: {by: a/1, at: 2026-01-01}\n---\n",
-		"---\ntype: Metric\ngenerated: {by: [a], at: 5}\n---\n",
-		"---\ntype: Metric\ngenerated: yes\n---\n",
-		"---\ntype: Metric\nverified: \"yes\"\n---\n",
-		"---\ntype: Metric\nverified: {by: human:a, at: 2026-01-01T00:00:00Z}\n---\n",
-		"---\ntype: Metric\nverified:\n  - {by: human:a, at: 1}\n  - {by: process:b}\n---\n",
-		"---\ntype: Metric\nverified: [a, b]\n---\n",
-		"---\ntype: Metric\nverified: []\n---\n",
-		"---\ntype: Metric\nstatus: 3\nstale_after: 2026-09-23\n---\n",
-		"---\ntype: Attested Computation\nruntime: bigquery\nparameters:\n  - {name: year, type: integer, required: true}\n---\n",
-		"---\ntype: Attested Computation\nruntime: [bq]\nparameters:\n  - {name: 5, type: integer, required: \"yes\"}\n  - x\n---\n",
-		"---\ntype: Attested Computation\nexecutor: {resource: r.md, receipt: [job_id, 5]}\nattester: {resource: 7}\n---\n",
-		"---\ntype: Attested Computation\nexecutor: r.md\nattester: a.py\ncomputation: [x]\n---\n",
-		"---\ntype: Metric\ntimestamp: 2026-01-01\nx-custom: {deep: [1, {a: b}]}\nflag: true\nratio: 1.5\nnothing: ~\n---\n",
-		"---\ntype: Metric\ntags: &t [a, b]\nother: *t\n---\n",
-		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0}\n---\n",
-		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: -3}\n---\n",
-		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 2.5}\n---\n",
-		"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 7}\n---\n",
-		"---\ntype: Metric\ntitle: \"\"\n---\n",
-	}
-	// The corpus, when it is there, adds real-world frontmatter.
+// projectionDocs are concepts whose frontmatter the projection must judge as the YAML does.
+var projectionDocs = []string{
+	goodConcept,
+	"---\ntype: Metric\ntags: [a, 1]\n---\n",
+	"---\ntype: Metric\ntags: a\n---\n",
+	"---\ntype: Metric\ntitle: 5\ndescription: [x]\nresource: {a: 1}\n---\n",
+	"---\ntype: Metric\nsources:\n  - resource: x\n    usage_count: 5\n  - resource: y\n    usage_count: -1\n---\n",
+	"---\ntype: Metric\nsources:\n  - just a string\n---\n",
+	"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0x10, usage_window: {from: 2026-01-01, to: 5}}\n---\n",
+	"---\ntype: Metric\nusage_window: {from: 2026-01-01, to: 2026-02-01}\n---\n",
+	"---\ntype: Metric\nusage_window: soon\n---\n",
+	"---\ntype: Metric\ngenerated: {by: a/1, at: 2026-01-01}\n---\n",
+	"---\ntype: Metric\ngenerated: {by: [a], at: 5}\n---\n",
+	"---\ntype: Metric\ngenerated: yes\n---\n",
+	"---\ntype: Metric\nverified: \"yes\"\n---\n",
+	"---\ntype: Metric\nverified: {by: human:a, at: 2026-01-01T00:00:00Z}\n---\n",
+	"---\ntype: Metric\nverified:\n  - {by: human:a, at: 1}\n  - {by: process:b}\n---\n",
+	"---\ntype: Metric\nverified: [a, b]\n---\n",
+	"---\ntype: Metric\nverified: []\n---\n",
+	"---\ntype: Metric\nstatus: 3\nstale_after: 2026-09-23\n---\n",
+	"---\ntype: Attested Computation\nruntime: bigquery\nparameters:\n  - {name: year, type: integer, required: true}\n---\n",
+	"---\ntype: Attested Computation\nruntime: [bq]\nparameters:\n  - {name: 5, type: integer, required: \"yes\"}\n  - x\n---\n",
+	"---\ntype: Attested Computation\nexecutor: {resource: r.md, receipt: [job_id, 5]}\nattester: {resource: 7}\n---\n",
+	"---\ntype: Attested Computation\nexecutor: r.md\nattester: a.py\ncomputation: [x]\n---\n",
+	"---\ntype: Metric\ntimestamp: 2026-01-01\nx-custom: {deep: [1, {a: b}]}\nflag: true\nratio: 1.5\nnothing: ~\n---\n",
+	"---\ntype: Metric\ntags: &t [a, b]\nother: *t\n---\n",
+	"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 0}\n---\n",
+	"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: -3}\n---\n",
+	"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 2.5}\n---\n",
+	"---\ntype: Metric\nsources:\n  - {resource: x, usage_count: 7}\n---\n",
+	"---\ntype: Metric\ntitle: \"\"\n---\n",
+}
+
+// corpusConceptDocs returns the text of every conformant concept of the shared corpus's bundles,
+// or none when the corpus is not there.
+func corpusConceptDocs() []string {
+	var docs []string
 	corpus := filepath.Join("..", "..", "shared", "corpus")
 	if entries, err := os.ReadDir(corpus); err == nil {
 		for _, e := range entries {
@@ -303,12 +306,21 @@ func TestProjectionAgreesWithNode(t *testing.T) {
 			}
 		}
 	}
+	return docs
+}
+
+// TestProjectionAgreesWithNode checks the fast path: for every concept where the projection built
+// from the typed model is usable, its verdict must be the one validating the re-read YAML gives.
+func TestProjectionAgreesWithNode(t *testing.T) {
+	docs := slices.Clone(projectionDocs)
+	// The corpus, when it is there, adds real-world frontmatter.
+	docs = append(docs, corpusConceptDocs()...)
 	base, err := schemas.Concept()
 	if err != nil {
 		t.Fatal(err)
 	}
 	usable := 0
-	shared := &shapeCache{ok: map[string]bool{}}
+	shared := newShapeCache()
 	for i, doc := range docs {
 		c, _ := okf.ParseConcept("x.md", []byte(doc))
 		if !c.Conformant() {
@@ -513,4 +525,32 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 	if vs := s.Validate(n.Content[0]); len(vs) != 4 {
 		t.Errorf("schema found %d problems, want 4: %+v", len(vs), vs)
 	}
+}
+
+// TestBundleSchemaRepeatsManyViolations: with more violations than the short list holds, each of
+// the built-in schema's violations that a bundle schema including it repeats is still said once.
+func TestBundleSchemaRepeatsManyViolations(t *testing.T) {
+	var fm strings.Builder
+	fm.WriteString("---\ntype: Metric\nowner: me\nsources:\n")
+	for i := range 20 {
+		fmt.Fprintf(&fm, "  - {resource: r%d, usage_count: many}\n", i)
+	}
+	fm.WriteString("---\n")
+	b := load(t, map[string]string{
+		"m.md":                fm.String(),
+		"schemas/metric.yaml": "allOf: [{$ref: \"https://raw.githubusercontent.com/okf-tools/okf/main/schemas/concept.schema.json\"}]\nrequired: [owner]\n",
+	})
+	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n"))
+	got := Run(b, Options{Rules: []*Rule{SchemaMismatch}, Config: cfg})
+	var want []string
+	for i := range 20 {
+		// Line 5 is the first entry; in "  - {resource: r0, usage_count: many}" the value starts at
+		// column 33, one further from r10 on.
+		col := 33
+		if i >= 10 {
+			col = 34
+		}
+		want = append(want, fmt.Sprintf("m.md:%d:%d: sources[%d].usage_count: expected an integer, found a string [OKF905] warning", 5+i, col, i))
+	}
+	expect(t, got, want...)
 }

@@ -348,3 +348,19 @@ func BenchmarkPrettyLongLine(b *testing.B) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// TestAppendDiagnosticMatchesString: the text printer's line is Diagnostic.String and a line break,
+// for whole-file, line-only and line:col positions, multi-byte text and large numbers.
+func TestAppendDiagnosticMatchesString(t *testing.T) {
+	for _, d := range []okf.Diagnostic{
+		{Pos: okf.Position{Path: "a.md"}, Code: "OKF001", Message: "whole file"},
+		{Pos: okf.Position{Path: "dir/b c.md", Line: 7}, Code: "OKF101", Message: "line only"},
+		{Pos: okf.Position{Path: "é/ü.md", Line: 12, Col: 3}, Code: "OKF905", Message: "tags: expected a list, found a string « x »"},
+		{Pos: okf.Position{Path: "x.md", Line: 2147483647, Col: 1 << 30}, Code: "OKF0", Message: ""},
+		{Pos: okf.Position{Path: "", Line: 1, Col: 0}, Code: "", Message: "%s %d"},
+	} {
+		if got, want := string(appendDiagnostic([]byte("kept"), d)), "kept"+d.String()+"\n"; got != want {
+			t.Errorf("appendDiagnostic = %q, want %q", got, want)
+		}
+	}
+}

@@ -2,8 +2,8 @@ package lint
 
 import (
 	"bufio"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -19,17 +19,44 @@ type TextPrinter struct{}
 // the line, cannot start a workflow command (okf.EscapeLineStart).
 func (TextPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	for _, d := range r.Diagnostics {
-		d.Pos.Path = okf.EscapeLineStart(r.path(d.Pos.Path))
+	var line []byte
+	// Findings come sorted by path: a path is shown and escaped once for its run of findings.
+	lastPath, shown := "", ""
+	for i, d := range r.Diagnostics {
+		if i == 0 || d.Pos.Path != lastPath {
+			lastPath, shown = d.Pos.Path, okf.EscapeLineStart(r.path(d.Pos.Path))
+		}
+		d.Pos.Path = shown
 		d.Message = okf.EscapeControl(oneLine(d.Message))
-		fmt.Fprintln(bw, d.String())
+		line = appendDiagnostic(line[:0], d)
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
 }
 
+// appendDiagnostic appends d as d.String() renders it, then a line break, without fmt.
+func appendDiagnostic(b []byte, d okf.Diagnostic) []byte {
+	b = append(b, d.Pos.Path...)
+	if d.Pos.Line != 0 {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(d.Pos.Line), 10)
+		if d.Pos.Col != 0 {
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(d.Pos.Col), 10)
+		}
+	}
+	b = append(b, ": "...)
+	b = append(b, d.Message...)
+	b = append(b, " ["...)
+	b = append(b, d.Code...)
+	return append(b, "]\n"...)
+}
+
 // oneLine folds each line break, with the spaces around it, into one space.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 {
 		return s
 	}
 	parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")

@@ -106,7 +106,14 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	close(next)
 	wg.Wait()
 
-	var out []okf.Diagnostic
+	total := 0
+	for _, f := range found {
+		total += len(f)
+	}
+	var out []okf.Diagnostic // nil when nothing is found, as before
+	if total > 0 {
+		out = make([]okf.Diagnostic, 0, total)
+	}
 	for _, f := range found {
 		out = append(out, f...)
 	}

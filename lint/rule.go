@@ -68,5 +68,11 @@ func (p *Pass) ReportRange(pos, end okf.Position, format string, args ...any) {
 	p.report(okf.Diagnostic{Pos: pos, End: end, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: fmt.Sprintf(format, args...)})
 }
 
+// ReportText is Reportf with the message already written: the rules that report on most concepts
+// build their message by concatenation, as fmt would print it, without fmt's cost.
+func (p *Pass) ReportText(pos okf.Position, msg string) {
+	p.report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: p.Rule.Severity, Message: msg})
+}
+
 // Report passes a diagnostic through as is (the conformance rules surface the loader's own).
 func (p *Pass) Report(d okf.Diagnostic) { p.report(d) }

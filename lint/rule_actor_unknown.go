@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -76,7 +77,7 @@ func checkActorUnconventional(p *Pass) {
 			if okf.ClassifyActor(v.Raw) != okf.ActorUnknown {
 				continue
 			}
-			p.Reportf(at(v, fileStart(c)), "%s %q follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)", f.name(), v.Raw)
+			p.ReportText(at(v, fileStart(c)), f.name()+" "+strconv.Quote(v.Raw)+" follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)")
 		}
 	})
 }

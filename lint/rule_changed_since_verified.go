@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -38,9 +38,9 @@ func checkChangedSinceVerified(p *Pass) {
 func approxNote(ts okf.Timestamp) string {
 	switch ts.Form {
 	case okf.DateOnly:
-		return fmt.Sprintf(", read from the date %q as 00:00 UTC", ts.Raw)
+		return ", read from the date " + strconv.Quote(ts.Raw) + " as 00:00 UTC"
 	case okf.NoOffset:
-		return fmt.Sprintf(", read from %q as UTC", ts.Raw)
+		return ", read from " + strconv.Quote(ts.Raw) + " as UTC"
 	}
 	return ""
 }

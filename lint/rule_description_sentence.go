@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -38,15 +39,19 @@ func checkDescriptionNotOneSentence(p *Pass) {
 		}
 		text := strings.TrimSpace(d.Raw)
 		pos := at(d, fileStart(c))
-		switch {
-		case text == "":
+		if text == "" {
 			return
-		case strings.Contains(text, "\n"):
+		}
+		if strings.Contains(text, "\n") {
 			p.Reportf(pos, "description spans %d lines: write one sentence on one line and move the rest into the body (§4.1)", strings.Count(text, "\n")+1)
-		case sentences(text) > 1:
-			p.Reportf(pos, "description has %d sentences, expected one: keep the summary and move the rest into the body (§4.1)", sentences(text))
-		case utf8.RuneCountInString(text) > maxDescription:
-			p.Reportf(pos, "description is %d characters long, expected at most %d: keep a one-sentence summary and move the rest into the body (§4.1)", utf8.RuneCountInString(text), maxDescription)
+			return
+		}
+		if n := sentences(text); n > 1 {
+			p.ReportText(pos, "description has "+strconv.Itoa(n)+" sentences, expected one: keep the summary and move the rest into the body (§4.1)")
+			return
+		}
+		if n := utf8.RuneCountInString(text); n > maxDescription {
+			p.Reportf(pos, "description is %d characters long, expected at most %d: keep a one-sentence summary and move the rest into the body (§4.1)", n, maxDescription)
 		}
 	})
 }

@@ -37,7 +37,8 @@ func checkLegacyTimestamp(p *Pass) {
 		pos := fm.KeyPos("timestamp")
 		switch {
 		case fm.Generated != nil:
-			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)")
+			p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev,
+				Message: "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)"})
 		case ts.Usable():
 			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1): read as generated.at = %s%s; replace it with generated: { by: <actor>, at: %s }", rfc3339(ts), approxNote(ts), rfc3339(ts))
 		default:

@@ -21,7 +21,7 @@ func checkStale(p *Pass) {
 		}
 		// The message holds only facts of the bundle, never the clock: a finding must read the same
 		// tomorrow, or baselines and SARIF fingerprints would churn every day.
-		p.Reportf(at(fm.StaleAfter.Value, fileStart(c)), "concept is stale since %s (stale_after%s): re-verify it and move stale_after forward (§5.5)",
-			rfc3339(fm.StaleAfter), approxNote(fm.StaleAfter))
+		p.ReportText(at(fm.StaleAfter.Value, fileStart(c)), "concept is stale since "+rfc3339(fm.StaleAfter)+" (stale_after"+
+			approxNote(fm.StaleAfter)+"): re-verify it and move stale_after forward (§5.5)")
 	})
 }

@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/okf-tools/okf/okf"
+import (
+	"strconv"
+
+	"github.com/okf-tools/okf/okf"
+)
 
 // StatusUnknown reports a `status` other than draft, stable or deprecated (§5.4). D13 treats it as
 // stable, which may hide a deprecation written as "retired" or "obsolete".
@@ -19,7 +23,7 @@ func checkStatusUnknown(p *Pass) {
 		}
 		v := fm.Status
 		if v.Kind == okf.Scalar {
-			p.Reportf(at(v, fileStart(c)), "status %q is not draft, stable or deprecated: treated as stable (§5.4, D13)", v.Raw)
+			p.ReportText(at(v, fileStart(c)), "status "+strconv.Quote(v.Raw)+" is not draft, stable or deprecated: treated as stable (§5.4, D13)")
 			return
 		}
 		p.Reportf(at(v, fileStart(c)), "status must be draft, stable or deprecated, found %s: treated as stable (§5.4, D13)", v.Describe())

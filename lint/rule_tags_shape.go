@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -30,7 +31,7 @@ func checkTagsNotStringList(p *Pass) {
 				for i := range parts {
 					parts[i] = strings.TrimSpace(parts[i])
 				}
-				p.Reportf(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string %q: write tags: [%s] (§4.1)", t.Raw, strings.Join(parts, ", "))
+				p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+": write tags: ["+strings.Join(parts, ", ")+"] (§4.1)")
 				return
 			}
 			p.Reportf(at(t.Value, fileStart(c)), "tags must be a list of strings, found %s: write tags: [%s] (§4.1)", t.Describe(), t.Raw)

@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/okf-tools/okf/okf"
+import (
+	"strconv"
+
+	"github.com/okf-tools/okf/okf"
+)
 
 // TimestampDateOnly reports a date without a time where §5 asks for a datetime with an offset. D10
 // reads it as 00:00 UTC of that day; the message says so, since every report built on it is
@@ -27,11 +31,11 @@ func checkTimestampForm(form okf.TimeForm) func(p *Pass) {
 				pos := at(f.ts.Value, fileStart(c))
 				switch form {
 				case okf.DateOnly:
-					p.Reportf(pos, "%s %q is a date without a time: read as %s (00:00 UTC); write a datetime with an offset, for example %s (§5, D10)", f.name(), f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
+					p.ReportText(pos, f.name()+" "+strconv.Quote(f.ts.Raw)+" is a date without a time: read as "+rfc3339(f.ts)+" (00:00 UTC); write a datetime with an offset, for example "+rfc3339(f.ts)+" (§5, D10)")
 				case okf.NoOffset:
-					p.Reportf(pos, "%s %q has no UTC offset: read as UTC, %s; add the offset, for example %s (§5, D10)", f.name(), f.ts.Raw, rfc3339(f.ts), rfc3339(f.ts))
+					p.ReportText(pos, f.name()+" "+strconv.Quote(f.ts.Raw)+" has no UTC offset: read as UTC, "+rfc3339(f.ts)+"; add the offset, for example "+rfc3339(f.ts)+" (§5, D10)")
 				case okf.Empty:
-					p.Reportf(pos, "%s is empty: read as absent; write a datetime with an offset such as 2026-06-30T14:00:00Z, or remove the key (§5, D10)", f.name())
+					p.ReportText(pos, f.name()+" is empty: read as absent; write a datetime with an offset such as 2026-06-30T14:00:00Z, or remove the key (§5, D10)")
 				case okf.Invalid:
 					if f.ts.Kind == okf.Scalar {
 						p.Reportf(pos, "%s %q is not a timestamp: ignored; write an ISO 8601 datetime with an offset such as 2026-06-30T14:00:00Z (§5, D10)", f.name(), f.ts.Raw)

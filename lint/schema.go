@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"sync"
 
 	"github.com/okf-tools/okf/okf"
@@ -145,8 +146,14 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	own := typed[c.Frontmatter.Type.Text()]
-	if own == nil {
-		if v, ok := projection(c.Frontmatter); ok && cache.valid(base, v) {
+	// The built-in schema's error tree, from the projection when the typed model can build it (the
+	// tree is the same as for the YAML's value, by shape: TestShapeCacheProjectionMatchesValidate);
+	// known is false when it must come from the YAML.
+	var baseErr error
+	known := false
+	if v, ok := projection(c.Frontmatter); ok {
+		baseErr, known = cache.verdict(base, v), true
+		if baseErr == nil && own == nil {
 			return nil
 		}
 	}
@@ -155,14 +162,29 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	var out []okf.Diagnostic
-	// A bundle schema that $refs the built-in one repeats its violations: say each once.
-	said := map[schemas.Violation]bool{}
+	// A bundle schema that $refs the built-in one repeats its violations: say each once. The few
+	// violations of a concept are looked up in a list; a map takes over past a handful.
+	var list []schemas.Violation
+	var said map[schemas.Violation]bool
 	add := func(vs []schemas.Violation, prefix string) {
 		for _, v := range vs {
-			if said[v] {
-				continue
+			if said != nil {
+				if said[v] {
+					continue
+				}
+				said[v] = true
+			} else {
+				if slices.Contains(list, v) {
+					continue
+				}
+				list = append(list, v)
+				if len(list) > 16 {
+					said = make(map[schemas.Violation]bool, 2*len(list))
+					for _, v := range list {
+						said[v] = true
+					}
+				}
 			}
-			said[v] = true
 			d := okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: int32(v.Line), Col: int32(v.Col)}, Code: codeSchemaMismatch, Severity: okf.Warning}
 			if v.EndLine > 0 {
 				d.End = okf.Position{Path: c.Path, Line: int32(v.EndLine), Col: int32(v.EndCol)}
@@ -171,11 +193,15 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 			if where == "" {
 				where = "frontmatter"
 			}
-			d.Message = fmt.Sprintf("%s%s: %s", prefix, where, v.Message)
+			d.Message = prefix + where + ": " + v.Message
 			out = append(out, d)
 		}
 	}
-	add(base.ValidateWith(n, cache.check(base)), "")
+	if known {
+		add(base.ViolationsOf(n, baseErr), "")
+	} else {
+		add(base.ValidateWith(n, cache.check(base)), "")
+	}
 	if s := own; s != nil {
 		add(s.Validate(n), fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text()))
 	}

@@ -199,107 +199,124 @@ func (p *projector) value(v okf.Value) any {
 	return v.Raw
 }
 
-// shapeKey writes the canonical JSON of v with every string reduced to "" or "s", and every
-// number to its sign and whether it is whole. The built-in schemas only check types, `minLength: 1`
-// and `minimum: 0` (a test keeps it so), so two frontmatters with the same key validate alike, and
-// the thousands of concepts of a bundle, which share a handful of shapes, are validated once per
-// shape.
-func shapeKey(b *strings.Builder, v any) {
+// appendShape appends the canonical JSON of v with every string reduced to "" or "s", and every
+// number to its sign and whether it is whole: v's shape key. The built-in schemas only check types,
+// `minLength: 1` and `minimum: 0` (a test keeps it so), so two frontmatters with the same key get
+// the same error tree, and the thousands of concepts of a bundle, which share a handful of shapes,
+// are validated once per shape.
+func appendShape(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		var arr [32]string
+		keys := arr[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			var tmp [64]byte
-			b.Write(strconv.AppendQuote(tmp[:0], k))
-			b.WriteByte(':')
-			shapeKey(b, x[k])
+			b = appendQuoted(b, k)
+			b = append(b, ':')
+			b = appendShape(b, x[k])
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	case []any:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, it := range x {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			shapeKey(b, it)
+			b = appendShape(b, it)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	case string:
 		if x == "" {
-			b.WriteString(`""`)
+			b = append(b, `""`...)
 		} else {
-			b.WriteString(`"s"`)
+			b = append(b, `"s"`...)
 		}
 	case json.Number:
 		f, err := x.Float64()
-		sign := "1"
 		switch {
 		case err != nil:
-			sign = "1"
+			b = append(b, '1')
 		case f < 0:
-			sign = "-1"
+			b = append(b, "-1"...)
 		case f == 0:
-			sign = "0"
+			b = append(b, '0')
+		default:
+			b = append(b, '1')
 		}
 		if err == nil && f != math.Trunc(f) {
-			sign += ".5"
+			b = append(b, ".5"...)
 		}
-		b.WriteString(sign)
 	case bool:
-		b.WriteString(strconv.FormatBool(x))
+		b = strconv.AppendBool(b, x)
 	default:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	}
+	return b
 }
 
-// shapeCache remembers the verdict of the built-in schema per shape key, for one run.
+// appendQuoted appends k as strconv.AppendQuote does, without its rune-by-rune walk when k is
+// printable ASCII with nothing to escape (every key a real bundle uses).
+func appendQuoted(b []byte, k string) []byte {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, k)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, k...)
+	return append(b, '"')
+}
+
+// shapeCache remembers the built-in schema's error tree (nil: valid) per shape key, for one run.
+// The values it is asked about are either ValueOf a frontmatter or the projection of one; both
+// reduce to the same key only when they have the same shape, so one map serves both.
 type shapeCache struct {
 	mu   sync.Mutex
-	ok   map[string]bool
-	errs map[string]error // base.Check's error tree by shape (check)
+	errs map[string]error
 }
 
 func newShapeCache() *shapeCache {
-	return &shapeCache{ok: map[string]bool{}, errs: map[string]error{}}
+	return &shapeCache{errs: map[string]error{}}
 }
 
-// maxShapeErrors bounds the error trees a shapeCache keeps: a bundle has a handful of shapes, a
-// hostile one may have a new shape per file.
-const maxShapeErrors = 1024
+// maxShapes bounds the verdicts a shapeCache keeps: a bundle has a handful of shapes, a hostile one
+// may have a new shape per file, and past the bound each is validated afresh.
+const maxShapes = 4096
 
-// check is base.Check remembered by shape, for Schema.ValidateWith: two values of the same shape
-// get the same error tree from the built-in schema (the reasoning of shapeKey), except where a
-// number is negative, since a `minimum` error quotes the number itself.
-func (c *shapeCache) check(base *schemas.Schema) func(v any) error {
-	return func(v any) error {
-		if hasNegative(v) {
-			return base.Check(v)
-		}
-		var b strings.Builder
-		shapeKey(&b, v)
-		key := b.String()
-		c.mu.Lock()
-		err, seen := c.errs[key]
-		c.mu.Unlock()
-		if seen {
-			return err
-		}
-		err = base.Check(v)
-		c.mu.Lock()
-		if len(c.errs) < maxShapeErrors {
-			c.errs[key] = err
-		}
-		c.mu.Unlock()
+// verdict is base.Check(v) remembered by shape: two values of the same shape get the same error
+// tree from the built-in schema (the reasoning of appendShape), except where a number is negative,
+// since a `minimum` error quotes the number itself: such a value is always checked afresh.
+func (c *shapeCache) verdict(base *schemas.Schema, v any) error {
+	if hasNegative(v) {
+		return base.Check(v)
+	}
+	var arr [512]byte
+	key := appendShape(arr[:0], v)
+	c.mu.Lock()
+	err, seen := c.errs[string(key)]
+	c.mu.Unlock()
+	if seen {
 		return err
 	}
+	err = base.Check(v)
+	c.mu.Lock()
+	if len(c.errs) < maxShapes {
+		c.errs[string(key)] = err
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// check is verdict as the check function of Schema.ValidateWith.
+func (c *shapeCache) check(base *schemas.Schema) func(v any) error {
+	return func(v any) error { return c.verdict(base, v) }
 }
 
 // hasNegative reports whether a number below zero is anywhere in v.
@@ -327,18 +344,5 @@ func hasNegative(v any) bool {
 // valid reports whether the projection v passes the built-in schema, validating a shape only the
 // first time it is seen.
 func (c *shapeCache) valid(base *schemas.Schema, v map[string]any) bool {
-	var b strings.Builder
-	shapeKey(&b, v)
-	key := b.String()
-	c.mu.Lock()
-	ok, seen := c.ok[key]
-	c.mu.Unlock()
-	if seen {
-		return ok
-	}
-	ok = base.Valid(v)
-	c.mu.Lock()
-	c.ok[key] = ok
-	c.mu.Unlock()
-	return ok
+	return c.verdict(base, v) == nil
 }

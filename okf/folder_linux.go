@@ -4,7 +4,12 @@ package okf
 
 import (
 	"io"
+	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -46,7 +51,7 @@ func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, 
 	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, false, nil
 	}
-	data, err = readCapped(fdReader(fd), st.Size, limit, buf)
+	data, err = readCappedAt(fdReader(fd), st.Size, limit, buf, true)
 	return data, true, err
 }
 
@@ -67,3 +72,49 @@ func (f fdReader) Read(p []byte) (int, error) {
 		return n, nil
 	}
 }
+
+// readDirTyped lists the folder dir of root, sorted by name, as root.FS().ReadDir does but without
+// its lstat of every entry (os does one per entry for a folder opened in a Root): the entry types
+// come from getdents(2), and an entry of unknown type (a file system that gives none) is lstat-ed
+// through the folder's descriptor, by its bare name, as os does for any folder. The folder is
+// opened through root (confined); a duplicate of its descriptor is listed as a plain os.File. Each
+// entry's Info is Lstat through root. ok is false on any error, for the caller to go the Root's way
+// and report it in its words.
+func readDirTyped(root *os.Root, dir string) (es []fs.DirEntry, ok bool) {
+	f, err := root.Open(filepath.FromSlash(dir))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return nil, false
+	}
+	fd := -1
+	if err := raw.Control(func(sys uintptr) { fd, err = syscall.Dup(int(sys)) }); err != nil || fd < 0 {
+		return nil, false
+	}
+	syscall.CloseOnExec(fd)
+	plain := os.NewFile(uintptr(fd), dir)
+	defer plain.Close()
+	entries, err := plain.ReadDir(-1)
+	if err != nil {
+		return nil, false
+	}
+	es = make([]fs.DirEntry, len(entries))
+	for i, e := range entries {
+		es[i] = rootDirEntry{e, root, path.Join(dir, e.Name())}
+	}
+	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return es, true
+}
+
+// rootDirEntry is a directory entry whose Info is read through the Root, never by a path from the
+// working directory.
+type rootDirEntry struct {
+	fs.DirEntry
+	root *os.Root
+	path string // slash path from the root
+}
+
+func (e rootDirEntry) Info() (fs.FileInfo, error) { return e.root.Lstat(filepath.FromSlash(e.path)) }

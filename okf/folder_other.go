@@ -2,7 +2,10 @@
 
 package okf
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // folderOS is an os.Root on the folder: a file is opened in it by its bare name.
 type folderOS struct{ root *os.Root }
@@ -33,3 +36,6 @@ func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, 
 	data, err = readCapped(f, st.Size(), limit, buf)
 	return data, true, err
 }
+
+// readDirTyped is the Root's own listing elsewhere (ok false).
+func readDirTyped(*os.Root, string) ([]fs.DirEntry, bool) { return nil, false }

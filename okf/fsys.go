@@ -393,6 +393,11 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.osRoot != nil {
+		if es, ok := readDirTyped(r.osRoot, c); ok {
+			return es, nil
+		}
+	}
 	es, err := fs.ReadDir(r.fsys, c)
 	return es, fixErr("readdir", name, err)
 }
@@ -476,6 +481,14 @@ func ReadLimit(rd io.Reader, name string, maxSize int64) ([]byte, error) {
 // size is what the file claims (-1: unknown); a claim over the limit is refused before reading, and
 // the first allocation is at most the claim (or 64 KiB when unknown) and never past limit+1.
 func readCapped(rd io.Reader, size, limit int64, buf []byte) ([]byte, error) {
+	return readCappedAt(rd, size, limit, buf, false)
+}
+
+// readCappedAt is readCapped; shortIsEnd says rd is a regular file whose size fstat gave as size, so
+// that a read stopping short exactly there is its end (read(2) on a regular file returns less than
+// asked only at the end): the file is then read with one call instead of a second one returning 0
+// bytes. Any other count (a file that grew or shrank since fstat) reads on to the end as before.
+func readCappedAt(rd io.Reader, size, limit int64, buf []byte, shortIsEnd bool) ([]byte, error) {
 	if size > limit {
 		return nil, &TooLargeError{Size: size, Limit: limit}
 	}
@@ -508,6 +521,9 @@ func readCapped(rd io.Reader, size, limit int64, buf []byte) ([]byte, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if shortIsEnd && n > 0 && int64(len(buf)) == size && len(buf) < cap(buf) {
+			return buf, nil
 		}
 	}
 }

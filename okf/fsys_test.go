@@ -246,3 +246,75 @@ func TestSizes(t *testing.T) {
 		}
 	}
 }
+
+// countingReader is a file of content whose Read calls are counted; each returns at most chunk
+// bytes when chunk > 0.
+type countingReader struct {
+	content string
+	chunk   int
+	reads   int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	c.reads++
+	if c.content == "" {
+		return 0, io.EOF
+	}
+	if c.chunk > 0 && len(p) > c.chunk {
+		p = p[:c.chunk]
+	}
+	n := copy(p, c.content)
+	c.content = c.content[n:]
+	return n, nil
+}
+
+// TestReadCappedShortIsEnd: a regular file read in one call when the read stops at the size fstat
+// gave; a file that grew or shrank since, or a read that stops early, is still read to its end, and
+// the size limit holds.
+func TestReadCappedShortIsEnd(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		content      string
+		size, limit  int64
+		chunk        int
+		want         string
+		tooLarge     bool
+		maxReads     int // 0: no bound
+		minReads     int
+		withoutShort int // reads readCapped (shortIsEnd false) makes
+	}{
+		{name: "as fstat said", content: "hello", size: 5, limit: 100, want: "hello", maxReads: 1, withoutShort: 2},
+		{name: "empty", content: "", size: 0, limit: 100, want: "", maxReads: 1, withoutShort: 1},
+		{name: "grew since fstat", content: "hello world", size: 5, limit: 100, want: "hello world", minReads: 2},
+		{name: "shrank since fstat", content: "hel", size: 5, limit: 100, want: "hel", minReads: 2},
+		{name: "short reads", content: "hello", size: 5, limit: 100, chunk: 2, want: "hello", minReads: 3},
+		{name: "grew past the limit", content: "hello world", size: 5, limit: 8, tooLarge: true},
+		{name: "exactly the limit", content: "12345678", size: 8, limit: 8, want: "12345678", maxReads: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rd := &countingReader{content: c.content, chunk: c.chunk}
+			data, err := readCappedAt(rd, c.size, c.limit, nil, true)
+			if c.tooLarge {
+				if !errors.Is(err, ErrTooLarge) {
+					t.Fatalf("got %q, %v; want ErrTooLarge", data, err)
+				}
+				return
+			}
+			if err != nil || string(data) != c.want {
+				t.Fatalf("got %q, %v; want %q", data, err, c.want)
+			}
+			if c.maxReads > 0 && rd.reads > c.maxReads {
+				t.Errorf("%d reads, want at most %d", rd.reads, c.maxReads)
+			}
+			if rd.reads < c.minReads {
+				t.Errorf("%d reads, want at least %d (read to the end)", rd.reads, c.minReads)
+			}
+			if c.withoutShort > 0 {
+				rd := &countingReader{content: c.content, chunk: c.chunk}
+				if data, err := readCapped(rd, c.size, c.limit, nil); err != nil || string(data) != c.want || rd.reads != c.withoutShort {
+					t.Errorf("readCapped: %q, %v in %d reads, want %q in %d", data, err, rd.reads, c.want, c.withoutShort)
+				}
+			}
+		})
+	}
+}

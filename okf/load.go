@@ -487,8 +487,8 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		line, col := li.pos(t.off)
 		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: clamp32(line), Col: clamp32(col)}, Code: CodeUnreadable, Severity: Error, Message: "not read: " + t.reason + " (it would take the Markdown parser too long)"})
 	}
-	fm := &Frontmatter{path: j.path}
-	var top *yaml.Node // the parsed frontmatter, for onFrontmatter
+	var fm *Frontmatter // set when the frontmatter reads; an empty one otherwise (below)
+	var top *yaml.Node  // the parsed frontmatter, for onFrontmatter
 	bodyOffset := sp.BodyOffset
 	name := path.Base(j.path)
 	switch sp.Status {
@@ -538,6 +538,9 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 			}
 			fm.fsys = fsys
 		}
+	}
+	if fm == nil {
+		fm = &Frontmatter{path: j.path}
 	}
 	switch j.kind {
 	case indexFile:

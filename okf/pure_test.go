@@ -1,6 +1,8 @@
 package okf
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -385,6 +387,72 @@ func TestParseWindow(t *testing.T) {
 	for _, in := range []string{"", "d", "soon", "3w", "3x", "-5h", "-1d", "1.5d", "999999999d"} {
 		if _, err := ParseWindow(in); err == nil {
 			t.Errorf("ParseWindow(%q) accepted", in)
+		}
+	}
+}
+
+// parseTimestampEveryLayout is ParseTimestamp as it was before it went straight to the layouts that
+// can match: every layout tried in order. The oracle of TestParseTimestampShortcuts.
+func parseTimestampEveryLayout(raw string) (time.Time, TimeForm) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return time.Time{}, Empty
+	}
+	norm := s
+	if len(norm) > 10 && (norm[10] == 't') {
+		norm = norm[:10] + "T" + norm[11:]
+	}
+	if strings.HasSuffix(norm, "z") {
+		norm = norm[:len(norm)-1] + "Z"
+	}
+	for _, l := range fullLayouts {
+		if t, err := time.Parse(l, norm); err == nil {
+			return t.UTC(), Full
+		}
+	}
+	for _, l := range []string{"2006-01-02T15:04:05.999999999-0700", "2006-01-02T15:04:05-07"} {
+		if t, err := time.Parse(l, norm); err == nil {
+			return t.UTC(), Full
+		}
+	}
+	if t, err := time.Parse("2006-01-02", norm); err == nil {
+		return t.UTC(), DateOnly
+	}
+	for _, l := range noOffsetLayouts {
+		if t, err := time.Parse(l, norm); err == nil {
+			return t.UTC(), NoOffset
+		}
+	}
+	return time.Time{}, Invalid
+}
+
+// TestParseTimestampShortcuts: ParseTimestamp reads every string as trying every layout in order
+// does, on random strings assembled from the pieces timestamps are made of (dates, separators,
+// times, fractions, zones of every form, and noise).
+func TestParseTimestampShortcuts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pick := func(ss ...string) string { return ss[r.IntN(len(ss))] }
+	forms := map[TimeForm]int{}
+	for i := range 50000 {
+		s := pick("2026-06-30", "2026-6-30", "2026-13-01", "1999-12-31", "0000-01-01", "26-06-30", "2026-02-30", "")
+		if r.IntN(5) > 0 {
+			s += pick("T", "t", " ", "", "_", "TT")
+			s += pick("14:00:00", "14:00", "1:00", "14:00:00.250", "14:00:00.", "25:00:00", "14:60", "14", "")
+			s += pick("", "", "Z", "z", "+02:00", "-05:30", "+0200", "-07", "+02", "+2", "Z+01:00", "+02:00:00", "-", "x", " ")
+		}
+		if r.IntN(10) == 0 {
+			s = pick(" ", "\t", "") + s + pick(" ", "\n", "")
+		}
+		wantT, wantF := parseTimestampEveryLayout(s)
+		gotT, gotF := ParseTimestamp(s)
+		if gotF != wantF || !gotT.Equal(wantT) || gotT.Location() != wantT.Location() {
+			t.Fatalf("case %d: ParseTimestamp(%q) = %v, %v; every layout gives %v, %v", i, s, gotT, gotF, wantT, wantF)
+		}
+		forms[gotF]++
+	}
+	for _, f := range []TimeForm{Full, DateOnly, NoOffset, Empty, Invalid} {
+		if forms[f] < 100 {
+			t.Errorf("form %v came up %d times: the generator misses it", f, forms[f])
 		}
 	}
 }

@@ -63,6 +63,19 @@ func ParseTimestamp(raw string) (time.Time, TimeForm) {
 	if strings.HasSuffix(norm, "z") {
 		norm = norm[:len(norm)-1] + "Z"
 	}
+	// Every layout starts with a 10-character date: one of exactly 10 characters can only be a date,
+	// and one with no zone (Z, + or - after the date) can only be offset-less. Going there directly
+	// leaves out the layouts that cannot match, each of which cost a failed time.Parse (and its
+	// error's allocation) on most timestamps of a bundle that writes dates or offset-less times.
+	switch {
+	case len(norm) == 10:
+		if t, err := time.Parse("2006-01-02", norm); err == nil {
+			return t.UTC(), DateOnly
+		}
+		return time.Time{}, Invalid
+	case len(norm) > 10 && !strings.ContainsAny(norm[10:], "Z+-"):
+		return parseNoOffset(norm)
+	}
 	for _, l := range fullLayouts {
 		if t, err := time.Parse(l, norm); err == nil {
 			return t.UTC(), Full
@@ -77,6 +90,11 @@ func ParseTimestamp(raw string) (time.Time, TimeForm) {
 	if t, err := time.Parse("2006-01-02", norm); err == nil {
 		return t.UTC(), DateOnly
 	}
+	return parseNoOffset(norm)
+}
+
+// parseNoOffset reads an offset-less datetime (D10: as UTC).
+func parseNoOffset(norm string) (time.Time, TimeForm) {
 	for _, l := range noOffsetLayouts {
 		if t, err := time.Parse(l, norm); err == nil {
 			return t.UTC(), NoOffset

@@ -2,6 +2,7 @@ package okf
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -508,10 +509,71 @@ func plainTag(n *yaml.Node) string {
 		if numberless(v) {
 			return "!!str"
 		}
+		if tag, ok := timestampTag(v); ok {
+			return tag
+		}
 		n.Tag = ""
 		return n.ShortTag()
 	}
 	return "!!str"
+}
+
+// yamlTimestampLayouts are yaml.v3's timestamp layouts (resolve.go, allowedTimestampFormats) keyed
+// by the byte that follows the date: 0 for none.
+var yamlTimestampLayouts = map[byte]string{
+	'T': "2006-1-2T15:4:5.999999999Z07:00",
+	't': "2006-1-2t15:4:5.999999999Z07:00",
+	' ': "2006-1-2 15:4:5.999999999",
+	0:   "2006-1-2",
+}
+
+// timestampTag resolves a plain scalar that starts with four digits and a dash (ok true) as
+// yaml.v3 does, without its failed attempts: such a scalar is never a number, so it is a
+// !!timestamp when one of yaml.v3's timestamp layouts reads it, a string otherwise; and of those
+// layouts, only the one whose byte after the date (a month and a day of one or two digits each, as
+// time.Parse reads "1" and "2") is the scalar's own can read it. TestPlainTagMatchesYAML checks it.
+func timestampTag(v string) (tag string, ok bool) {
+	if len(v) < 5 || v[4] != '-' || !isDigits(v[:4]) {
+		return "", false
+	}
+	i := 5
+	for field := 0; field < 2; field++ {
+		digits := 0
+		for i < len(v) && digits < 2 && v[i] >= '0' && v[i] <= '9' {
+			i++
+			digits++
+		}
+		if digits == 0 {
+			return "!!str", true
+		}
+		if field == 0 {
+			if i >= len(v) || v[i] != '-' {
+				return "!!str", true
+			}
+			i++
+		}
+	}
+	var next byte
+	if i < len(v) {
+		next = v[i]
+	}
+	layout, known := yamlTimestampLayouts[next]
+	if !known {
+		return "!!str", true
+	}
+	if _, err := time.Parse(layout, v); err != nil {
+		return "!!str", true
+	}
+	return "!!timestamp", true
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // numberless reports whether a plain scalar that starts like a number (a digit, sign or dot) is
@@ -552,14 +614,15 @@ func plainBlockSafe(text []byte) bool {
 	return true
 }
 
-// plainFlowSafe is plainBlockSafe inside [ ]: no flow indicator and no ':' at all.
+// plainFlowSafe is plainBlockSafe inside [ ]: no flow indicator, no ':' and no '?' at all
+// (yaml.v3 refuses "[a?]": its scanner ends a plain scalar at '?' inside a flow collection).
 func plainFlowSafe(text []byte) bool {
 	if !plainBlockSafe(text) {
 		return false
 	}
 	for _, c := range text {
 		switch c {
-		case ',', '[', ']', '{', '}', ':', '"', '\'':
+		case ',', '[', ']', '{', '}', ':', '?', '"', '\'':
 			return false
 		}
 	}

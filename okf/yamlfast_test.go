@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -265,6 +266,19 @@ func TestPlainTagMatchesYAML(t *testing.T) {
 		}
 		words = append(words, string(b))
 	}
+	// Scalars that start like a date: four digits and a dash, then the pieces of every timestamp
+	// form (one- and two-digit fields, t, T, space, zones, fractions) and a few that are in none.
+	for range 200_000 {
+		b := []byte(fmt.Sprintf("%04d-", r.Intn(10000)))
+		for range r.Intn(30) {
+			const pieces = "0123456789012345678901234567890123456789--::::..TtTt  +Zz_xe\t"
+			b = append(b, pieces[r.Intn(len(pieces))])
+		}
+		words = append(words, string(b))
+	}
+	words = append(words, "2024-1-2", "2024-01-02", "2024-1-2T3:4:5Z", "2024-01-02T03:04:05+01:00", "2024-01-02t03:04:05Z",
+		"2024-01-02 03:04:05", "2024-01-02 03:04:05Z", "2024-01-02T03:04:05", "2024-13-02", "2024-01-32", "2024-001-02",
+		"2024-01-002", "2024-01-02T", "2024-01-02x", "2024-01-02_", "2024-", "2024-1", "2024-1-", "0000-00-00", "2024-02-30")
 	words = append(words, "0x1F", "0xfg", "-0x1a", "0b101", "0o17", "-0o17", "1e5", "1_000", "0000000000000000000000000000000000000000000000000051517ad7c8a75c96",
 		"2024-01-02 03:04:05", "2024-1-2t3:4:5.5+01:00", "2.4.1", "2.4.1-beta", "12 apples", "+.5", ".5e-3", ".e", "1:30",
 		".infinity", "+.Infinity", "-.nan12", "1.5e+10", "2024-01-02T03:04:05.123456789-07:00", "190:20:30")

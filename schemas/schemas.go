@@ -239,7 +239,12 @@ func (s *Schema) Check(v any) error { return s.s.Validate(v) }
 // two values get the same error tree (lint, for the built-in schemas, by the values' shape) may
 // hand back one it remembers. The violations' positions and messages are read from n.
 func (s *Schema) ValidateWith(n *yaml.Node, check func(v any) error) []Violation {
-	err := check(ValueOf(n))
+	return s.ViolationsOf(n, check(ValueOf(n)))
+}
+
+// ViolationsOf maps err, the error tree Check gave for the value of n (or for a value a caller
+// knows gets the same tree), to violations sorted by position, read from n. A nil err has none.
+func (s *Schema) ViolationsOf(n *yaml.Node, err error) []Violation {
 	if err == nil {
 		return nil
 	}
