@@ -76,6 +76,7 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	supp := parseSuppressions(b)
+	links := newLinkTable(b)
 
 	var active []*Rule
 	for _, r := range rules {
@@ -93,7 +94,7 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 			for i := range next {
 				r := active[i]
 				report, flush := cappedReport(&found[i])
-				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers, schemas: opts.Schemas,
+				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers, schemas: opts.Schemas, links: links,
 					report: report}
 				check(r, p)
 				flush()

@@ -55,6 +55,7 @@ type Pass struct {
 	supp    *suppressions
 	workers int
 	schemas *SchemaCheck // the schema check done while loading (nil: none)
+	links   *linkTable   // the concepts' body links, resolved once for all rules (nil: resolve per call)
 }
 
 // Reportf reports a finding at pos with the rule's code and default severity; the engine applies

@@ -16,9 +16,9 @@ var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, 
 
 func checkLinkBroken(p *Pass) {
 	b := p.Bundle
-	for _, c := range b.Concepts {
-		for _, l := range c.Body.Links {
-			r, local := resolveLocal(b, c.Path, l.Target)
+	for i, c := range b.Concepts {
+		for j, x := range p.conceptLinks(i) {
+			l, r, local := c.Body.Links[j], x.r, x.local
 			if !local || r.Exists || r.Escapes {
 				continue
 			}

@@ -16,12 +16,12 @@ var LinkToDeprecated = &Rule{Code: "OKF404", Name: "link-to-deprecated", Severit
 
 func checkLinkToDeprecated(p *Pass) {
 	b := p.Bundle
-	for _, c := range b.Concepts {
+	for i, c := range b.Concepts {
 		if s, _ := okf.StatusOf(c.Frontmatter.Status); s == okf.Deprecated {
 			continue
 		}
-		for _, l := range c.Body.Links {
-			r, local := resolveLocal(b, c.Path, l.Target)
+		for j, x := range p.conceptLinks(i) {
+			l, r, local := c.Body.Links[j], x.r, x.local
 			if !local || !r.Exists || r.IsDir || r.Target == c.Path {
 				continue
 			}

@@ -30,9 +30,11 @@ func checkOrphan(p *Pass) {
 		}
 	}
 	var fields []pathField
-	for _, c := range b.Concepts {
-		for _, l := range c.Body.Links {
-			link(c.Path, l.Target)
+	for i, c := range b.Concepts {
+		for _, x := range p.conceptLinks(i) {
+			if x.local && x.r.Exists && !x.r.IsDir && x.r.Target != c.Path {
+				reached[x.r.Target] = true
+			}
 		}
 		if !c.Frontmatter.Present {
 			continue

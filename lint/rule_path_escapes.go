@@ -16,15 +16,15 @@ var PathEscapes = &Rule{Code: "OKF603", Name: "path-escapes", Severity: okf.Warn
 func checkPathEscapes(p *Pass) {
 	b := p.Bundle
 	var buf []pathField
-	for _, c := range b.Concepts {
+	for i, c := range b.Concepts {
 		buf = pathFields(buf, c.Frontmatter)
 		for _, f := range buf {
 			if b.ResolvePath(c.Path, f.v.Raw).Escapes {
 				p.Reportf(at(f.v, fileStart(c)), "%s %q leaves the bundle root: it is never opened; keep the file inside the bundle and point at it from there (D14)", f.name(), f.v.Raw)
 			}
 		}
-		for _, l := range c.Body.Links {
-			if r, local := resolveLocal(b, c.Path, l.Target); local && r.Escapes {
+		for j, x := range p.conceptLinks(i) {
+			if l := c.Body.Links[j]; x.local && x.r.Escapes {
 				p.Reportf(l.Pos, "link target %q leaves the bundle root: it is never followed; link inside the bundle or use an absolute URL (§6.1, D14)", l.Target)
 			}
 		}

@@ -14,9 +14,9 @@ var SelfLink = &Rule{Code: "OKF604", Name: "self-link", Severity: okf.Info, Deci
 
 func checkSelfLink(p *Pass) {
 	b := p.Bundle
-	for _, c := range b.Concepts {
-		for _, l := range c.Body.Links {
-			if r, local := resolveLocal(b, c.Path, l.Target); local && r.Target == c.Path {
+	for i, c := range b.Concepts {
+		for j, x := range p.conceptLinks(i) {
+			if l := c.Body.Links[j]; x.local && x.r.Target == c.Path {
 				p.Reportf(l.Pos, "link target %q is this concept itself: link to a section with a fragment such as #schema, or remove the link", l.Target)
 			}
 		}

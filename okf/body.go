@@ -157,8 +157,16 @@ func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast.Node) *Body {
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
 	if doc == nil {
+		if b, ok := p.fastBody(); ok {
+			return b
+		}
 		doc = markdown.Parser().Parse(text.NewReader(p.src))
 	}
+	return p.treeBody(doc)
+}
+
+// treeBody walks the goldmark tree doc of p.src.
+func (p *bodyParser) treeBody(doc ast.Node) *Body {
 	b := &Body{Blank: len(bytes.TrimSpace(p.src)) == 0}
 	var sections []Heading // enclosing heading chain
 	var codeRanges [][2]int

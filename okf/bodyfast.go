@@ -1,0 +1,810 @@
+package okf
+
+import (
+	"bytes"
+	"strings"
+)
+
+// The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
+// links, one-line bullet items and fenced code: for those, fastBody builds the Body line by line,
+// several times faster than goldmark's parse and tree walk, and identical to it. Anything it does
+// not read exactly (see mdLine and fastInline) makes it answer "not mine", and parsedBody parses
+// the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom check it against
+// goldmark: whatever it takes, it must read exactly as the tree walk does.
+//
+// The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
+//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, autolinks) but in code spans
+//     and in an HTML comment block (a line starting with `<!--` at column 0, to the first line
+//     holding `-->`); no
+//     `]:` but a footnote definition's (every link reference definition holds one, so without it a
+//     bracket that is not an inline link is literal text);
+//   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
+//     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
+//     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
+//     ordered (`1.`, `1)`) item of one line (a space, then text that would start a paragraph), a
+//     footnote definition of one line, a block quote line (`>`, a space, and nothing or paragraph
+//     text, not right after an item or definition, and followed by nothing but a blank line, a
+//     heading, a fence or a comment), or a paragraph line starting with a character that opens no
+//     block (no setext underlines, `+` items); an ordered item right after a paragraph line,
+//     and a paragraph line right after an item or definition (a lazy continuation), fall back;
+//   - inline, only links change what is recorded outside headings and citations: in a block
+//     holding a `[`, no `\` (escapes can hide a link); code spans are masked (they hide brackets);
+//     then every `[` opens a one-line `[text](dest)` or `![text](dest)` with a plain destination,
+//     a footnote reference `[^label]`, or a literal `[text]` not followed by `(` or `[`;
+//   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
+//     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
+//     content. Entities are kept as written, as goldmark's text segments keep them.
+//   - footnote definitions are dropped unless referenced and their links come last, in the order of
+//     first reference, as goldmark's footnote transformer does (see footnoteLinks).
+//
+// Fenced code (opened at column 0 with ``` or ~~~) is taken whatever it holds.
+
+// fast line kinds
+const (
+	fkBlank = iota
+	fkPara
+	fkHeading
+	fkFence
+	fkItem  // a bullet or ordered list item of one line
+	fkDef   // a footnote definition of one line
+	fkBreak // a thematic break
+	fkQuote // a block quote line
+	fkNo    // outside the subset
+)
+
+// mdLine classifies a line outside fenced code.
+func mdLine(line []byte) int {
+	if len(line) == 0 {
+		return fkBlank
+	}
+	switch c := line[0]; c {
+	case ' ', '\t':
+		for _, c := range line {
+			if c != ' ' && c != '\t' {
+				return fkNo
+			}
+		}
+		return fkBlank
+	case '#':
+		n := 1
+		for n < len(line) && line[n] == '#' {
+			n++
+		}
+		if n > 6 {
+			return fkPara
+		}
+		if n == len(line) || line[n] == '\t' {
+			return fkNo
+		}
+		if line[n] != ' ' {
+			return fkPara
+		}
+		t := bytes.TrimRight(line[n:], " \t")
+		if len(t) == 0 || t[len(t)-1] == '#' {
+			return fkNo
+		}
+		return fkHeading
+	case '`', '~':
+		n := 1
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n < 3 {
+			return fkPara
+		}
+		if c == '`' && bytes.IndexByte(line[n:], '`') >= 0 {
+			return fkNo
+		}
+		return fkFence
+	case '-', '*', '_', '=', '+':
+		if breakLike(line) {
+			if thematicBreak(line) {
+				return fkBreak
+			}
+			return fkNo
+		}
+		if c == '+' {
+			if len(line) > 1 && (line[1] == ' ' || line[1] == '\t') {
+				return fkNo
+			}
+			return fkPara
+		}
+		if c == '-' || c == '*' {
+			if len(line) == 1 || line[1] == '\t' {
+				return fkNo
+			}
+			if line[1] == ' ' {
+				if itemText(line, 1) < 0 {
+					return fkNo
+				}
+				return fkItem
+			}
+		}
+		return fkPara
+	case '>':
+		return fkQuote
+	case '<':
+		return fkNo
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		n := 1
+		for n < len(line) && line[n] >= '0' && line[n] <= '9' {
+			n++
+		}
+		if n < len(line) && (line[n] == '.' || line[n] == ')') {
+			if n+1 < len(line) && line[n+1] != ' ' && line[n+1] != '\t' {
+				return fkPara // "2.0 is": no list marker
+			}
+			if n <= 9 && itemText(line, n+1) > 0 {
+				return fkItem
+			}
+			return fkNo
+		}
+		return fkPara
+	case '[':
+		if len(line) > 1 && line[1] == '^' {
+			k := 2
+			for k < len(line) && labelByte(line[k]) {
+				k++
+			}
+			if k > 2 && k+1 < len(line) && line[k] == ']' && line[k+1] == ':' {
+				// a footnote definition: its text must open a paragraph and hold no link, so that the
+				// definition adds nothing to the Body wherever goldmark moves it
+				if k+3 < len(line) && line[k+2] == ' ' && mdLine(line[k+3:]) == fkPara && !bytes.Contains(line[k+3:], []byte("[^")) {
+					return fkDef
+				}
+				return fkNo
+			}
+		}
+	}
+	return fkPara
+}
+
+// itemText returns the offset of the text of a list item line whose marker ends at m, or -1 when
+// the item is outside the subset: one to four spaces, then text that would open a paragraph (five
+// spaces open indented code).
+func itemText(line []byte, m int) int {
+	i := m
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i == m || i-m > 4 || i == len(line) || mdLine(line[i:]) != fkPara {
+		return -1
+	}
+	return i
+}
+
+// itemContent returns the offset of a list item line's text.
+func itemContent(line []byte) int {
+	m := 1
+	for line[0] != '-' && line[0] != '*' && line[m-1] != '.' && line[m-1] != ')' {
+		m++
+	}
+	return itemText(line, m)
+}
+
+// labelByte reports whether c may stand in a footnote label in the subset.
+func labelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+// thematicBreak reports whether a line of breakLike characters is a thematic break: three or more
+// of one of '-', '*', '_' and nothing else but spaces and tabs.
+func thematicBreak(line []byte) bool {
+	var m byte
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ', '\t':
+		case '-', '*', '_':
+			if m != 0 && c != m {
+				return false
+			}
+			m = c
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// breakLike reports whether a line holds only the characters of thematic breaks and setext
+// underlines, and spaces.
+func breakLike(line []byte) bool {
+	for _, c := range line {
+		switch c {
+		case '-', '*', '_', '=', ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fastBody returns the Body of p.src, or ok false when the body is outside the subset.
+func (p *bodyParser) fastBody() (*Body, bool) {
+	src := p.src
+	for _, c := range []byte{'\r', 0, '\v', '\f'} {
+		if bytes.IndexByte(src, c) >= 0 {
+			return nil, false
+		}
+	}
+	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}}
+	prev := fkBlank
+	paraStart := -1 // offset of the open paragraph, -1 when none
+	for off := 0; off < len(src); {
+		line, next := nextLine(src, off)
+		kind := mdLine(line)
+		comment := bytes.HasPrefix(line, []byte("<!--"))
+		if kind == fkFence || comment {
+			if paraStart >= 0 && !f.inline(paraStart, off, false) {
+				return nil, false
+			}
+			paraStart = -1
+			if comment {
+				next = f.htmlComment(off)
+			} else {
+				next = f.fence(off)
+			}
+			prev = fkFence // a closed block
+			off = next
+			continue
+		}
+		if kind == fkQuote {
+			if prev == fkItem || prev == fkDef {
+				return nil, false
+			}
+			if paraStart >= 0 && !f.inline(paraStart, off, false) {
+				return nil, false
+			}
+			paraStart = -1
+			var ok bool
+			if next, ok = f.quote(off); !ok {
+				return nil, false
+			}
+			prev = fkQuote
+			off = next
+			continue
+		}
+		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
+			return nil, false // maybe a lazy continuation of the quote's paragraph
+		}
+		rest := line
+		if kind == fkDef {
+			rest = line[bytes.Index(line, []byte("]:"))+2:]
+		}
+		if kind == fkNo || bytes.Contains(rest, []byte("]:")) {
+			return nil, false
+		}
+		if kind == fkPara && (prev == fkItem || prev == fkDef) {
+			return nil, false // a lazy continuation line
+		}
+		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak {
+			return nil, false // after a paragraph, `---` is a setext underline
+		}
+		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' {
+			return nil, false // only an ordered list starting at 1 interrupts a paragraph
+		}
+		if kind != fkPara && paraStart >= 0 {
+			if !f.inline(paraStart, off, false) {
+				return nil, false
+			}
+			paraStart = -1
+		}
+		switch kind {
+		case fkPara:
+			if paraStart < 0 {
+				paraStart = off
+			}
+		case fkHeading:
+			if !f.heading(off, line) {
+				return nil, false
+			}
+		case fkItem:
+			if !f.item(off, line) {
+				return nil, false
+			}
+		case fkDef:
+			if !f.def(off, line) {
+				return nil, false
+			}
+		}
+		prev = kind
+		off = next
+	}
+	if paraStart >= 0 && !f.inline(paraStart, len(src), false) {
+		return nil, false
+	}
+	b := f.b
+	f.footnoteLinks()
+	p.footnotes(b, f.codeRanges)
+	b.Links = clip(b.Links)
+	b.Headings = clip(b.Headings)
+	b.CodeBlocks = clip(b.CodeBlocks)
+	b.FootnoteRefs = clip(b.FootnoteRefs)
+	b.FootnoteDefs = clip(b.FootnoteDefs)
+	b.Citations = clip(b.Citations)
+	b.Comments = clip(b.Comments)
+	return b, true
+}
+
+type fastState struct {
+	p           *bodyParser
+	b           *Body
+	sections    []Heading
+	codeRanges  [][2]int
+	inCitations int
+	text        strings.Builder // recorded text being built
+	refs        []string        // footnote reference labels, in order
+	defs        []fastDef       // footnote definitions, in order
+}
+
+// fastDef is a footnote definition and the links it holds: goldmark drops a definition never
+// referenced and moves the others to the end of the document, in the order of their first
+// reference.
+type fastDef struct {
+	label string
+	links []Link
+}
+
+// def reads the footnote definition line at off; its links are kept apart.
+func (f *fastState) def(off int, line []byte) bool {
+	k := bytes.Index(line, []byte("]:"))
+	saved := f.b.Links
+	f.b.Links = nil
+	ok := f.inline(off+k+3, off+len(line), false)
+	f.defs = append(f.defs, fastDef{label: string(line[2:k]), links: f.b.Links})
+	f.b.Links = saved
+	return ok
+}
+
+// footnoteLinks appends the links of the definitions goldmark keeps, as its footnote transformer
+// orders them: the first definition of each label that is referenced, by first reference.
+func (f *fastState) footnoteLinks() {
+	if len(f.defs) == 0 {
+		return
+	}
+	first := map[string]*fastDef{}
+	for i := range f.defs {
+		if first[f.defs[i].label] == nil {
+			first[f.defs[i].label] = &f.defs[i]
+		}
+	}
+	for _, r := range f.refs {
+		if d := first[r]; d != nil {
+			f.b.Links = append(f.b.Links, d.links...)
+			delete(first, r)
+		}
+	}
+}
+
+func (f *fastState) heading(off int, line []byte) bool {
+	n := 0
+	for line[n] == '#' {
+		n++
+	}
+	f.text.Reset()
+	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
+		return false
+	}
+	h := Heading{Level: n, Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	b := f.b
+	b.Headings = append(b.Headings, h)
+	for len(f.sections) > 0 && f.sections[len(f.sections)-1].Level >= n {
+		f.sections = f.sections[:len(f.sections)-1]
+	}
+	f.sections = append(f.sections, h)
+	if f.inCitations > 0 && n <= f.inCitations {
+		f.inCitations = 0
+	}
+	if strings.EqualFold(h.Text, "citations") {
+		f.inCitations = n
+	}
+	return true
+}
+
+func (f *fastState) item(off int, line []byte) bool {
+	c0 := itemContent(line)
+	if f.inCitations == 0 {
+		return f.inline(off+c0, off+len(line), false)
+	}
+	f.text.Reset()
+	first := len(f.b.Links)
+	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
+		return false
+	}
+	c := Citation{Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	if len(f.b.Links) > first {
+		for _, l := range f.b.Links[first:] {
+			if !l.Image {
+				c.Target = l.Target
+				break
+			}
+		}
+	}
+	if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
+		c.Target = c.Text
+	}
+	f.b.Citations = append(f.b.Citations, c)
+	return true
+}
+
+// fence reads the fenced code block opened by the line at off and returns the offset after it.
+func (f *fastState) fence(off int) int {
+	src := f.p.src
+	line, next := nextLine(src, off)
+	c := line[0]
+	n := 1
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	cb := CodeBlock{Fenced: true, Pos: f.p.pos(off)}
+	// goldmark reads an info string only when the fence is followed by more than one byte,
+	// counting the newline.
+	full := line
+	if next > off+len(line) {
+		full = src[off:next]
+	}
+	if n < len(full)-1 {
+		cb.Info = strings.TrimSpace(string(line[n:]))
+	}
+	start, contentStart, contentEnd := off, next, len(src)
+	for off = next; off < len(src); {
+		l, nx := nextLine(src, off)
+		if closesFence(l, c, n) {
+			contentEnd = off
+			off = nx
+			break
+		}
+		off = nx
+	}
+	cb.Content = string(src[contentStart:contentEnd])
+	if contentEnd == len(src) && len(cb.Content) > 0 && !strings.HasSuffix(cb.Content, "\n") {
+		cb.Content += "\n" // goldmark ends the last line with a newline
+	}
+	end := start + 1
+	if contentEnd > contentStart {
+		end = contentEnd
+	}
+	if len(f.sections) > 0 {
+		last := f.sections[len(f.sections)-1]
+		cb.Section, cb.SectionLevel = last.Text, last.Level
+		for _, s := range f.sections {
+			cb.Sections = append(cb.Sections, s.Text)
+		}
+	}
+	f.codeRanges = append(f.codeRanges, [2]int{start, end})
+	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	return off
+}
+
+// quote reads the block quote starting at off: lines of `>`, one optional space, and either
+// nothing or text that would open a paragraph. It returns the offset after it.
+func (f *fastState) quote(off int) (int, bool) {
+	src := f.p.src
+	var para [][2]int // the open paragraph's text, line by line
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if len(line) == 0 || line[0] != '>' {
+			break
+		}
+		c := 1
+		if c < len(line) && line[c] == ' ' {
+			c++
+		}
+		switch mdLine(line[c:]) {
+		case fkBlank:
+			if !f.quotePara(para) {
+				return 0, false
+			}
+			para = para[:0]
+		case fkPara:
+			para = append(para, [2]int{off + c, off + len(line)})
+		default:
+			return 0, false
+		}
+		off = next
+	}
+	return off, f.quotePara(para)
+}
+
+// quotePara records the links of a paragraph in a block quote, whose lines are not contiguous in
+// the source: its code spans are not masked, so a paragraph holding a '`' or '\\' with a '[', or
+// a '<', falls back.
+func (f *fastState) quotePara(para [][2]int) bool {
+	var bracket, tick bool
+	for _, r := range para {
+		s := f.p.src[r[0]:r[1]]
+		if bytes.IndexByte(s, '<') >= 0 || bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+			return false
+		}
+		bracket = bracket || bytes.IndexByte(s, '[') >= 0
+		tick = tick || bytes.IndexByte(s, '`') >= 0 || bytes.IndexByte(s, '\\') >= 0
+	}
+	if !bracket {
+		return true
+	}
+	if tick {
+		return false
+	}
+	for _, r := range para {
+		s := f.p.src[r[0]:r[1]]
+		if !f.inlineLine(r[0], s, s, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlComment reads the HTML block (CommonMark's kind 2) opened by the line at off, which starts
+// with `<!--`: it ends with the first line holding `-->`, the opening line included, or at the end
+// of the body. Its comments are recorded as comments does for goldmark's block, whose lines are
+// contiguous here. It returns the offset after the block.
+func (f *fastState) htmlComment(off int) int {
+	src := f.p.src
+	start, end := off, len(src)
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		off = next
+		if bytes.Contains(line, []byte("-->")) {
+			end = next
+			break
+		}
+	}
+	s := string(src[start:end])
+	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
+		f.b.Comments = append(f.b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: f.p.pos(start + m[0]), EndLine: int(f.p.pos(start + m[1] - 1).Line)})
+	}
+	return off
+}
+
+// closesFence reports whether line closes a fence of n characters c: up to three columns of
+// indentation, at least n of c, then only spaces and tabs.
+func closesFence(line []byte, c byte, n int) bool {
+	w, i := 0, 0
+	for ; i < len(line); i++ {
+		if line[i] == ' ' {
+			w++
+		} else if line[i] == '\t' {
+			w += 4 - w%4
+		} else {
+			break
+		}
+	}
+	if w >= 4 {
+		return false
+	}
+	j := i
+	for j < len(line) && line[j] == c {
+		j++
+	}
+	if j-i < n {
+		return false
+	}
+	for ; j < len(line); j++ {
+		if line[j] != ' ' && line[j] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// inline records the links of the unrecorded text src[from:to] (a paragraph or a list item's
+// line), or returns false when its links cannot be read exactly without goldmark.
+func (f *fastState) inline(from, to int, _ bool) bool {
+	s := f.p.src[from:to]
+	bracket, lt := bytes.IndexByte(s, '[') >= 0, bytes.IndexByte(s, '<') >= 0
+	if !bracket && !lt { // no link, no footnote reference, no HTML
+		return true
+	}
+	if bytes.IndexByte(s, '\\') >= 0 {
+		return false
+	}
+	masked := s
+	if bytes.IndexByte(s, '`') >= 0 {
+		masked = maskCodeSpans(s)
+	}
+	if lt && bytes.IndexByte(masked, '<') >= 0 {
+		return false // raw HTML, a comment or an autolink, outside code spans
+	}
+	if !bracket {
+		return true
+	}
+	for off := from; off < to; {
+		line, next := nextLine(f.p.src[:to], off)
+		if !f.inlineLine(off, line, masked[off-from:off-from+len(line)], false) {
+			return false
+		}
+		off = next
+	}
+	return true
+}
+
+// codeMasked is maskCodeSpans of a line with a backtick, the line itself otherwise.
+func codeMasked(line []byte) []byte {
+	if bytes.IndexByte(line, '`') < 0 {
+		return line
+	}
+	return maskCodeSpans(line)
+}
+
+// maskCodeSpans returns a copy of the inline text s (with no backslash) with the code spans, which
+// hide any bracket they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run of n backticks
+// opens a span that the next run of exactly n closes, or is literal when there is none (§6.1).
+func maskCodeSpans(s []byte) []byte {
+	m := bytes.Clone(s)
+	// Bound: a run length once found without a closer has none after any later opener either (the
+	// search covers the rest of the text), so each length is searched in vain at most once.
+	var none map[int]bool
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		n := j - i
+		end := -1
+		for k := j; k < len(s) && !none[n]; {
+			if s[k] != '`' {
+				k++
+				continue
+			}
+			r := k
+			for r < len(s) && s[r] == '`' {
+				r++
+			}
+			if r-k == n {
+				end = r
+				break
+			}
+			k = r
+		}
+		if end < 0 {
+			if none == nil {
+				none = map[int]bool{}
+			}
+			none[n] = true
+			i = j // literal backticks
+			continue
+		}
+		for k := i; k < end; k++ {
+			if m[k] != '\n' {
+				m[k] = 0
+			}
+		}
+		i = end
+	}
+	return m
+}
+
+// inlineLine records the links of one line at off; with recorded, its text (links replaced by
+// their text) is appended to f.text and must be free of what would change it. masked is line with
+// its code spans masked (or line itself): brackets are looked for in masked.
+func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool {
+	i := 0
+	for {
+		j := bytes.IndexByte(masked[i:], '[')
+		if j < 0 {
+			return !recorded || plainText(line, masked, i, len(line), &f.text)
+		}
+		j += i
+		if j+1 < len(line) && masked[j+1] == '^' {
+			// a footnote reference: whether its label is defined or not, it makes no link when
+			// no '(' or '[' follows; its text is not recorded
+			if recorded {
+				return false
+			}
+			k := j + 2
+			for k < len(line) && labelByte(line[k]) {
+				k++
+			}
+			if k == j+2 || k >= len(line) || line[k] != ']' || k+1 < len(line) && (masked[k+1] == '(' || masked[k+1] == '[' || masked[k+1] == ':') {
+				return false
+			}
+			f.refs = append(f.refs, string(line[j+2:k]))
+			i = k + 1
+			continue
+		}
+		k := j + 1
+		for k < len(line) && masked[k] != '[' && masked[k] != ']' {
+			k++
+		}
+		if k >= len(line) || masked[k] != ']' {
+			return false
+		}
+		if k+1 < len(line) && masked[k+1] == '[' {
+			return false
+		}
+		if k+1 >= len(line) || masked[k+1] != '(' {
+			// literal brackets: no definition exists
+			if recorded && !plainText(line, masked, i, k+1, &f.text) {
+				return false
+			}
+			i = k + 1
+			continue
+		}
+		d := k + 2
+		for d < len(line) && plainDest(line[d]) {
+			d++
+		}
+		if d == k+2 || d >= len(line) || line[d] != ')' {
+			return false
+		}
+		image := j > 0 && masked[j-1] == '!'
+		start := j
+		if image {
+			start--
+		}
+		var text strings.Builder
+		if !plainText(line, masked, j+1, k, &text) {
+			return false
+		}
+		if recorded {
+			if !plainText(line, masked, i, start, &f.text) {
+				return false
+			}
+			f.text.WriteString(text.String())
+		}
+		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: strings.TrimSpace(text.String()), Image: image, Pos: f.p.pos(off + start)})
+		i = d + 1
+	}
+}
+
+// plainText writes to w the text goldmark records for line[from:to], which holds no link, or
+// returns false when emphasis or escapes might change it. Code spans (masked with 0)
+// give their content.
+func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
+	for i := from; i < to; i++ {
+		c := line[i]
+		if masked[i] == 0 {
+			e := i
+			for e < to && masked[e] == 0 {
+				e++
+			}
+			n := 0
+			for i+n < e && line[i+n] == '`' {
+				n++
+			}
+			if e-n < i+n {
+				return false // not a whole code span (cannot happen: brackets are never masked)
+			}
+			content := line[i+n : e-n]
+			if bytes.IndexByte(content, '\t') >= 0 {
+				return false
+			}
+			if len(content) > 2 && content[0] == ' ' && content[len(content)-1] == ' ' && len(bytes.Trim(content, " ")) > 0 {
+				content = content[1 : len(content)-1]
+			}
+			w.Write(content)
+			i = e - 1
+			continue
+		}
+		switch c {
+		case '*', '\\', '<':
+			return false
+		case '_': // literal between two letters or digits (it can neither open nor close)
+			if i == 0 || i+1 == len(line) || !alnum(line[i-1]) || !alnum(line[i+1]) {
+				return false
+			}
+		}
+		w.WriteByte(c) // entities stay as written: goldmark's text segments are the source's bytes
+	}
+	return true
+}
+
+func alnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
+
+// plainDest reports whether c may stand in a link destination in the subset.
+func plainDest(c byte) bool {
+	if c <= ' ' || c >= 0x7f {
+		return false
+	}
+	switch c {
+	case '(', ')', '<', '>', '\\', '&', '"', '\'', '[', ']', '`':
+		return false
+	}
+	return true
+}

@@ -1,0 +1,285 @@
+package okf
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark/text"
+)
+
+// bodiesOf parses body (after a frontmatter-like prefix, so that positions are shifted into the
+// file as the loader's are) with the fast path and with goldmark's tree. ok is false when the fast
+// path refused it.
+func bodiesOf(body string) (fast, tree *Body, ok bool) {
+	const prefix = "---\ntype: T\n---\n"
+	file := []byte(prefix + body)
+	li := newLineIndex(file)
+	p := &bodyParser{path: "c.md", src: file[len(prefix):], offset: len(prefix), lines: li}
+	tree = p.treeBody(markdown.Parser().Parse(text.NewReader(p.src)))
+	fast, ok = p.fastBody()
+	return fast, tree, ok
+}
+
+// checkBody fails t when the fast path takes body and reads it differently from goldmark.
+func checkBody(t testing.TB, body string) bool {
+	t.Helper()
+	fast, tree, ok := bodiesOf(body)
+	if ok && !reflect.DeepEqual(fast, tree) {
+		t.Fatalf("%q:\nfast %s\ntree %s", body, dumpBody(fast), dumpBody(tree))
+	}
+	// The lists are clipped to their length like the tree walk's: spare capacity, times every
+	// concept of a bundle, is memory held for nothing.
+	if ok {
+		v := reflect.ValueOf(fast).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.Kind() == reflect.Slice && f.Len() != f.Cap() {
+				t.Fatalf("%q: the fast path's %s holds %d of a capacity of %d", body, v.Type().Field(i).Name, f.Len(), f.Cap())
+			}
+		}
+	}
+	return ok
+}
+
+func dumpBody(b *Body) string {
+	return strings.ReplaceAll(fmt.Sprintf("%+v", *b), "} {", "}\n  {")
+}
+
+// bodySeeds are bodies in the subset, written the ways people write them: the fast path must take
+// each one and read it as goldmark does.
+var bodySeeds = []string{
+	"",
+	"\n\n",
+	"# Title\n\nSome text.\n",
+	"# Title\n\nText with [a link](other.md) and ![an image](img.png).\nSecond line [x](y.md#frag).\n",
+	"## Section\n\n- one\n- two [t](u.md)\n* three\n\n- four\n",
+	"# Citations\n\n* [first 0](https://docs.example.org/daily/2020)\n* https://example.com/raw/source\n* plain text\n- [a](b) and [c](d)\n- ![i](j) then [k](l)\n",
+	"# A\n\n```sql\nSELECT 1\n```\n\n## B\n\n~~~\ncode <b> [^1] \\x\n~~~\n\n### C\n\n````\n```\n````\n",
+	"# A\n\n```go\nunclosed",
+	"# A\n\n```\nunclosed\n",
+	"```\n```",
+	"```go",
+	"text\n```\ncode\n```\nmore\n",
+	"text\n# heading\ntext\n- item\n# after item\n",
+	"#5 bolt\n#hashtag and more\n####### seven\n",
+	"Plain *emphasis* and _more_ and `code` and \\escaped & R&D text.\n",
+	"Brackets [x] stay literal, [y] too (z).\nA [p](q) link.\n",
+	"| key | value |\n|---|---|\n| a | [b](c.md) |\n",
+	"Trailing spaces  \nhard break\n",
+	"Line one\n\n   \n\t\nLine two\n",
+	"# Heading with [a link](x.md) inside\n",
+	"Text-with -dash and *star and +plus\n-not a list\n*not a list\n",
+	"2025 was a year\n1a2b\n",
+	"Unicode: café – naïve ü, NBSP\u00a0here.\n",
+	"[link at start](a.md) of the line\n",
+	"# Citations\n\nIntro.\n\n- one\n\n# Next\n\n- not a citation\n",
+	"# A\n## B\n### C\n```\nx\n```\n## D\n```\ny\n```\n",
+}
+
+// nearMisses are bodies just outside the subset (or right at its edge); the fast path may take any
+// of them only if it reads them as goldmark does.
+var nearMisses = []string{
+	"Para\n===\n", "Para\n---\n", "Para\n--\n", "Para\n=\n", "---\n", "* * *\n", "- - -\n", "___\n", "***\n",
+	"- item\nlazy\n", "- item\n  continued\n", "- item\n\n  para in item\n", "- item\n    code\n", "-\n", "- \n", "*\n",
+	"[a]: b\n", "[foo]\n\n[foo]: /url\n", "[foo]: /url\n[foo]\n", "text [a]: b\n", "[a\nb]: c\n",
+	"[a [b](c) d](e)\n", "![a](b)\n", "![[a](b)](c)\n", "[a](b \"t\")\n", "[a](<b c>)\n", "[a]( b )\n", "[a](b)(c)\n",
+	"[a][b]\n", "[a][]\n", "[a]\n(b)\n", "[a](b\nc)\n", "[a\nb](c)\n", "[](b)\n", "[a]()\n",
+	"trailing double  \nspaces\n", "# foo #\n", "# foo#\n", "#\n", "# \n", "#\tfoo\n", "#5 bolt\n", "#hashtag\n",
+	"\u00a0indented by nbsp\n", "\u2003em space\n", "bad \xff\xfe utf8 [a](b)\n", "# h\xffx\n",
+	"> quote\n", "<div>\n", "<!-- c -->\n", "a <!-- c --> b\n", "<!-- a\nb -->\n", "<!-- a\n\nb -->c\n[x](y)\n", "<!-->\n", "para\n<!-- c -->\n", "<!-- unclosed\n", "<http://x>\n", "a\\\nb\n", "a &amp; b\n",
+	"    indented code\n", "\tcode\n", "1. one\n", "1) one\n", "+ plus\n", "a\n2. two\n",
+	"[^1]\n\n[^1]: note\n", "x[^1]\n", "```\na\n  ```\nb\n", "```\na\n    ```\nb\n", "``` ```\n", "``a``\n", "```g", "~~~x", "```g\n",
+	"~~~ info ~~~\nx\n~~~~\n", "```a`b\n", " # indented heading\n", "a\r\nb\n", "a\x00b\n",
+	"# Citations\n- *em* [a](b)\n", "# Citations\n- `c`\n", "# Citations\n- a &amp; b\n", "# Citations\n- <http://x>\n",
+	"# [a](b) *c*\n", "# a `b`\n", "`[a](b)`\n", "\\[a](b)\n", "[a`](b)`\n", "*[a](b)*\n", "**[a](b)\n",
+	"- [a](b)\n- [c](d)\n", "- item\n# h\n", "- item\n```\nx\n```\n", "text\n- item\n", "text\n* item\n",
+	"a_b [x](y_z.md)\n", "[a](b)\n[c](d)\n", "x ![a](b) y\n", "!![a](b)\n", "[a](b)]\n", "[[a](b)\n",
+	"> a `\nx` [a](b) `\n", "> a\nb [c](d)\n", "> a\n>\nb\n", "> a\n- b\n", "> a\n---\n", "para\n> q\n", "- i\n> q\n",
+	"[a](b%20c)\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
+}
+
+func TestBodyFastSeeds(t *testing.T) {
+	for _, s := range bodySeeds {
+		if !checkBody(t, s) {
+			t.Errorf("fast path refused %q", s)
+		}
+	}
+	for _, s := range nearMisses {
+		checkBody(t, s)
+	}
+}
+
+// FuzzBodyFast is the differential check of the Markdown fast path: whatever body it accepts,
+// goldmark's tree walk must read into a deeply equal Body (links, headings, code blocks,
+// citations, footnotes, every position).
+// Run: go test ./okf -run '^$' -fuzz FuzzBodyFast -fuzztime 2m
+func FuzzBodyFast(f *testing.F) {
+	for _, s := range bodySeeds {
+		f.Add(s)
+	}
+	for _, s := range nearMisses {
+		f.Add(s)
+	}
+	for _, s := range corpusBodies(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkBody(t, s)
+	})
+}
+
+// corpusBodies returns the body of every concept file of ../shared/corpus (when it is there) and
+// of the bundles under testdata.
+func corpusBodies(t testing.TB) []string {
+	return append(bodiesUnder(filepath.Join("..", "..", "shared", "corpus")), bodiesUnder(filepath.Join("..", "testdata"))...)
+}
+
+// bodiesUnder returns the body of every .md file under root.
+func bodiesUnder(root string) []string {
+	var out []string
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		sp := SplitFrontmatter(src)
+		out = append(out, string(src[sp.BodyOffset:]))
+		return nil
+	})
+	return out
+}
+
+// TestBodyFastCorpus checks every body of ../shared/corpus and testdata (and of the folders listed
+// in OKF_BODYFAST_DIRS, separated by ':', to measure a bench bundle) against goldmark, and reports
+// the share of bodies the fast path takes.
+func TestBodyFastCorpus(t *testing.T) {
+	bodies := corpusBodies(t)
+	if len(bodies) == 0 {
+		t.Skip("no ../shared/corpus and no testdata bodies")
+	}
+	// Most bodies people write are in the subset (93% of the corpus's when this was written): a
+	// fast path that refused most of them would be one for nothing.
+	if taken := share(t, "corpus and testdata", bodies); taken < len(bodies)*3/4 {
+		t.Errorf("the fast path took only %d of %d bodies", taken, len(bodies))
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("OKF_BODYFAST_DIRS")) {
+		share(t, dir, bodiesUnder(dir))
+	}
+}
+
+func share(t *testing.T, name string, bodies []string) int {
+	taken := 0
+	for _, s := range bodies {
+		if checkBody(t, s) {
+			taken++
+		}
+	}
+	t.Logf("%s: the fast path took %d of %d bodies (%.0f%%)", name, taken, len(bodies), 100*float64(taken)/float64(max(1, len(bodies))))
+	return taken
+}
+
+// TestBodyFastRandom writes random bodies from lines of the subset and lines just outside it
+// (setext underlines, thematic breaks, lazy and indented continuations, reference definitions,
+// brackets of every kind, code spans, escapes, fences that do and do not close, unicode spaces),
+// and checks every body the fast path takes against goldmark. It also checks the fast path takes a
+// fair share of them, so that it cannot pass by refusing everything.
+func TestBodyFastRandom(t *testing.T) {
+	lines := []string{
+		"", "", "", "  ", "\t", "Plain prose, with commas.", "Prose ending in two spaces  ", "More text *em* _u_ **strong**",
+		"# Heading", "## Citations", "# Citations", "### Deep heading [x](y.md)", "# Title #", "#tag", "#5 bolt", "####### seven", "#",
+		"- item", "- [a](b.md)", "* [t](https://e.com/x)", "* https://example.com/raw", "- [ ] task", "-", "- ", "- - x", "* * *",
+		"+ plus", "1. ordered", "2) ordered", "10 things", "---", "--", "===", "=", "***", "___", "-foo", "*emph* start",
+		"  indented two", "    indented four", "\tindented tab", "> quote", "<div>", "<!-- comment -->", "text <b>", "<http://a>",
+		"```", "```go", "```g", "~~~x", "````", "~~~", "~~~ info", "``` a`b", "  ```", "    ```", "``code``", "`code` [a](b)",
+		"[a](b)", "![i](j.png)", "[a]", "[a]: /url", "[a][b]", "[a][]", "[a](b c)", "[a](<b>)", "[a](b \"t\")", "[a [b](c)](d)",
+		"[a", "a]", "[a\\]](b)", "\\[a](b)", "[a](b)(c)", "[^1]", "[^1]: note", "x [a](b) y ![c](d) z", "[é](b)", "[a](é)",
+		"&amp; entity", "R&D", "a\\", "NBSP\u00a0x", "\u00a0lead", "\u3000ideographic", "|a|b|", "|---|---|", "\xff\xfe", "[](x)", "[x]()",
+		"[a](b)]", "[[a](b)", "!![a](b)", "text ]: colon", "(paren) text", "\"quoted\" 'single'",
+		"[^1]: note [a](b.md)", "[^2]: x", "[^1]: dup [c](d)", "[^3]: `[x](y)` [z](w)", "text[^1] more[^2]", "[^2] at start", "[^1]:",
+		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
+		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->", "-  two spaces", "*    four [a](b)", "-     five", "1.  two", "10)   x", "2.0 is beta", "1.x", "3.\tt", "1.",
+		"> [!NOTE]", "> text [a](b.md) more", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
+	}
+	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
+	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
+		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
+		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
+		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
+		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
+		"`<T>`", "`a <b> c`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
+	r := uint64(7)
+	rnd := func(n int) int {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		return int(r % uint64(n))
+	}
+	taken := 0
+	const runs = 40000
+	for i := 0; i < runs; i++ {
+		var b strings.Builder
+		for j := 1 + rnd(8); j > 0; j-- {
+			if rnd(2) == 0 {
+				b.WriteString(lines[rnd(len(lines))])
+			} else {
+				// a line built of a block start and inline pieces
+				b.WriteString(starts[rnd(len(starts))])
+				for k := 1 + rnd(4); k > 0; k-- {
+					b.WriteString(pieces[rnd(len(pieces))])
+				}
+			}
+			if j > 1 || rnd(4) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		if checkBody(t, b.String()) {
+			taken++
+		}
+	}
+	if taken < runs/20 {
+		t.Errorf("the fast path took %d of %d bodies", taken, runs)
+	}
+	t.Logf("the fast path took %d of %d bodies", taken, runs)
+}
+
+// BenchmarkBody parses a body shaped like the bench's L pages (sections of prose with links, a
+// table, a code block, a `# Citations` list) with the fast path and with goldmark's tree walk.
+func BenchmarkBody(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("# Page 1981\n\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&s, "## Section %d\n\n", i)
+		for j := 0; j < 2; j++ {
+			s.WriteString(strings.Repeat("Source dataset training column last column product schema key revenue evaluation. ", 6))
+			fmt.Fprintf(&s, "\nSee [Page %d](../s0%d/p0%d.md) for the total.\n\n", i*7+j, i, j)
+		}
+		s.WriteString("| key | value |\n|---|---|\n| event | 919 |\n\n```sql\nSELECT region, SUM(revenue) AS total\nFROM orders\n```\n\n")
+	}
+	s.WriteString("# Citations\n\n* [first 0](https://docs.example.org/daily/2020)\n* [column 1](https://docs.example.org/pipeline/627)\n* https://example.com/raw/source\n")
+	src := []byte(s.String())
+	if fast, tree, ok := bodiesOf(s.String()); !ok || !reflect.DeepEqual(fast, tree) {
+		b.Fatal("the bench body is not in the subset")
+	}
+	li := newLineIndex(src)
+	b.SetBytes(int64(len(src)))
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			p := &bodyParser{path: "c.md", src: src, lines: li}
+			p.fastBody()
+		}
+	})
+	b.Run("goldmark", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			p := &bodyParser{path: "c.md", src: src, lines: li}
+			p.treeBody(markdown.Parser().Parse(text.NewReader(src)))
+		}
+	})
+}
