@@ -373,6 +373,17 @@ type scratch struct {
 	buf    []byte
 	yaml   fastScratch
 	folder folderHandle // the folder of the last file read
+	lines  lineIndex    // the last file's line index, its table reused (bounded: maxKeptLineStarts)
+}
+
+// lineIndex returns the line index of src, in s's storage when s is not nil. Like the read buffer,
+// it is the next file's once this file's model is built (no model keeps a lineIndex).
+func (s *scratch) lineIndex(src []byte) *lineIndex {
+	if s == nil {
+		return newLineIndex(src)
+	}
+	s.lines.reset(src)
+	return &s.lines
 }
 
 // loadFile reads and parses one file; it never fails, problems become diagnostics.
@@ -489,7 +500,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		line, col := li.pos(bad)
 		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path, Line: clamp32(line), Col: clamp32(col)}, Code: CodeNotUTF8, Severity: Error, Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x): save it as UTF-8", src[bad])}})
 	}
-	li := newLineIndex(src)
+	li := s.lineIndex(src)
 	sp := SplitFrontmatter(src)
 	diags := sp.looseDiagnostics(j.path)
 	// Shapes of text the Markdown parser would spend superlinear time on are blanked first
