@@ -269,11 +269,10 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
 			return nil, false // maybe a lazy continuation of the quote's paragraph
 		}
-		rest := line
-		if kind == fkDef {
-			rest = line[bytes.Index(line, []byte("]:"))+2:]
+		if kind == fkNo {
+			return nil, false
 		}
-		if kind == fkNo || bytes.Contains(rest, []byte("]:")) {
+		if bytes.Contains(line, []byte("]:")) && mayDefine(kind, line, src, paraStart, off) {
 			return nil, false
 		}
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
@@ -334,9 +333,10 @@ type fastState struct {
 	sections    []Heading
 	codeRanges  [][2]int
 	inCitations int
-	text        strings.Builder // recorded text being built
-	refs        []string        // footnote reference labels, in order
-	defs        []fastDef       // footnote definitions, in order
+	text        []byte    // recorded text being built
+	ltext       []byte    // a link's text being built
+	refs        []string  // footnote reference labels, in order
+	defs        []fastDef // footnote definitions, in order
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -383,11 +383,11 @@ func (f *fastState) heading(off int, line []byte) bool {
 	for line[n] == '#' {
 		n++
 	}
-	f.text.Reset()
+	f.text = f.text[:0]
 	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
 		return false
 	}
-	h := Heading{Level: n, Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
 	b := f.b
 	b.Headings = append(b.Headings, h)
 	for len(f.sections) > 0 && f.sections[len(f.sections)-1].Level >= n {
@@ -408,12 +408,12 @@ func (f *fastState) item(off int, line []byte) bool {
 	if f.inCitations == 0 {
 		return f.inline(off+c0, off+len(line), false)
 	}
-	f.text.Reset()
+	f.text = f.text[:0]
 	first := len(f.b.Links)
 	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
 		return false
 	}
-	c := Citation{Text: strings.TrimSpace(f.text.String()), Pos: f.p.pos(off)}
+	c := Citation{Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
 	if len(f.b.Links) > first {
 		for _, l := range f.b.Links[first:] {
 			if !l.Image {
@@ -446,7 +446,7 @@ func (f *fastState) fence(off int) int {
 		full = src[off:next]
 	}
 	if n < len(full)-1 {
-		cb.Info = strings.TrimSpace(string(line[n:]))
+		cb.Info = string(bytes.TrimSpace(line[n:]))
 	}
 	start, contentStart, contentEnd := off, next, len(src)
 	for off = next; off < len(src); {
@@ -476,6 +476,25 @@ func (f *fastState) fence(off int) int {
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
 	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
 	return off
+}
+
+// mayDefine reports whether the line at off, holding "]:", may be part of a link reference
+// definition: those start a paragraph with '[' (and hold "]:"), so a paragraph, item or footnote
+// text starting otherwise defines nothing, and a heading nothing either.
+func mayDefine(kind int, line, src []byte, paraStart, off int) bool {
+	switch kind {
+	case fkPara:
+		if paraStart < 0 {
+			paraStart = off
+		}
+		return src[paraStart] == '['
+	case fkItem:
+		return line[itemContent(line)] == '['
+	case fkDef:
+		text := line[bytes.Index(line, []byte("]:"))+3:]
+		return text[0] == '[' && bytes.Contains(text, []byte("]:"))
+	}
+	return false
 }
 
 // quote reads the block quote starting at off: lines of `>`, one optional space, and either
@@ -515,7 +534,7 @@ func (f *fastState) quotePara(para [][2]int) bool {
 	var bracket, tick bool
 	for _, r := range para {
 		s := f.p.src[r[0]:r[1]]
-		if bytes.IndexByte(s, '<') >= 0 || bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+		if bytes.IndexByte(s, '<') >= 0 || f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
 			return false
 		}
 		bracket = bracket || bytes.IndexByte(s, '[') >= 0
@@ -597,12 +616,12 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
-	if bytes.IndexByte(s, '\\') >= 0 {
-		return false
-	}
 	masked := s
 	if bytes.IndexByte(s, '`') >= 0 {
 		masked = maskCodeSpans(s)
+	}
+	if bytes.IndexByte(masked, '\\') >= 0 {
+		return false // an escape, outside code spans (inside, a backslash is literal)
 	}
 	if lt && bytes.IndexByte(masked, '<') >= 0 {
 		return false // raw HTML, a comment or an autolink, outside code spans
@@ -628,54 +647,55 @@ func codeMasked(line []byte) []byte {
 	return maskCodeSpans(line)
 }
 
-// maskCodeSpans returns a copy of the inline text s (with no backslash) with the code spans, which
-// hide any bracket they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run of n backticks
-// opens a span that the next run of exactly n closes, or is literal when there is none (§6.1).
+// maskCodeSpans returns a copy of the inline text s with the code spans, which hide any bracket
+// they hold, overwritten with 0 (which the subset has nowhere else) but for their newlines: a run
+// of n backticks opens a span that the next run of exactly n closes, or is literal when there is
+// none (§6.1). Escapes are not read: a caller falls back on any backslash left unmasked, and up to
+// the first such backslash (read left to right) the spans found are goldmark's, since inside a
+// span a backslash is literal.
 func maskCodeSpans(s []byte) []byte {
 	m := bytes.Clone(s)
-	// Bound: a run length once found without a closer has none after any later opener either (the
-	// search covers the rest of the text), so each length is searched in vain at most once.
-	var none map[int]bool
+	// Bound: the runs are listed once, and the runs of each length once more, each list with a
+	// cursor that only moves forward (openers are met left to right): linear, where searching the
+	// rest of the text from every opener was quadratic on a text of many unmatched runs.
+	type run struct{ start, end int }
+	var runs []run
 	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
+		k := bytes.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
 		}
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
+		j := i + k
+		e := j
+		for e < len(s) && s[e] == '`' {
+			e++
 		}
-		n := j - i
-		end := -1
-		for k := j; k < len(s) && !none[n]; {
-			if s[k] != '`' {
-				k++
-				continue
-			}
-			r := k
-			for r < len(s) && s[r] == '`' {
-				r++
-			}
-			if r-k == n {
-				end = r
-				break
-			}
-			k = r
+		runs = append(runs, run{j, e})
+		i = e
+	}
+	byLen := map[int][]int{} // run indexes by length
+	for x, r := range runs {
+		byLen[r.end-r.start] = append(byLen[r.end-r.start], x)
+	}
+	cursor := map[int]int{}
+	for x := 0; x < len(runs); x++ {
+		n := runs[x].end - runs[x].start
+		same := byLen[n]
+		c := cursor[n]
+		for c < len(same) && same[c] <= x {
+			c++
 		}
-		if end < 0 {
-			if none == nil {
-				none = map[int]bool{}
-			}
-			none[n] = true
-			i = j // literal backticks
-			continue
+		cursor[n] = c
+		if c == len(same) {
+			continue // literal backticks
 		}
-		for k := i; k < end; k++ {
+		y := same[c]
+		for k := runs[x].start; k < runs[y].end; k++ {
 			if m[k] != '\n' {
 				m[k] = 0
 			}
 		}
-		i = end
+		x = y // the runs inside the span are its content
 	}
 	return m
 }
@@ -738,17 +758,17 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		if image {
 			start--
 		}
-		var text strings.Builder
-		if !plainText(line, masked, j+1, k, &text) {
+		f.ltext = f.ltext[:0]
+		if !plainText(line, masked, j+1, k, &f.ltext) {
 			return false
 		}
 		if recorded {
 			if !plainText(line, masked, i, start, &f.text) {
 				return false
 			}
-			f.text.WriteString(text.String())
+			f.text = append(f.text, f.ltext...)
 		}
-		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: strings.TrimSpace(text.String()), Image: image, Pos: f.p.pos(off + start)})
+		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
 		i = d + 1
 	}
 }
@@ -756,7 +776,7 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 // plainText writes to w the text goldmark records for line[from:to], which holds no link, or
 // returns false when emphasis or escapes might change it. Code spans (masked with 0)
 // give their content.
-func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
+func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 	for i := from; i < to; i++ {
 		c := line[i]
 		if masked[i] == 0 {
@@ -778,7 +798,7 @@ func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
 			if len(content) > 2 && content[0] == ' ' && content[len(content)-1] == ' ' && len(bytes.Trim(content, " ")) > 0 {
 				content = content[1 : len(content)-1]
 			}
-			w.Write(content)
+			*w = append(*w, content...)
 			i = e - 1
 			continue
 		}
@@ -790,7 +810,7 @@ func plainText(line, masked []byte, from, to int, w *strings.Builder) bool {
 				return false
 			}
 		}
-		w.WriteByte(c) // entities stay as written: goldmark's text segments are the source's bytes
+		*w = append(*w, c) // entities stay as written: goldmark's text segments are the source's bytes
 	}
 	return true
 }

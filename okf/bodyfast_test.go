@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -98,7 +99,7 @@ var nearMisses = []string{
 	"- [a](b)\n- [c](d)\n", "- item\n# h\n", "- item\n```\nx\n```\n", "text\n- item\n", "text\n* item\n",
 	"a_b [x](y_z.md)\n", "[a](b)\n[c](d)\n", "x ![a](b) y\n", "!![a](b)\n", "[a](b)]\n", "[[a](b)\n",
 	"> a `\nx` [a](b) `\n", "> a\nb [c](d)\n", "> a\n>\nb\n", "> a\n- b\n", "> a\n---\n", "para\n> q\n", "- i\n> q\n",
-	"[a](b%20c)\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
+	"[a](b%20c)\n", "x [a]: b\n[a]\n", "> [a]: /u\n\n[a]\n", "- [a]: /u\n\n[a]\n", "[b]\nx [a]: b\n[a]\n", "[^1]: [a]: b\n", "`a\\` [x](y)\n", "\\`a` [x](y)`\n", "# `a\\` b\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
 }
 
 func TestBodyFastSeeds(t *testing.T) {
@@ -204,7 +205,7 @@ func TestBodyFastRandom(t *testing.T) {
 		"[^1]: note [a](b.md)", "[^2]: x", "[^1]: dup [c](d)", "[^3]: `[x](y)` [z](w)", "text[^1] more[^2]", "[^2] at start", "[^1]:",
 		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
 		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->", "-  two spaces", "*    four [a](b)", "-     five", "1.  two", "10)   x", "2.0 is beta", "1.x", "3.\tt", "1.",
-		"> [!NOTE]", "> text [a](b.md) more", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
+		"> [!NOTE]", "> text [a](b.md) more", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
 	}
 	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
@@ -212,7 +213,7 @@ func TestBodyFastRandom(t *testing.T) {
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
 		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
-		"`<T>`", "`a <b> c`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
+		"`<T>`", "`a <b> c`", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	r := uint64(7)
 	rnd := func(n int) int {
 		r ^= r << 13
@@ -282,4 +283,66 @@ func BenchmarkBody(b *testing.B) {
 			p.treeBody(markdown.Parser().Parse(text.NewReader(src)))
 		}
 	})
+}
+
+// TestMaskCodeSpans compares maskCodeSpans with the rule read straight from the spec (from each
+// opening run, search the rest of the text for a run of the same length) on random texts of
+// backtick runs, letters and newlines.
+func TestMaskCodeSpans(t *testing.T) {
+	naive := func(s []byte) []byte {
+		m := append([]byte(nil), s...)
+		for i := 0; i < len(s); {
+			if s[i] != '`' {
+				i++
+				continue
+			}
+			j := i
+			for j < len(s) && s[j] == '`' {
+				j++
+			}
+			end := -1
+			for k := j; k < len(s); {
+				if s[k] != '`' {
+					k++
+					continue
+				}
+				r := k
+				for r < len(s) && s[r] == '`' {
+					r++
+				}
+				if r-k == j-i {
+					end = r
+					break
+				}
+				k = r
+			}
+			if end < 0 {
+				i = j
+				continue
+			}
+			for k := i; k < end; k++ {
+				if m[k] != '\n' {
+					m[k] = 0
+				}
+			}
+			i = end
+		}
+		return m
+	}
+	r := uint64(3)
+	rnd := func(n int) int {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		return int(r % uint64(n))
+	}
+	for range 20000 {
+		var b []byte
+		for j := rnd(12); j > 0; j-- {
+			b = append(b, []string{"`", "``", "```", "a", "b c", "\n", "["}[rnd(7)]...)
+		}
+		if got, want := maskCodeSpans(b), naive(b); !bytes.Equal(got, want) {
+			t.Fatalf("%q: masked %q, want %q", b, got, want)
+		}
+	}
 }

@@ -74,6 +74,15 @@ type LoadOptions struct {
 	// later. The node must not be changed nor kept after the call: the worker reuses its memory for
 	// the next file.
 	OnFrontmatter func(c *Concept, top *yaml.Node)
+	// OnFile, when not nil, is called with the slash path and the bytes of every concept, index.md
+	// and log.md the loader read, as read (before any parsing, whatever the file holds), by the
+	// loading workers, concurrently. A caller that keeps each file's text (okf serve) takes it here
+	// rather than read every file a second time. It is not called for a file that could not be read
+	// (its OKF010 diagnostic says why). Nobody may change src: the worker parses it after the call.
+	// When OnFile returns false, src must not be kept after the call (the worker reuses its memory
+	// for the next file); when it returns true, the caller owns src from then on and the worker
+	// reads the next file into new memory.
+	OnFile func(path string, src []byte) (keep bool)
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -384,6 +393,9 @@ func (l *loader) loadFile(j job, s *scratch) result {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
 	s.buf = src
+	if l.opts.OnFile != nil && l.opts.OnFile(j.path, src) {
+		s.buf = nil // the caller keeps src
+	}
 	n := l.gate.acquire(int64(len(src)))
 	defer l.gate.release(n)
 	if parseHook != nil {
