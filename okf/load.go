@@ -83,6 +83,13 @@ type LoadOptions struct {
 	// for the next file); when it returns true, the caller owns src from then on and the worker
 	// reads the next file into new memory.
 	OnFile func(path string, src []byte) (keep bool)
+	// SkipBodies leaves every concept's Body empty (no links, headings, code blocks…) instead of
+	// parsing its Markdown, the larger part of loading a concept. For a caller that reads no body
+	// until later, if ever (okf serve, whose search reads the text it keeps): it parses a body
+	// when it needs one with ParseConcept, which reads a file exactly as the loader does. Index and
+	// log bodies are always parsed, and every diagnostic is the same either way (none comes from
+	// parsing a concept's body).
+	SkipBodies bool
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -404,7 +411,7 @@ func (l *loader) loadFile(j job, s *scratch) result {
 		parseHook(int64(len(src)))
 		defer parseHook(-int64(len(src)))
 	}
-	return parseFile(j, src, l.fsys, s, l.opts.OnFrontmatter)
+	return parseFile(j, src, l.fsys, s, l.opts.OnFrontmatter, l.opts.SkipBodies)
 }
 
 // ParseBudget is how many bytes of source the loader's workers parse at once. Bound: parsing builds
@@ -479,13 +486,13 @@ func (l *loader) empty(j job, diags []Diagnostic) result {
 // ParseConcept parses one concept file's text as the loader does, for callers that hold a file
 // outside a bundle (editors, generators). path is the slash path used in positions.
 func ParseConcept(path string, src []byte) (*Concept, []Diagnostic) {
-	r := parseFile(job{path: path, kind: conceptFile}, src, nil, nil, nil)
+	r := parseFile(job{path: path, kind: conceptFile}, src, nil, nil, nil, false)
 	return r.concept, r.diags
 }
 
 // parseFile parses one file's text. s, when not nil, is the worker's scratch memory;
-// onFrontmatter, when not nil, is LoadOptions.OnFrontmatter.
-func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Concept, *yaml.Node)) result {
+// onFrontmatter, when not nil, is LoadOptions.OnFrontmatter; skipBody is LoadOptions.SkipBodies.
+func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Concept, *yaml.Node), skipBody bool) result {
 	var l loader
 	if !utf8.Valid(src) {
 		li := newLineIndex(src)
@@ -582,7 +589,11 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		return result{log: lg, diags: diags}
 	}
 	c := &Concept{ID: strings.TrimSuffix(j.path, ".md"), Path: j.path, Frontmatter: fm, BOM: sp.BOM}
-	c.Body = parseBody(j.path, src, bodyOffset, li)
+	if skipBody {
+		c.Body = &Body{}
+	} else {
+		c.Body = parseBody(j.path, src, bodyOffset, li)
+	}
 	if fm.Present {
 		t := fm.Type
 		switch {

@@ -51,9 +51,13 @@ type snapshot struct {
 	window    time.Duration
 	trustOnce sync.Once
 	rows      map[string]*trust.Concept
-	docs      []*doc // concepts sorted by ID, then indexes sorted by path
-	byID      map[string]*doc
-	byURI     map[string]*doc
+	// texts holds every concept's and index's text by slash path, as read. The bundle is loaded
+	// without concept bodies (okf.LoadOptions.SkipBodies: search reads the text, not the parsed
+	// Markdown); the trust analysis, which follows body links, parses them from here first.
+	texts map[string][]byte
+	docs  []*doc // concepts sorted by ID, then indexes sorted by path
+	byID  map[string]*doc
+	byURI map[string]*doc
 	// concepts is the number of concepts (docs[:concepts]); search numbers documents by position.
 	concepts int
 	idx      *index
@@ -80,6 +84,7 @@ func indexID(dir string) string {
 // read twice.
 func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
 	lo := o.Load
+	lo.SkipBodies = true // parsed on the first read or trust call (snapshot.rowOf)
 	var mu sync.Mutex
 	texts := map[string][]byte{}
 	lo.OnFile = func(p string, src []byte) bool {
@@ -114,7 +119,7 @@ func notRead(p string, broken map[string]okf.Diagnostic) string {
 // build makes a snapshot of b, whose files' texts are texts (by slash path). prev (nil on the first
 // load) supplies the last good version of a file whose new version has errors.
 func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot) (*snapshot, []string) {
-	s := &snapshot{bundle: b, byID: map[string]*doc{}, byURI: map[string]*doc{}, dirs: map[string][]string{}}
+	s := &snapshot{bundle: b, texts: texts, byID: map[string]*doc{}, byURI: map[string]*doc{}, dirs: map[string][]string{}}
 	var notes []string
 	broken := map[string]okf.Diagnostic{}
 	for _, d := range b.Diagnostics {
@@ -235,6 +240,16 @@ func (s *snapshot) rowOf(d *doc) *trust.Concept {
 		return d.row
 	}
 	s.trustOnce.Do(func() {
+		// The bodies the load skipped, parsed exactly as the loader parses them (okf.ParseConcept),
+		// one file at a time. Nothing else in serve reads a concept's Body, and the Do orders these
+		// writes before any later reader.
+		for _, c := range s.bundle.Concepts {
+			if text, ok := s.texts[c.Path]; ok {
+				if pc, _ := okf.ParseConcept(c.Path, text); pc != nil {
+					c.Body = pc.Body
+				}
+			}
+		}
 		r := trust.Build(s.bundle, trust.Options{Now: s.trustAt, ExpiringWithin: s.window})
 		s.rows = make(map[string]*trust.Concept, len(r.Concepts))
 		for _, c := range r.Concepts {
