@@ -6,31 +6,32 @@ import (
 )
 
 // The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
-// links, one-line bullet items and fenced code: for those, fastBody builds the Body line by line,
+// links, one-line list items and fenced code: for those, fastBody builds the Body line by line,
 // several times faster than goldmark's parse and tree walk, and identical to it. Anything it does
-// not read exactly (see mdLine and fastInline) makes it answer "not mine", and parsedBody parses
-// the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom check it against
-// goldmark: whatever it takes, it must read exactly as the tree walk does.
+// not read exactly (see mdLine, mayDefine, inline and plainText) makes it answer "not mine", and
+// parsedBody parses the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom
+// check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
 //   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, autolinks) but in code spans
 //     and in an HTML comment block (a line starting with `<!--` at column 0, to the first line
-//     holding `-->`); no
-//     `]:` but a footnote definition's (every link reference definition holds one, so without it a
-//     bracket that is not an inline link is literal text);
+//     holding `-->`); no `]:` in a paragraph, item or quote starting with `[` (a link reference
+//     definition starts a paragraph with `[` and holds one; without any, a bracket that is not an
+//     inline link is literal text);
 //   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
 //     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
 //     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
-//     ordered (`1.`, `1)`) item of one line (a space, then text that would start a paragraph), a
-//     footnote definition of one line, a block quote line (`>`, a space, and nothing or paragraph
-//     text, not right after an item or definition, and followed by nothing but a blank line, a
-//     heading, a fence or a comment), or a paragraph line starting with a character that opens no
-//     block (no setext underlines, `+` items); an ordered item right after a paragraph line,
-//     and a paragraph line right after an item or definition (a lazy continuation), fall back;
-//   - inline, only links change what is recorded outside headings and citations: in a block
-//     holding a `[`, no `\` (escapes can hide a link); code spans are masked (they hide brackets);
-//     then every `[` opens a one-line `[text](dest)` or `![text](dest)` with a plain destination,
-//     a footnote reference `[^label]`, or a literal `[text]` not followed by `(` or `[`;
+//     ordered (`1.`, `1)`) item of one line (one to four spaces, then text that would start a
+//     paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
+//     or paragraph text, not right after an item or definition, and followed by nothing but a blank
+//     line, a heading, a fence or a comment), or a paragraph line starting with a character that
+//     opens no block (no setext underlines, `+` items); an ordered item right after a paragraph
+//     line, and a paragraph line right after an item or definition (a lazy continuation), fall back;
+//   - inline, only links change what is recorded outside headings and citations: code spans are
+//     masked (they hide brackets, `<` and `\`); in a block holding a `[`, no `\` outside them
+//     (escapes can hide a link); then every `[` opens a one-line `[text](dest)` or `![text](dest)`
+//     with a plain destination, a footnote reference `[^label]`, or a literal `[text]` not followed
+//     by `(` or `[`;
 //   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
 //     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
 //     content. Entities are kept as written, as goldmark's text segments keep them.
