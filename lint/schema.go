@@ -153,9 +153,12 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 	known := false
 	if v, ok := projection(c.Frontmatter); ok {
 		baseErr, known = cache.verdict(base, v), true
+		releaseProjection(v)
 		if baseErr == nil && own == nil {
 			return nil
 		}
+	} else {
+		releaseProjection(v)
 	}
 	n, err := node()
 	if err != nil {

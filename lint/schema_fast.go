@@ -22,7 +22,7 @@ import (
 // stands for a value of that shape, which is all a type check needs.
 func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 	p := projector{ok: true}
-	m := make(map[string]any, len(f.Keys))
+	m := projectionMaps.Get().(map[string]any)
 	for _, k := range f.Keys {
 		val := k.Value
 		switch k.Name {
@@ -123,6 +123,22 @@ func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 		}
 	}
 	return m, p.ok
+}
+
+// projectionMaps holds the top-level maps of projections done with (releaseProjection): one per
+// concept was most of what the schema check allocated.
+var projectionMaps = sync.Pool{New: func() any { return map[string]any{} }}
+
+// releaseProjection hands v, a projection nothing refers to any more, back for the next one. A
+// validation error does not refer to the value validated (it holds locations and kinds), so v may
+// go back once its verdict is known. A map grown by a frontmatter of many keys is left to the
+// collector.
+func releaseProjection(v map[string]any) {
+	if len(v) > 64 {
+		return
+	}
+	clear(v)
+	projectionMaps.Put(v)
 }
 
 type projector struct{ ok bool }

@@ -138,8 +138,24 @@ type lineIndex struct {
 }
 
 func newLineIndex(src []byte) *lineIndex {
+	li := &lineIndex{}
+	li.reset(src)
+	return li
+}
+
+// maxKeptLineStarts bounds the line table a loader worker keeps from file to file (lineIndex.reset
+// reuses it): a file of more lines gets a table of its own.
+const maxKeptLineStarts = 1 << 16
+
+// reset makes li the index of src, reusing its line table when it is large enough.
+func (li *lineIndex) reset(src []byte) {
 	// Line ends are found with bytes.Count and bytes.IndexByte (vectorised), not a byte loop.
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	n := bytes.Count(src, []byte{'\n'}) + 1
+	starts := li.starts[:0]
+	if cap(starts) < n || cap(starts) > maxKeptLineStarts {
+		starts = make([]int, 0, n)
+	}
+	starts = append(starts, 0)
 	for i := 0; ; {
 		k := bytes.IndexByte(src[i:], '\n')
 		if k < 0 {
@@ -148,7 +164,7 @@ func newLineIndex(src []byte) *lineIndex {
 		i += k + 1
 		starts = append(starts, i)
 	}
-	return &lineIndex{src: src, starts: starts}
+	*li = lineIndex{src: src, starts: starts}
 }
 
 // pos returns the line and rune column of byte offset off.

@@ -74,6 +74,15 @@ type LoadOptions struct {
 	// later. The node must not be changed nor kept after the call: the worker reuses its memory for
 	// the next file.
 	OnFrontmatter func(c *Concept, top *yaml.Node)
+	// OnFile, when not nil, is called with the slash path and the bytes of every concept, index.md
+	// and log.md the loader read, as read (before any parsing, whatever the file holds), by the
+	// loading workers, concurrently. A caller that keeps each file's text (okf serve) takes it here
+	// rather than read every file a second time. It is not called for a file that could not be read
+	// (its OKF010 diagnostic says why). Nobody may change src: the worker parses it after the call.
+	// When OnFile returns false, src must not be kept after the call (the worker reuses its memory
+	// for the next file); when it returns true, the caller owns src from then on and the worker
+	// reads the next file into new memory.
+	OnFile func(path string, src []byte) (keep bool)
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -364,6 +373,17 @@ type scratch struct {
 	buf    []byte
 	yaml   fastScratch
 	folder folderHandle // the folder of the last file read
+	lines  lineIndex    // the last file's line index, its table reused (bounded: maxKeptLineStarts)
+}
+
+// lineIndex returns the line index of src, in s's storage when s is not nil. Like the read buffer,
+// it is the next file's once this file's model is built (no model keeps a lineIndex).
+func (s *scratch) lineIndex(src []byte) *lineIndex {
+	if s == nil {
+		return newLineIndex(src)
+	}
+	s.lines.reset(src)
+	return &s.lines
 }
 
 // loadFile reads and parses one file; it never fails, problems become diagnostics.
@@ -373,6 +393,9 @@ func (l *loader) loadFile(j job, s *scratch) result {
 		return l.empty(j, []Diagnostic{unreadable(j.path, err)})
 	}
 	s.buf = src
+	if l.opts.OnFile != nil && l.opts.OnFile(j.path, src) {
+		s.buf = nil // the caller keeps src
+	}
 	n := l.gate.acquire(int64(len(src)))
 	defer l.gate.release(n)
 	if parseHook != nil {
@@ -477,7 +500,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		line, col := li.pos(bad)
 		return l.empty(j, []Diagnostic{{Pos: Position{Path: j.path, Line: clamp32(line), Col: clamp32(col)}, Code: CodeNotUTF8, Severity: Error, Message: fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x): save it as UTF-8", src[bad])}})
 	}
-	li := newLineIndex(src)
+	li := s.lineIndex(src)
 	sp := SplitFrontmatter(src)
 	diags := sp.looseDiagnostics(j.path)
 	// Shapes of text the Markdown parser would spend superlinear time on are blanked first

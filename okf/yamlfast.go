@@ -30,6 +30,8 @@ type fastParser struct {
 	lines []fastLine
 	i     int // next line
 	slab  []yaml.Node
+	stack []*yaml.Node // the children of the collections being read, innermost last
+	ptrs  []*yaml.Node // the children of the collections read, back to back (their Content)
 	bail  bool
 }
 
@@ -46,8 +48,9 @@ type fastLine struct {
 // before the next is parsed, so a worker keeps one slab instead of allocating ~20 KB per file. The
 // slab kept is bounded by maxScratchNodes; a larger block gets a slab of its own.
 type fastScratch struct {
-	lines []fastLine
-	slab  []yaml.Node
+	lines       []fastLine
+	slab        []yaml.Node
+	stack, ptrs []*yaml.Node
 }
 
 const maxScratchNodes = 4096
@@ -62,10 +65,13 @@ func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
 	}
 	p := &fastParser{}
 	if s != nil {
-		p.lines = s.lines[:0]
+		p.lines, p.stack, p.ptrs = s.lines[:0], s.stack[:0], s.ptrs[:0]
 		defer func() {
 			if cap(p.lines) <= maxScratchNodes {
 				s.lines = p.lines[:0]
+			}
+			if cap(p.stack) <= maxScratchNodes && cap(p.ptrs) <= maxScratchNodes {
+				s.stack, s.ptrs = p.stack[:0], p.ptrs[:0]
 			}
 		}()
 	}
@@ -120,8 +126,28 @@ func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
 	if p.bail || p.i != len(p.lines) || top == nil {
 		return nil, false
 	}
-	d.Content = []*yaml.Node{top}
+	p.stack = append(p.stack, top)
+	d.Content = p.children(0)
 	return d, true
+}
+
+// children ends a collection whose children were gathered on the stack from base: they move to the
+// arena of finished collections, which the Content returned shares (capacity capped, so an append
+// to it copies), instead of each collection growing a slice of its own. Like the node slab, the
+// arena is reused for the next block only once this block's tree is dropped.
+func (p *fastParser) children(base int) []*yaml.Node {
+	items := p.stack[base:]
+	if len(items) == 0 {
+		return nil
+	}
+	if cap(p.ptrs)-len(p.ptrs) < len(items) {
+		// The collections already ended keep the array they were given.
+		p.ptrs = make([]*yaml.Node, 0, max(2*cap(p.ptrs), len(items), 64))
+	}
+	start := len(p.ptrs)
+	p.ptrs = append(p.ptrs, items...)
+	p.stack = p.stack[:base]
+	return p.ptrs[start:len(p.ptrs):len(p.ptrs)]
 }
 
 // fastSafe rejects text with any character the subset leaves to yaml.v3 wherever it is: tabs,
@@ -184,6 +210,7 @@ func (p *fastParser) block(indent int) *yaml.Node {
 func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
 	m := p.node()
 	*m = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n, Column: col + 1}
+	base := len(p.stack)
 	p.i++ // the first key's line is consumed here; text is what follows its indentation or "- "
 	for {
 		colon := keyEnd(text)
@@ -224,11 +251,12 @@ func (p *fastParser) mapping(indent int, text []byte, n, col int) *yaml.Node {
 		if p.bail {
 			return nil
 		}
-		m.Content = append(m.Content, k, v)
+		p.stack = append(p.stack, k, v)
 		if p.i >= len(p.lines) || p.lines[p.i].indent != indent || isSeqItem(p.lines[p.i].text) {
 			if p.i < len(p.lines) && p.lines[p.i].indent > indent {
 				p.bail = true
 			}
+			m.Content = p.children(base)
 			return m
 		}
 		l := p.lines[p.i]
@@ -242,6 +270,7 @@ func (p *fastParser) sequence(indent int) *yaml.Node {
 	l := p.lines[p.i]
 	s := p.node()
 	*s = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1}
+	base := len(p.stack)
 	for p.i < len(p.lines) {
 		l = p.lines[p.i]
 		if l.indent != indent || !isSeqItem(l.text) {
@@ -257,7 +286,7 @@ func (p *fastParser) sequence(indent int) *yaml.Node {
 				p.bail = true // "-" alone: an item on the next lines
 				return nil
 			}
-			s.Content = append(s.Content, p.null(l.n, indent+1))
+			p.stack = append(p.stack, p.null(l.n, indent+1))
 			continue
 		}
 		sp := 1
@@ -281,8 +310,9 @@ func (p *fastParser) sequence(indent int) *yaml.Node {
 		if p.bail {
 			return nil
 		}
-		s.Content = append(s.Content, v)
+		p.stack = append(p.stack, v)
 	}
+	s.Content = p.children(base)
 	return s
 }
 
@@ -442,6 +472,7 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 		if len(body) == 0 {
 			return v
 		}
+		base := len(p.stack)
 		for {
 			end := 0
 			for end < len(body) && body[end] != ',' {
@@ -458,8 +489,9 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 			c := p.node()
 			*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + utf8.RuneCount(text[:start]) + 1}
 			c.Tag = plainTag(c)
-			v.Content = append(v.Content, c)
+			p.stack = append(p.stack, c)
 			if end == len(body) {
+				v.Content = p.children(base)
 				return v
 			}
 			body = body[end+1:]

@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"unicode"
@@ -35,10 +37,22 @@ type posting struct {
 	tf  float32
 }
 
-// index is an inverted index over documents numbered 0..n-1.
+// index is an inverted index over documents numbered 0..n-1. Every term has a number; the postings
+// of term t are posts[start[t]:start[t+1]], in document order, all in one slice.
 type index struct {
-	postings map[string][]posting
-	n        int
+	terms map[string]int32
+	start []int32
+	posts []posting
+	n     int
+}
+
+// postings returns the postings of word w (nil when no document holds it).
+func (x *index) postings(w string) []posting {
+	t, ok := x.terms[w]
+	if !ok {
+		return nil
+	}
+	return x.posts[x.start[t]:x.start[t+1]]
 }
 
 // tokens splits s into lowercase words: maximal runs of Unicode letters, digits and combining
@@ -82,70 +96,158 @@ func toLower(w string) string {
 	return string(b)
 }
 
-// indexBuilder counts each document's words as it reads them, keeping only counts: every distinct
-// word gets a number the first time it is seen (its text allocated once), and a document's counts
-// are dense slots cleared after the document. Once every document's field lengths are known, build
-// weighs the counts.
+// indexBuilder counts each document's words as it reads them, keeping only counts. A word made of
+// lowercase ASCII letters and digits (most words) is looked up where it lies in the text; any other
+// is lowercased into a reused buffer first. Its term number is found in an open-addressing table:
+// a word of at most 8 bytes (most words) is its own integer key, a longer one is hashed and
+// compared with the bytes of the terms met so far (one arena). Nothing is allocated per word, only
+// per new term. A document's counts are dense slots by term number, cleared after the document; its
+// postings go to a flat list of fixed-size chunks (never copied as it grows) in document order.
+// Once every document's field lengths are known, build weighs the counts and sorts the postings by
+// term (a counting sort, which keeps document order within a term).
 type indexBuilder struct {
-	terms   map[string]int32
-	words   []string
-	raw     [][]rawPosting // by term number
+	short   []shortSlot // words of at most 8 bytes, by their key (shortTerm)
+	nshort  int
+	slots   []uint64 // longer words: hash<<32 | term number + 1, by hash slot; 0 is empty
+	nlong   int
+	terms   int
+	arena   []byte  // every term's bytes, one after the other
+	offs    []int32 // term t is arena[offs[t]:offs[t+1]]
 	count   [][numFields]int32
 	touched []int32
+	flat    [][]rawPosting // chunks of postingChunk
 	lens    [][numFields]int32
 	buf     []byte
 }
 
 type rawPosting struct {
-	doc int32
-	tf  [numFields]int32
+	term, doc int32
+	tf        [numFields]int32
+}
+
+const postingChunk = 1 << 14
+
+// wordByte maps an ASCII byte to itself lowercased when it is part of a word (a letter or digit),
+// and to 0 when it separates words.
+var wordByte = func() (t [utf8.RuneSelf]byte) {
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c] = c
+		t[c-'a'+'A'] = c
+	}
+	return t
+}()
+
+// isWordRune reports whether r, not ASCII, is part of a word (as tokens splits them).
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
 // addField reads the words of text (as tokens splits them) into field f of the current document and
 // returns how many there were.
 func (b *indexBuilder) addField(f int, text []byte) int32 {
-	if b.terms == nil {
-		b.terms = map[string]int32{}
-	}
 	var n int32
-	b.buf = b.buf[:0]
-	for i := 0; i <= len(text); {
-		r, size := rune(' '), 1
-		if i < len(text) {
-			if c := text[i]; c < utf8.RuneSelf {
-				r = rune(c)
-			} else {
-				r, size = utf8.DecodeRune(text[i:])
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && wordByte[c] == 0 {
+			i++
+			continue
+		}
+		// A word may start at i. Lowercase ASCII letters and digits are the word as written.
+		start := i
+		for i+8 <= len(text) {
+			n := lowerRun(binary.LittleEndian.Uint64(text[i:]))
+			i += n
+			if n < 8 {
+				break
 			}
 		}
-		switch {
-		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
-			b.buf = append(b.buf, byte(r))
-		case 'A' <= r && r <= 'Z':
-			b.buf = append(b.buf, byte(r)+'a'-'A')
-		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
-			b.buf = utf8.AppendRune(b.buf, unicode.ToLower(r))
-		default:
-			if len(b.buf) > 0 {
-				b.countWord(f)
-				n++
-				b.buf = b.buf[:0]
+		for i < len(text) {
+			c := text[i]
+			if c >= utf8.RuneSelf || wordByte[c] != c {
+				break
+			}
+			i++
+		}
+		w := text[start:i]
+		if i < len(text) && (text[i] >= utf8.RuneSelf || wordByte[text[i]] != 0) {
+			// Capitals or a letter that is not ASCII: lowercase the whole word into buf.
+			buf := b.buf[:0]
+			for i = start; i < len(text); {
+				c := text[i]
+				if c < utf8.RuneSelf {
+					l := wordByte[c]
+					if l == 0 {
+						break
+					}
+					buf = append(buf, l)
+					i++
+					continue
+				}
+				r, size := utf8.DecodeRune(text[i:])
+				if !isWordRune(r) {
+					break
+				}
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+				i += size
+			}
+			b.buf = buf
+			w = buf
+			if len(w) == 0 {
+				// Not a word after all: a separator that is not ASCII.
+				_, size := utf8.DecodeRune(text[i:])
+				i += size
+				continue
 			}
 		}
-		i += size
+		b.countWord(f, w)
+		n++
 	}
 	return n
 }
 
-func (b *indexBuilder) countWord(f int) {
-	id, ok := b.terms[string(b.buf)] // no allocation for the lookup
-	if !ok {
-		w := string(b.buf)
-		id = int32(len(b.words))
-		b.terms[w] = id
-		b.words = append(b.words, w)
-		b.raw = append(b.raw, nil)
-		b.count = append(b.count, [numFields]int32{})
+// lowerRun returns how many of the 8 bytes of x (the first in the low byte) are, from the first,
+// lowercase ASCII letters or digits: 8 bytes compared at once (SWAR).
+func lowerRun(x uint64) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	y := x &^ high // no byte over 0x7f: the sums below never carry into the next byte
+	// A byte b is in [lo, hi] when b+(0x80-lo) has its high bit set and b+(0x7f-hi) has not.
+	lower := (y + ones*(0x80-'a')) &^ (y + ones*(0x7f-'z'))
+	digit := (y + ones*(0x80-'0')) &^ (y + ones*(0x7f-'9'))
+	word := (lower | digit) &^ x & high
+	return bits.TrailingZeros64(^word&high) / 8
+}
+
+// hashWord hashes a word eight bytes at a time.
+func hashWord(w []byte) uint32 {
+	const k = 0x9e3779b97f4a7c15
+	h := uint64(len(w)) * k
+	for ; len(w) >= 8; w = w[8:] {
+		h = (h ^ binary.LittleEndian.Uint64(w)) * k
+		h ^= h >> 29
+	}
+	if len(w) > 0 {
+		var x uint64
+		for i, c := range w {
+			x |= uint64(c) << (8 * i)
+		}
+		h = (h ^ x) * k
+	}
+	h ^= h >> 32
+	return uint32(h)
+}
+
+// countWord counts word w in field f of the current document.
+func (b *indexBuilder) countWord(f int, w []byte) {
+	var id int32
+	if len(w) <= 8 {
+		id = b.shortTerm(w)
+	} else {
+		id = b.longTerm(w)
 	}
 	c := &b.count[id]
 	if *c == ([numFields]int32{}) {
@@ -154,11 +256,122 @@ func (b *indexBuilder) countWord(f int) {
 	c[f]++
 }
 
+// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new. Such a
+// word is its own key: its bytes as a little-endian integer (a word holds no zero byte, so the
+// key tells every length apart and is never 0, the empty slot).
+func (b *indexBuilder) shortTerm(w []byte) int32 {
+	var key uint64
+	if cap(w) >= 8 {
+		// Read 8 bytes at once and keep the word's: reading within the slice's capacity is safe.
+		key = binary.LittleEndian.Uint64(w[:8]) & (^uint64(0) >> (64 - 8*len(w)))
+	} else {
+		for i, c := range w {
+			key |= uint64(c) << (8 * i)
+		}
+	}
+	if 2*b.nshort >= len(b.short) {
+		b.growShort()
+	}
+	mask := uint64(len(b.short) - 1)
+	for i := (key * 0x9e3779b97f4a7c15 >> 32) & mask; ; i = (i + 1) & mask {
+		s := &b.short[i]
+		if s.key == key {
+			return s.id
+		}
+		if s.key == 0 {
+			s.key, s.id = key, b.newTerm(w)
+			b.nshort++
+			return s.id
+		}
+	}
+}
+
+type shortSlot struct {
+	key uint64
+	id  int32
+}
+
+// growShort doubles the table of short words (at least 1,024 slots) and places them again.
+func (b *indexBuilder) growShort() {
+	old := b.short
+	b.short = make([]shortSlot, max(1024, 2*len(old)))
+	mask := uint64(len(b.short) - 1)
+	for _, s := range old {
+		if s.key == 0 {
+			continue
+		}
+		i := (s.key * 0x9e3779b97f4a7c15 >> 32) & mask
+		for b.short[i].key != 0 {
+			i = (i + 1) & mask
+		}
+		b.short[i] = s
+	}
+}
+
+// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new.
+func (b *indexBuilder) longTerm(w []byte) int32 {
+	if 2*b.nlong >= len(b.slots) {
+		b.grow()
+	}
+	h := hashWord(w)
+	mask := uint32(len(b.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := b.slots[i]
+		if s == 0 {
+			id := b.newTerm(w)
+			b.slots[i] = uint64(h)<<32 | uint64(id+1)
+			b.nlong++
+			return id
+		}
+		if uint32(s>>32) == h {
+			if t := int32(uint32(s)) - 1; string(b.arena[b.offs[t]:b.offs[t+1]]) == string(w) {
+				return t
+			}
+		}
+	}
+}
+
+// term returns the bytes of term t.
+func (b *indexBuilder) term(t int32) []byte { return b.arena[b.offs[t]:b.offs[t+1]] }
+
+func (b *indexBuilder) newTerm(w []byte) int32 {
+	if b.offs == nil {
+		b.offs = []int32{0}
+	}
+	id := int32(b.terms)
+	b.terms++
+	b.arena = append(b.arena, w...)
+	b.offs = append(b.offs, int32(len(b.arena)))
+	b.count = append(b.count, [numFields]int32{})
+	return id
+}
+
+// grow doubles the table of long words (at least 1,024 slots) and places them again.
+func (b *indexBuilder) grow() {
+	old := b.slots
+	b.slots = make([]uint64, max(1024, 2*len(old)))
+	mask := uint32(len(b.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := uint32(s>>32) & mask
+		for b.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = s
+	}
+}
+
 // endDoc closes the current document, whose fields had the given lengths in words.
 func (b *indexBuilder) endDoc(lens [numFields]int32) {
 	doc := int32(len(b.lens))
 	for _, id := range b.touched {
-		b.raw[id] = append(b.raw[id], rawPosting{doc: doc, tf: b.count[id]})
+		if len(b.flat) == 0 || len(b.flat[len(b.flat)-1]) == postingChunk {
+			b.flat = append(b.flat, make([]rawPosting, 0, postingChunk))
+		}
+		last := &b.flat[len(b.flat)-1]
+		*last = append(*last, rawPosting{term: id, doc: doc, tf: b.count[id]})
 		b.count[id] = [numFields]int32{}
 	}
 	b.touched = b.touched[:0]
@@ -166,7 +379,17 @@ func (b *indexBuilder) endDoc(lens [numFields]int32) {
 }
 
 func (b *indexBuilder) build() *index {
-	x := &index{postings: make(map[string][]posting, len(b.words)), n: len(b.lens)}
+	nt := b.terms
+	np := 0
+	for _, c := range b.flat {
+		np += len(c)
+	}
+	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
+	// One string holds every term; the map's keys are slices of it.
+	all := string(b.arena)
+	for t := range nt {
+		x.terms[all[b.offs[t]:b.offs[t+1]]] = int32(t)
+	}
 	var avg [numFields]float64
 	for _, l := range b.lens {
 		for f := range numFields {
@@ -179,9 +402,17 @@ func (b *indexBuilder) build() *index {
 			avg[f] = 1
 		}
 	}
-	for id, rps := range b.raw {
-		ps := make([]posting, len(rps))
-		for i, rp := range rps {
+	for _, c := range b.flat {
+		for _, rp := range c {
+			x.start[rp.term+1]++
+		}
+	}
+	for t := range nt {
+		x.start[t+1] += x.start[t]
+	}
+	next := slices.Clone(x.start[:nt])
+	for _, c := range b.flat {
+		for _, rp := range c {
 			var sum float64
 			for f := range numFields {
 				if rp.tf[f] == 0 {
@@ -191,9 +422,9 @@ func (b *indexBuilder) build() *index {
 				sum += fieldWeights[f] * float64(rp.tf[f]) / norm
 			}
 			// Saturate once here, so a query only multiplies by the term's idf.
-			ps[i] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
+			x.posts[next[rp.term]] = posting{doc: rp.doc, tf: float32(sum * (bm25K1 + 1) / (bm25K1 + sum))}
+			next[rp.term]++
 		}
-		x.postings[b.words[id]] = ps
 	}
 	*b = indexBuilder{}
 	return x
@@ -241,7 +472,7 @@ func (x *index) search(query []string, k int, keep func(doc int) bool) []hit {
 			continue
 		}
 		seen[w] = true
-		ps := x.postings[w]
+		ps := x.postings(w)
 		if len(ps) == 0 {
 			continue
 		}

@@ -20,13 +20,7 @@ func TestTokenisersAgree(t *testing.T) {
 		want := tokens(s, nil)
 		var b indexBuilder
 		n := b.addField(fieldBody, []byte(s))
-		var got []string
-		for id, w := range b.words {
-			for range b.count[id][fieldBody] {
-				got = append(got, w)
-			}
-		}
-		slices.Sort(got)
+		got := counted(&b, fieldBody)
 		sorted := slices.Sorted(slices.Values(want))
 		if int(n) != len(want) || !slices.Equal(got, sorted) {
 			t.Errorf("%q:\n addField %d %q\n tokens   %d %q", s, n, got, len(want), sorted)
@@ -66,4 +60,17 @@ func TestBM25FieldWeights(t *testing.T) {
 	if h := x.search([]string{"cache"}, 1, func(d int) bool { return d != 1 }); len(h) != 1 || h[0].doc != 0 {
 		t.Errorf("filtered k=1: %+v", h)
 	}
+}
+
+// counted lists the words counted in field f of the document being read, each as many times as it
+// was counted, sorted.
+func counted(b *indexBuilder, f int) []string {
+	var out []string
+	for t := range b.terms {
+		for range b.count[t][f] {
+			out = append(out, string(b.term(int32(t))))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
@@ -22,9 +23,12 @@ type doc struct {
 	text []byte
 	body []byte // text after the frontmatter
 
-	concept *okf.Concept   // nil for an index
-	index   *okf.Index     // nil for a concept
-	row     *trust.Concept // the concept's trust facts (nil for an index)
+	concept *okf.Concept // nil for an index
+	index   *okf.Index   // nil for a concept
+	// row is the trust facts of a concept kept from an earlier snapshot (ownRow); any other
+	// concept's are its snapshot's (snapshot.rowOf).
+	row    *trust.Concept
+	ownRow bool
 
 	title, description, typ string
 	tags                    []string // lowercase
@@ -41,10 +45,15 @@ func (d *doc) isIndex() bool { return d.index != nil }
 // builds a new one.
 type snapshot struct {
 	bundle *okf.Bundle
-	report *trust.Report
-	docs   []*doc // concepts sorted by ID, then indexes sorted by path
-	byID   map[string]*doc
-	byURI  map[string]*doc
+	// The trust analysis (package trust, as okf trust does it) is made on the first read or trust
+	// call, not at startup: nothing else needs it. It uses the clock as it was at load.
+	trustAt   time.Time
+	window    time.Duration
+	trustOnce sync.Once
+	rows      map[string]*trust.Concept
+	docs      []*doc // concepts sorted by ID, then indexes sorted by path
+	byID      map[string]*doc
+	byURI     map[string]*doc
 	// concepts is the number of concepts (docs[:concepts]); search numbers documents by position.
 	concepts int
 	idx      *index
@@ -66,9 +75,45 @@ func indexID(dir string) string {
 	return dir + "/index"
 }
 
-// build makes a snapshot of b. prev (nil on the first load) supplies the last good version of a
-// file whose new version has errors.
-func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
+// load loads the bundle at o.Dir and keeps the text of every concept and index.md as the loader
+// read it (through the bundle's Root: confined, regular files only, size-capped), so no file is
+// read twice.
+func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
+	lo := o.Load
+	var mu sync.Mutex
+	texts := map[string][]byte{}
+	lo.OnFile = func(p string, src []byte) bool {
+		if path.Base(p) == "log.md" {
+			return false
+		}
+		// Kept as read when the buffer is about the file's size (the loader read it into new
+		// memory after the last file kept), else copied: a buffer grown by a larger file is lent.
+		keep := cap(src)-len(src) <= 64+len(src)/16
+		text := src
+		if !keep {
+			text = bytes.Clone(src)
+		}
+		mu.Lock()
+		texts[p] = text
+		mu.Unlock()
+		return keep
+	}
+	b, err := okf.LoadDir(o.Dir, lo)
+	return b, texts, err
+}
+
+// notRead is the report of a file the loader could not read, hence not served.
+func notRead(p string, broken map[string]okf.Diagnostic) string {
+	why := "it could not be read"
+	if d, ok := broken[p]; ok {
+		why = d.Message
+	}
+	return fmt.Sprintf("%s: not served: %s", p, why)
+}
+
+// build makes a snapshot of b, whose files' texts are texts (by slash path). prev (nil on the first
+// load) supplies the last good version of a file whose new version has errors.
+func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot) (*snapshot, []string) {
 	s := &snapshot{bundle: b, byID: map[string]*doc{}, byURI: map[string]*doc{}, dirs: map[string][]string{}}
 	var notes []string
 	broken := map[string]okf.Diagnostic{}
@@ -80,16 +125,13 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 			}
 		}
 	}
-	s.report = trust.Build(b, trust.Options{Now: opts.now(), ExpiringWithin: opts.ExpiringWithin})
-	rows := make(map[string]*trust.Concept, len(s.report.Concepts))
-	for _, r := range s.report.Concepts {
-		rows[r.ID] = r
-	}
+	s.trustAt, s.window = opts.now(), opts.ExpiringWithin
 	for _, c := range b.Concepts {
-		d := &doc{id: c.ID, path: c.Path, concept: c, row: rows[c.ID]}
+		d := &doc{id: c.ID, path: c.Path, concept: c}
 		if e, bad := broken[c.Path]; bad && prev != nil {
 			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != "" || prev.cleanFile(old.path)) {
 				kept := *old
+				kept.row, kept.ownRow = prev.rowOf(old), true
 				kept.stale = fmt.Sprintf("%s: %s", e.Pos, e.Message)
 				if old.stale != "" {
 					kept.stale = old.stale
@@ -99,9 +141,9 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 				continue
 			}
 		}
-		text, err := b.ReadFile(c.Path)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v", c.Path, err))
+		text, ok := texts[c.Path]
+		if !ok {
+			notes = append(notes, notRead(c.Path, broken))
 			continue
 		}
 		d.setText(text)
@@ -121,9 +163,9 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 	slices.SortFunc(s.docs, func(a, b *doc) int { return strings.Compare(a.id, b.id) })
 	s.concepts = len(s.docs)
 	for _, x := range b.Indexes {
-		text, err := b.ReadFile(x.Path)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v", x.Path, err))
+		text, ok := texts[x.Path]
+		if !ok {
+			notes = append(notes, notRead(x.Path, broken))
 			continue
 		}
 		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: "Index of /" + x.Dir()}
@@ -142,8 +184,14 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 		}
 	}
 
+	s.idx = indexDocs(s.docs[:s.concepts])
+	return s, notes
+}
+
+// indexDocs builds the search index of docs, document i being docs[i].
+func indexDocs(docs []*doc) *index {
 	var ib indexBuilder
-	for _, d := range s.docs[:s.concepts] {
+	for _, d := range docs {
 		var lens [numFields]int32
 		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
 		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
@@ -153,8 +201,23 @@ func build(b *okf.Bundle, opts *Options, prev *snapshot) (*snapshot, []string) {
 		lens[fieldBody] = ib.addField(fieldBody, d.body)
 		ib.endDoc(lens)
 	}
-	s.idx = ib.build()
-	return s, notes
+	return ib.build()
+}
+
+// rowOf returns the trust facts of concept d of this snapshot (nil for an index), making the
+// snapshot's trust analysis the first time.
+func (s *snapshot) rowOf(d *doc) *trust.Concept {
+	if d.ownRow || d.isIndex() {
+		return d.row
+	}
+	s.trustOnce.Do(func() {
+		r := trust.Build(s.bundle, trust.Options{Now: s.trustAt, ExpiringWithin: s.window})
+		s.rows = make(map[string]*trust.Concept, len(r.Concepts))
+		for _, c := range r.Concepts {
+			s.rows[c.ID] = c
+		}
+	})
+	return s.rows[d.id]
 }
 
 // cleanFile reports whether the file at p loaded without an error in this snapshot.

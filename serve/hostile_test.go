@@ -57,6 +57,10 @@ func TestHostileBundle(t *testing.T) {
 	if res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://big"}); err == nil && len(res.Contents[0].Text) > 64<<10 {
 		t.Errorf("okf://big served %d bytes", len(res.Contents[0].Text))
 	}
+	// and reported with the loader's reason (OKF010: over the limit, how to raise it).
+	if r := rep.all(); !strings.Contains(r, "big.md: not served: not read: ") || !strings.Contains(r, "--max-file-size") {
+		t.Errorf("reports:\n%s\nwant big.md not served, over the size limit", r)
+	}
 
 	// The actor's line break and escape are shown escaped: the trust line stays one line.
 	var r ReadOut

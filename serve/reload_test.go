@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,12 @@ func TestReload(t *testing.T) {
 				t.Errorf("after edit: %+v", out.Hits)
 			}
 
-			// A file broken mid-edit: its last good version is served and the error reported.
+			// A file broken mid-edit: its last good version is served and the error reported, with
+			// the trust facts of that version (those a server started on it gives; the last
+			// snapshot had not made its trust analysis yet: only search was called).
+			var wantTrust TrustOut
+			fresh, _ := newServer(t, copyBundle(t), 0)
+			call(t, inMemory(t, fresh, era), "trust", map[string]any{"id": "caching/paged-attention"}, &wantTrust)
 			pa := filepath.Join(dir, "caching/paged-attention.md")
 			good, _ := os.ReadFile(pa)
 			os.WriteFile(pa, []byte("---\ntype: [Concept\ntitle: Paged\n---\nhalf-written"), 0o644)
@@ -58,6 +64,15 @@ func TestReload(t *testing.T) {
 			res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://caching/paged-attention"})
 			if err != nil || res.Contents[0].Text != string(good) {
 				t.Errorf("broken file as a resource: %v %+v", err, res)
+			}
+			var gotTrust TrustOut
+			call(t, c, "trust", map[string]any{"id": "caching/paged-attention"}, &gotTrust)
+			if len(gotTrust.Notes) != 1 || !strings.Contains(gotTrust.Notes[0], "this is its last good version") {
+				t.Errorf("broken file's trust notes: %q", gotTrust.Notes)
+			}
+			gotTrust.Notes = nil
+			if !reflect.DeepEqual(gotTrust, wantTrust) || len(wantTrust.DerivesFrom) == 0 || wantTrust.Generated == nil {
+				t.Errorf("broken file's trust:\n%+v\nwant the last good version's\n%+v", gotTrust, wantTrust)
 			}
 			if !strings.Contains(rep.all(), "caching/paged-attention.md: serving the last good version") {
 				t.Errorf("reports:\n%s", rep.all())

@@ -19,7 +19,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/okf-tools/okf/okf"
 )
 
 // Limits on what one answer may hold: a bundle is strangers' text, and every byte of an answer
@@ -58,12 +57,12 @@ func New(opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
-	b, err := okf.LoadDir(opts.Dir, opts.Load)
+	b, texts, err := load(&opts)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{opts: opts}
-	snap, notes := build(b, &s.opts, nil)
+	snap, notes := build(b, texts, &s.opts, nil)
 	s.snap.Store(snap)
 	for _, n := range notes {
 		s.opts.report("%s", n)

@@ -326,7 +326,7 @@ func (s *Server) trustLine(snap *snapshot, d *doc) string {
 	}
 	e := okf.EscapeControl
 	parts := []string{fmt.Sprintf("Trust: %s %s", d.tier, d.status)}
-	r := d.row
+	r := snap.rowOf(d)
 	if r != nil && r.Verified != nil {
 		parts = append(parts, fmt.Sprintf("verified by %s (%s) at %s", e(r.Verified.By), okf.ClassifyActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
 	} else {
@@ -443,7 +443,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 
 func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*mcp.CallToolResult, TrustOut, error) {
 	var out TrustOut
-	_, d, err := s.lookup(in.ID)
+	snap, d, err := s.lookup(in.ID)
 	if err != nil {
 		return nil, out, err
 	}
@@ -465,7 +465,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		}
 		out.Verified = append(out.Verified, st)
 	}
-	if r := d.row; r != nil {
+	if r := snap.rowOf(d); r != nil {
 		if r.Generated != nil {
 			out.Generated = &Stamp{By: r.Generated.By}
 			if !r.Generated.At.IsZero() {

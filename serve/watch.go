@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/okf-tools/okf/okf"
 )
 
 // settle is how long the bundle must be quiet after a change before it is reloaded: an editor's
@@ -21,13 +20,13 @@ const settle = 150 * time.Millisecond
 func (s *Server) Reload() error {
 	s.reload.Lock()
 	defer s.reload.Unlock()
-	b, err := okf.LoadDir(s.opts.Dir, s.opts.Load)
+	b, texts, err := load(&s.opts)
 	if err != nil {
 		s.opts.report("reload: %v; still serving the last good version", err)
 		return err
 	}
 	old := s.snap.Load()
-	snap, notes := build(b, &s.opts, old)
+	snap, notes := build(b, texts, &s.opts, old)
 	s.snap.Store(snap)
 	for _, n := range notes {
 		s.opts.report("reload: %s", n)
