@@ -3,6 +3,8 @@ package okf
 import (
 	"bytes"
 	"strings"
+
+	"github.com/yuin/goldmark/util"
 )
 
 // The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
@@ -124,8 +126,15 @@ func mdLine(line []byte) int {
 		return fkPara
 	case '>':
 		return fkQuote
-	case '<':
-		return fkNo
+	case '<': // an HTML block, unless an autolink (no HTML block starts with one)
+		rest := line[1:]
+		stop := util.FindEmailIndex(rest)
+		if stop < 0 {
+			stop = util.FindURLIndex(rest)
+		}
+		if stop < 0 || stop >= len(rest) || rest[stop] != '>' {
+			return fkNo
+		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		n := 1
 		for n < len(line) && line[n] >= '0' && line[n] <= '9' {
@@ -225,7 +234,7 @@ func breakLike(line []byte) bool {
 // fastBody returns the Body of p.src, or ok false when the body is outside the subset.
 func (p *bodyParser) fastBody() (*Body, bool) {
 	src := p.src
-	for _, c := range []byte{'\r', 0, '\v', '\f'} {
+	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
 			return nil, false
 		}
@@ -385,7 +394,8 @@ func (f *fastState) heading(off int, line []byte) bool {
 		n++
 	}
 	f.text = f.text[:0]
-	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
+	masked, ok := inlineMask(line[n:])
+	if !ok || !f.inlineLine(off+n, line[n:], masked, true) {
 		return false
 	}
 	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
@@ -411,17 +421,24 @@ func (f *fastState) item(off int, line []byte) bool {
 	}
 	f.text = f.text[:0]
 	first := len(f.b.Links)
-	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
+	masked, ok := inlineMask(line[c0:])
+	if !ok || !f.inlineLine(off+c0, line[c0:], masked, true) {
 		return false
 	}
 	c := Citation{Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
-	if len(f.b.Links) > first {
-		for _, l := range f.b.Links[first:] {
-			if !l.Image {
+	// The target is the first link (not image) or autolink, in the order of the text.
+	auto := bytes.IndexByte(masked, 1)
+	for _, l := range f.b.Links[first:] {
+		if !l.Image {
+			if auto < 0 || int(l.Pos.Col) <= int(f.p.pos(off+c0+auto).Col) {
 				c.Target = l.Target
-				break
 			}
+			break
 		}
+	}
+	if c.Target == "" && auto >= 0 {
+		text := line[c0+auto:]
+		c.Target = string(text[1:bytes.IndexByte(text, '>')])
 	}
 	if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
 		c.Target = c.Text
@@ -617,15 +634,12 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
-	masked := s
-	if bytes.IndexByte(s, '`') >= 0 {
-		masked = maskCodeSpans(s)
+	masked, ok := inlineMask(s)
+	if !ok {
+		return false
 	}
 	if bytes.IndexByte(masked, '\\') >= 0 {
-		return false // an escape, outside code spans (inside, a backslash is literal)
-	}
-	if lt && bytes.IndexByte(masked, '<') >= 0 {
-		return false // raw HTML, a comment or an autolink, outside code spans
+		return false // an escape, outside code spans and autolinks (inside, a backslash is literal)
 	}
 	if !bracket {
 		return true
@@ -640,12 +654,47 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	return true
 }
 
-// codeMasked is maskCodeSpans of a line with a backtick, the line itself otherwise.
-func codeMasked(line []byte) []byte {
-	if bytes.IndexByte(line, '`') < 0 {
-		return line
+// inlineMask returns s with its code spans masked with 0 (see maskCodeSpans) and its autolinks
+// (`<scheme:…>`, `<local@domain>`, read by goldmark's own functions) with 1, or false when s holds
+// a '<' that is in neither (raw HTML, a comment) or an autolink overlapping a code span. An autolink
+// hides the brackets it holds, and a link's text gives its address.
+func inlineMask(s []byte) ([]byte, bool) {
+	masked := s
+	if bytes.IndexByte(s, '`') >= 0 {
+		masked = maskCodeSpans(s)
 	}
-	return maskCodeSpans(line)
+	if bytes.IndexByte(masked, '<') < 0 {
+		return masked, true
+	}
+	if bytes.IndexByte(s, '`') < 0 {
+		masked = bytes.Clone(s)
+	}
+	for i := 0; i < len(masked); i++ {
+		if masked[i] != '<' {
+			continue
+		}
+		e := len(s) // goldmark reads the rest of the line, with its newline
+		if k := bytes.IndexByte(s[i:], '\n'); k >= 0 {
+			e = i + k + 1
+		}
+		rest := s[i+1 : e]
+		stop := util.FindEmailIndex(rest)
+		if stop < 0 {
+			stop = util.FindURLIndex(rest)
+		}
+		if stop < 0 || stop >= len(rest) || rest[stop] != '>' {
+			return nil, false
+		}
+		end := i + stop + 2 // after the '>'
+		for k := i; k < end; k++ {
+			if masked[k] == 0 {
+				return nil, false
+			}
+			masked[k] = 1
+		}
+		i = end - 1
+	}
+	return masked, true
 }
 
 // maskCodeSpans returns a copy of the inline text s with the code spans, which hide any bracket
@@ -780,6 +829,12 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 	for i := from; i < to; i++ {
 		c := line[i]
+		if masked[i] == 1 { // an autolink (which holds no '>'): its address
+			e := i + bytes.IndexByte(line[i:], '>')
+			*w = append(*w, line[i+1:e]...)
+			i = e
+			continue
+		}
 		if masked[i] == 0 {
 			e := i
 			for e < to && masked[e] == 0 {
