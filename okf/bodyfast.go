@@ -15,8 +15,8 @@ import (
 // check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
-//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, autolinks) but in code spans
-//     and in an HTML comment block (a line starting with `<!--` at column 0, to the first line
+//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML) but in code spans,
+//     autolinks and HTML comment blocks (a line starting with `<!--` at column 0, to the first line
 //     holding `-->`); no `]:` in a paragraph, item or quote starting with `[` (a link reference
 //     definition starts a paragraph with `[` and holds one; without any, a bracket that is not an
 //     inline link is literal text);
@@ -29,8 +29,8 @@ import (
 //     line, a heading, a fence or a comment), or a paragraph line starting with a character that
 //     opens no block (no setext underlines, `+` items); an ordered item right after a paragraph
 //     line, and a paragraph line right after an item or definition (a lazy continuation), fall back;
-//   - inline, only links change what is recorded outside headings and citations: code spans are
-//     masked (they hide brackets, `<` and `\`); in a block holding a `[`, no `\` outside them
+//   - inline, only links change what is recorded outside headings and citations: code spans and
+//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); in a block holding a `[`, no `\` outside them
 //     (escapes can hide a link); then every `[` opens a one-line `[text](dest)` or `![text](dest)`
 //     with a plain destination, a footnote reference `[^label]`, or a literal `[text]` not followed
 //     by `(` or `[`;
