@@ -669,13 +669,16 @@ func inlineMask(s []byte) ([]byte, bool) {
 	if bytes.IndexByte(s, '`') < 0 {
 		masked = bytes.Clone(s)
 	}
+	e := 0 // the end of the line being read, with its newline (goldmark reads the rest of the line)
 	for i := 0; i < len(masked); i++ {
 		if masked[i] != '<' {
 			continue
 		}
-		e := len(s) // goldmark reads the rest of the line, with its newline
-		if k := bytes.IndexByte(s[i:], '\n'); k >= 0 {
-			e = i + k + 1
+		if i >= e { // found once per line: many autolinks on one long line stay linear
+			e = len(s)
+			if k := bytes.IndexByte(s[i:], '\n'); k >= 0 {
+				e = i + k + 1
+			}
 		}
 		rest := s[i+1 : e]
 		stop := util.FindEmailIndex(rest)
