@@ -378,6 +378,30 @@ func (b *indexBuilder) endDoc(lens [numFields]int32) {
 	b.lens = append(b.lens, lens)
 }
 
+// merge appends the documents o read after those b read: o's terms get b's numbers (new ones are
+// numbered after b's), its documents follow b's. o is spent.
+func (b *indexBuilder) merge(o *indexBuilder) {
+	ids := make([]int32, o.terms)
+	for t := range o.terms {
+		w := o.term(int32(t))
+		if len(w) <= 8 {
+			ids[t] = b.shortTerm(w)
+		} else {
+			ids[t] = b.longTerm(w)
+		}
+	}
+	first := int32(len(b.lens))
+	for _, c := range o.flat {
+		for i := range c {
+			c[i].term = ids[c[i].term]
+			c[i].doc += first
+		}
+	}
+	b.flat = append(b.flat, o.flat...)
+	b.lens = append(b.lens, o.lens...)
+	*o = indexBuilder{}
+}
+
 func (b *indexBuilder) build() *index {
 	nt := b.terms
 	np := 0

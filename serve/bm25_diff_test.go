@@ -183,7 +183,8 @@ func compareIndexes(t *testing.T, name string, s *snapshot) {
 }
 
 // The new index holds the same postings and answers every search (ids, order, scores) as the old
-// implementation did, on the test bundle, a synthetic one and every corpus bundle.
+// implementation did, on the test bundle, a synthetic one and every corpus bundle, built by one
+// goroutine and by two (halves merged).
 func TestIndexMatchesOld(t *testing.T) {
 	dirs := []string{"testdata/bundle"}
 	syn := t.TempDir()
@@ -206,6 +207,11 @@ func TestIndexMatchesOld(t *testing.T) {
 			continue
 		}
 		compareIndexes(t, dir, snap)
+		// Again read by two goroutines and merged, whatever the size.
+		n := parallelIndex
+		parallelIndex = 2
+		compareIndexes(t, dir+" (two halves)", snap)
+		parallelIndex = n
 	}
 }
 

@@ -188,9 +188,34 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 	return s, notes
 }
 
-// indexDocs builds the search index of docs, document i being docs[i].
+// indexDocs builds the search index of docs, document i being docs[i]. A large bundle is read by
+// two goroutines, each half into a builder of its own, merged after (the second half's terms
+// renumbered, its documents shifted): the build takes about half the wall time; the CPU time is
+// the same.
 func indexDocs(docs []*doc) *index {
-	var ib indexBuilder
+	if len(docs) < parallelIndex {
+		var ib indexBuilder
+		ib.addDocs(docs)
+		return ib.build()
+	}
+	half := len(docs) / 2
+	var a, b indexBuilder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.addDocs(docs[half:])
+	}()
+	a.addDocs(docs[:half])
+	<-done
+	a.merge(&b)
+	return a.build()
+}
+
+// parallelIndex is how many documents make indexDocs use two goroutines (a variable for tests).
+var parallelIndex = 1000
+
+// addDocs reads docs, in order, as the next documents.
+func (ib *indexBuilder) addDocs(docs []*doc) {
 	for _, d := range docs {
 		var lens [numFields]int32
 		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
@@ -201,7 +226,6 @@ func indexDocs(docs []*doc) *index {
 		lens[fieldBody] = ib.addField(fieldBody, d.body)
 		ib.endDoc(lens)
 	}
-	return ib.build()
 }
 
 // rowOf returns the trust facts of concept d of this snapshot (nil for an index), making the
