@@ -153,7 +153,8 @@ func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 }
 
 // parsedBody is parseBody on the goldmark tree doc of the body when the caller has it already
-// (an index reads its entries from the same tree), nil to parse it here. The tree is only read.
+// (an index reads its entries from the same tree), nil to parse it here: by the fast path of
+// bodyfast.go when the body is in its subset, else by goldmark. The tree is only read.
 func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast.Node) *Body {
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
 	if doc == nil {

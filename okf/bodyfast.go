@@ -3,34 +3,37 @@ package okf
 import (
 	"bytes"
 	"strings"
+
+	"github.com/yuin/goldmark/util"
 )
 
 // The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
-// links, one-line bullet items and fenced code: for those, fastBody builds the Body line by line,
+// links, one-line list items and fenced code: for those, fastBody builds the Body line by line,
 // several times faster than goldmark's parse and tree walk, and identical to it. Anything it does
-// not read exactly (see mdLine and fastInline) makes it answer "not mine", and parsedBody parses
-// the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom check it against
-// goldmark: whatever it takes, it must read exactly as the tree walk does.
+// not read exactly (see mdLine, mayDefine, inline and plainText) makes it answer "not mine", and
+// parsedBody parses the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom
+// check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
-//   - no `\r`, NUL, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML, autolinks) but in code spans
-//     and in an HTML comment block (a line starting with `<!--` at column 0, to the first line
-//     holding `-->`); no
-//     `]:` but a footnote definition's (every link reference definition holds one, so without it a
-//     bracket that is not an inline link is literal text);
+//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML) but in code spans,
+//     autolinks and HTML comment blocks (a line starting with `<!--` at column 0, to the first line
+//     holding `-->`); no `]:` in a paragraph, item or quote starting with `[` (a link reference
+//     definition starts a paragraph with `[` and holds one; without any, a bracket that is not an
+//     inline link is literal text);
 //   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
 //     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
 //     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
-//     ordered (`1.`, `1)`) item of one line (a space, then text that would start a paragraph), a
-//     footnote definition of one line, a block quote line (`>`, a space, and nothing or paragraph
-//     text, not right after an item or definition, and followed by nothing but a blank line, a
-//     heading, a fence or a comment), or a paragraph line starting with a character that opens no
-//     block (no setext underlines, `+` items); an ordered item right after a paragraph line,
-//     and a paragraph line right after an item or definition (a lazy continuation), fall back;
-//   - inline, only links change what is recorded outside headings and citations: in a block
-//     holding a `[`, no `\` (escapes can hide a link); code spans are masked (they hide brackets);
-//     then every `[` opens a one-line `[text](dest)` or `![text](dest)` with a plain destination,
-//     a footnote reference `[^label]`, or a literal `[text]` not followed by `(` or `[`;
+//     ordered (`1.`, `1)`) item of one line (one to four spaces, then text that would start a
+//     paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
+//     or paragraph text, not right after an item or definition, and followed by nothing but a blank
+//     line, a heading, a fence or a comment), or a paragraph line starting with a character that
+//     opens no block (no setext underlines, `+` items); an ordered item right after a paragraph
+//     line, and a paragraph line right after an item or definition (a lazy continuation), fall back;
+//   - inline, only links change what is recorded outside headings and citations: code spans and
+//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); in a block holding a `[`, no `\` outside them
+//     (escapes can hide a link); then every `[` opens a one-line `[text](dest)` or `![text](dest)`
+//     with a plain destination, a footnote reference `[^label]`, or a literal `[text]` not followed
+//     by `(` or `[`;
 //   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
 //     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
 //     content. Entities are kept as written, as goldmark's text segments keep them.
@@ -123,8 +126,15 @@ func mdLine(line []byte) int {
 		return fkPara
 	case '>':
 		return fkQuote
-	case '<':
-		return fkNo
+	case '<': // an HTML block, unless an autolink (no HTML block starts with one)
+		rest := line[1:]
+		stop := util.FindEmailIndex(rest)
+		if stop < 0 {
+			stop = util.FindURLIndex(rest)
+		}
+		if stop < 0 || stop >= len(rest) || rest[stop] != '>' {
+			return fkNo
+		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		n := 1
 		for n < len(line) && line[n] >= '0' && line[n] <= '9' {
@@ -224,7 +234,7 @@ func breakLike(line []byte) bool {
 // fastBody returns the Body of p.src, or ok false when the body is outside the subset.
 func (p *bodyParser) fastBody() (*Body, bool) {
 	src := p.src
-	for _, c := range []byte{'\r', 0, '\v', '\f'} {
+	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
 			return nil, false
 		}
@@ -384,7 +394,8 @@ func (f *fastState) heading(off int, line []byte) bool {
 		n++
 	}
 	f.text = f.text[:0]
-	if !f.inlineLine(off+n, line[n:], codeMasked(line[n:]), true) {
+	masked, ok := inlineMask(line[n:])
+	if !ok || !f.inlineLine(off+n, line[n:], masked, true) {
 		return false
 	}
 	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
@@ -410,17 +421,24 @@ func (f *fastState) item(off int, line []byte) bool {
 	}
 	f.text = f.text[:0]
 	first := len(f.b.Links)
-	if !f.inlineLine(off+c0, line[c0:], codeMasked(line[c0:]), true) {
+	masked, ok := inlineMask(line[c0:])
+	if !ok || !f.inlineLine(off+c0, line[c0:], masked, true) {
 		return false
 	}
 	c := Citation{Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
-	if len(f.b.Links) > first {
-		for _, l := range f.b.Links[first:] {
-			if !l.Image {
+	// The target is the first link (not image) or autolink, in the order of the text.
+	auto := bytes.IndexByte(masked, 1)
+	for _, l := range f.b.Links[first:] {
+		if !l.Image {
+			if auto < 0 || int(l.Pos.Col) <= int(f.p.pos(off+c0+auto).Col) {
 				c.Target = l.Target
-				break
 			}
+			break
 		}
+	}
+	if c.Target == "" && auto >= 0 {
+		text := line[c0+auto:]
+		c.Target = string(text[1:bytes.IndexByte(text, '>')])
 	}
 	if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
 		c.Target = c.Text
@@ -616,15 +634,12 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
-	masked := s
-	if bytes.IndexByte(s, '`') >= 0 {
-		masked = maskCodeSpans(s)
+	masked, ok := inlineMask(s)
+	if !ok {
+		return false
 	}
 	if bytes.IndexByte(masked, '\\') >= 0 {
-		return false // an escape, outside code spans (inside, a backslash is literal)
-	}
-	if lt && bytes.IndexByte(masked, '<') >= 0 {
-		return false // raw HTML, a comment or an autolink, outside code spans
+		return false // an escape, outside code spans and autolinks (inside, a backslash is literal)
 	}
 	if !bracket {
 		return true
@@ -639,12 +654,50 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	return true
 }
 
-// codeMasked is maskCodeSpans of a line with a backtick, the line itself otherwise.
-func codeMasked(line []byte) []byte {
-	if bytes.IndexByte(line, '`') < 0 {
-		return line
+// inlineMask returns s with its code spans masked with 0 (see maskCodeSpans) and its autolinks
+// (`<scheme:…>`, `<local@domain>`, read by goldmark's own functions) with 1, or false when s holds
+// a '<' that is in neither (raw HTML, a comment) or an autolink overlapping a code span. An autolink
+// hides the brackets it holds, and a link's text gives its address.
+func inlineMask(s []byte) ([]byte, bool) {
+	masked := s
+	if bytes.IndexByte(s, '`') >= 0 {
+		masked = maskCodeSpans(s)
 	}
-	return maskCodeSpans(line)
+	if bytes.IndexByte(masked, '<') < 0 {
+		return masked, true
+	}
+	if bytes.IndexByte(s, '`') < 0 {
+		masked = bytes.Clone(s)
+	}
+	e := 0 // the end of the line being read, with its newline (goldmark reads the rest of the line)
+	for i := 0; i < len(masked); i++ {
+		if masked[i] != '<' {
+			continue
+		}
+		if i >= e { // found once per line: many autolinks on one long line stay linear
+			e = len(s)
+			if k := bytes.IndexByte(s[i:], '\n'); k >= 0 {
+				e = i + k + 1
+			}
+		}
+		rest := s[i+1 : e]
+		stop := util.FindEmailIndex(rest)
+		if stop < 0 {
+			stop = util.FindURLIndex(rest)
+		}
+		if stop < 0 || stop >= len(rest) || rest[stop] != '>' {
+			return nil, false
+		}
+		end := i + stop + 2 // after the '>'
+		for k := i; k < end; k++ {
+			if masked[k] == 0 {
+				return nil, false
+			}
+			masked[k] = 1
+		}
+		i = end - 1
+	}
+	return masked, true
 }
 
 // maskCodeSpans returns a copy of the inline text s with the code spans, which hide any bracket
@@ -779,6 +832,12 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 	for i := from; i < to; i++ {
 		c := line[i]
+		if masked[i] == 1 { // an autolink (which holds no '>'): its address
+			e := i + bytes.IndexByte(line[i:], '>')
+			*w = append(*w, line[i+1:e]...)
+			i = e
+			continue
+		}
 		if masked[i] == 0 {
 			e := i
 			for e < to && masked[e] == 0 {

@@ -99,11 +99,11 @@ var nearMisses = []string{
 	"- [a](b)\n- [c](d)\n", "- item\n# h\n", "- item\n```\nx\n```\n", "text\n- item\n", "text\n* item\n",
 	"a_b [x](y_z.md)\n", "[a](b)\n[c](d)\n", "x ![a](b) y\n", "!![a](b)\n", "[a](b)]\n", "[[a](b)\n",
 	"> a `\nx` [a](b) `\n", "> a\nb [c](d)\n", "> a\n>\nb\n", "> a\n- b\n", "> a\n---\n", "para\n> q\n", "- i\n> q\n",
-	"[a](b%20c)\n", "x [a]: b\n[a]\n", "> [a]: /u\n\n[a]\n", "- [a]: /u\n\n[a]\n", "[b]\nx [a]: b\n[a]\n", "[^1]: [a]: b\n", "`a\\` [x](y)\n", "\\`a` [x](y)`\n", "# `a\\` b\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
+	"[a](b%20c)\n", "# Citations\n- <https://a.b/c>\n- ![i](j) <http://c> [a](b)\n- [a](b) <http://c>\n- <a@b.co>\n", "<http://a`b> x`\n", "x [a]: b\n[a]\n", "> [a]: /u\n\n[a]\n", "- [a]: /u\n\n[a]\n", "[b]\nx [a]: b\n[a]\n", "[^1]: [a]: b\n", "`a\\` [x](y)\n", "\\`a` [x](y)`\n", "# `a\\` b\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
 }
 
 func TestBodyFastSeeds(t *testing.T) {
-	for _, s := range bodySeeds {
+	for _, s := range append(bodySeeds, benchShapeBodies...) {
 		if !checkBody(t, s) {
 			t.Errorf("fast path refused %q", s)
 		}
@@ -122,6 +122,9 @@ func FuzzBodyFast(f *testing.F) {
 		f.Add(s)
 	}
 	for _, s := range nearMisses {
+		f.Add(s)
+	}
+	for _, s := range benchShapeBodies {
 		f.Add(s)
 	}
 	for _, s := range corpusBodies(f) {
@@ -205,7 +208,8 @@ func TestBodyFastRandom(t *testing.T) {
 		"[^1]: note [a](b.md)", "[^2]: x", "[^1]: dup [c](d)", "[^3]: `[x](y)` [z](w)", "text[^1] more[^2]", "[^2] at start", "[^1]:",
 		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
 		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->", "-  two spaces", "*    four [a](b)", "-     five", "1.  two", "10)   x", "2.0 is beta", "1.x", "3.\tt", "1.",
-		"> [!NOTE]", "> text [a](b.md) more", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
+		"> [!NOTE]", "> text [a](b.md) more", "- <https://example.com/x>", "* <a@b.co> text [c](d)", "<https://x.y>", "<https://x.y> trailing",
+		"# <http://h>", "<ftp://x>", "<pre:x>", "<script:x>", "<div:x>", "<a@b.c>", "<http://x> <div>", "- [a](b) <http://c>", "- ![i](j) <http://c> [a](b)", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
 	}
 	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
@@ -213,7 +217,8 @@ func TestBodyFastRandom(t *testing.T) {
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
 		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
-		"`<T>`", "`a <b> c`", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
+		"`<T>`", "`a <b> c`", "<http://a.b/c>", "<https://x/[a](b)>", "<a@b.co>", "<http://a`b>", "<x:y>", "<ab>", "<http://a b>",
+		"<mailto:a@b>", "<http://a>`", "[<http://a>](b)", "![<http://a>](b)", "<http://a\\b>", "<a@b>", "<@b.c>", "<a@-b.c>", "<http:>", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	r := uint64(7)
 	rnd := func(n int) int {
 		r ^= r << 13
@@ -249,9 +254,10 @@ func TestBodyFastRandom(t *testing.T) {
 	t.Logf("the fast path took %d of %d bodies", taken, runs)
 }
 
-// BenchmarkBody parses a body shaped like the bench's L pages (sections of prose with links, a
-// table, a code block, a `# Citations` list) with the fast path and with goldmark's tree walk.
-func BenchmarkBody(b *testing.B) {
+// benchShapeBodies are bodies shaped like internal/bench's L pages (sections of prose with links,
+// a table, a code block, a `# Citations` list) and S records (prose, a details section, a link in
+// some).
+var benchShapeBodies = func() []string {
 	var s strings.Builder
 	s.WriteString("# Page 1981\n\n")
 	for i := 0; i < 4; i++ {
@@ -263,8 +269,19 @@ func BenchmarkBody(b *testing.B) {
 		s.WriteString("| key | value |\n|---|---|\n| event | 919 |\n\n```sql\nSELECT region, SUM(revenue) AS total\nFROM orders\n```\n\n")
 	}
 	s.WriteString("# Citations\n\n* [first 0](https://docs.example.org/daily/2020)\n* [column 1](https://docs.example.org/pipeline/627)\n* https://example.com/raw/source\n")
-	src := []byte(s.String())
-	if fast, tree, ok := bodiesOf(s.String()); !ok || !reflect.DeepEqual(fast, tree) {
+	return []string{
+		s.String(),
+		"# Record 1981\n\nLatest latest dataset key column status campaign daily. Daily filter model owner. \n\n## Details\n\nOrder downstream last region account source owner value schema. \n",
+		"# Record 7\n\nSee [Record 12](../r0/r00012.md) for the source. \n\n## Details\n\nWindow join total revenue model. \n",
+	}
+}()
+
+// BenchmarkBody parses a body shaped like the bench's L pages (sections of prose with links, a
+// table, a code block, a `# Citations` list) with the fast path and with goldmark's tree walk.
+func BenchmarkBody(b *testing.B) {
+	body := benchShapeBodies[0]
+	src := []byte(body)
+	if fast, tree, ok := bodiesOf(body); !ok || !reflect.DeepEqual(fast, tree) {
 		b.Fatal("the bench body is not in the subset")
 	}
 	li := newLineIndex(src)
