@@ -232,14 +232,18 @@ func breakLike(line []byte) bool {
 }
 
 // fastBody returns the Body of p.src, or ok false when the body is outside the subset.
-func (p *bodyParser) fastBody() (*Body, bool) {
+func (p *bodyParser) fastBody() (*Body, bool) { return p.fastRead(nil) }
+
+// fastRead is fastBody; with ix, it also reads the sections and entries of an index (see
+// fastIndex).
+func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	src := p.src
 	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
 			return nil, false
 		}
 	}
-	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}}
+	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
 	for off := 0; off < len(src); {
@@ -314,7 +318,9 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 				return nil, false
 			}
 		case fkDef:
-			if !f.def(off, line) {
+			// in an index, a definition falls back: whether the list after it is its own is
+			// goldmark's to say
+			if ix != nil || !f.def(off, line) {
 				return nil, false
 			}
 		}
@@ -323,6 +329,9 @@ func (p *bodyParser) fastBody() (*Body, bool) {
 	}
 	if paraStart >= 0 && !f.inline(paraStart, len(src), false) {
 		return nil, false
+	}
+	if ix != nil {
+		ix.flush()
 	}
 	b := f.b
 	f.footnoteLinks()
@@ -343,10 +352,12 @@ type fastState struct {
 	sections    []Heading
 	codeRanges  [][2]int
 	inCitations int
-	text        []byte    // recorded text being built
-	ltext       []byte    // a link's text being built
-	refs        []string  // footnote reference labels, in order
-	defs        []fastDef // footnote definitions, in order
+	text        []byte     // recorded text being built
+	ltext       []byte     // a link's text being built
+	refs        []string   // footnote reference labels, in order
+	defs        []fastDef  // footnote definitions, in order
+	ix          *fastIndex // the index being read, nil for a concept
+	lead        int        // the end of a link starting a line of inline text, -1 when none
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -405,6 +416,10 @@ func (f *fastState) heading(off int, line []byte) bool {
 		f.sections = f.sections[:len(f.sections)-1]
 	}
 	f.sections = append(f.sections, h)
+	if f.ix != nil {
+		f.ix.flush()
+		f.ix.cur = IndexSection{Heading: h.Text, Level: n, Pos: h.Pos}
+	}
 	if f.inCitations > 0 && n <= f.inCitations {
 		f.inCitations = 0
 	}
@@ -416,6 +431,79 @@ func (f *fastState) heading(off int, line []byte) bool {
 
 func (f *fastState) item(off int, line []byte) bool {
 	c0 := itemContent(line)
+	if f.ix != nil && line[c0] == '[' {
+		f.lead = -1
+		first := len(f.b.Links)
+		if !f.citedItem(off, line, c0) {
+			return false
+		}
+		return f.ix.entry(f, off, line[c0:], first)
+	}
+	return f.citedItem(off, line, c0)
+}
+
+// fastIndex is what the fast path reads of an index beyond its Body: its sections, each heading
+// and the entries under it (parseIndex reads them from goldmark's tree). Every item of the subset
+// is one line of a list at the top level, so an entry is an item whose text starts with a link.
+type fastIndex struct {
+	sections []IndexSection
+	cur      IndexSection
+}
+
+func (ix *fastIndex) flush() {
+	if ix.cur.Heading != "" || len(ix.cur.Entries) > 0 {
+		ix.sections = append(ix.sections, ix.cur)
+	}
+}
+
+// entry records the item whose text (at off) starts with '[' as an entry when that is a link (its
+// Link is the first of f.b.Links at or after first): Title and Target are the link's, Description
+// the rest of the line as indexEntry reads it, which trims the text of each inline node after the
+// link apart and joins them. goldmark ends a text node at every byte that starts one of its inline
+// parsers, so the fast path reads the rest as pieces of text between code spans (a code span gives
+// its content), and refuses the other bytes that start a parser ('<', '`' outside a span, '*',
+// '!', '[', ']') or escape one, and '_' but between two letters or digits (a delimiter that can
+// neither open nor close: goldmark splits the text there, where no space is to trim).
+func (ix *fastIndex) entry(f *fastState, off int, text []byte, first int) bool {
+	if f.lead < 0 {
+		return true // a literal bracket or an image: not an entry
+	}
+	rest := text[f.lead:]
+	masked := rest
+	if bytes.IndexByte(rest, '`') >= 0 {
+		masked = maskCodeSpans(rest)
+	}
+	var d []byte
+	piece := 0 // the start of the text piece being read
+	for i := 0; i < len(rest); i++ {
+		switch c := masked[i]; c {
+		case '<', '`', '*', '!', '[', ']', '\\':
+			return false
+		case '_':
+			if i == 0 || i+1 == len(rest) || !alnum(rest[i-1]) || !alnum(rest[i+1]) {
+				return false
+			}
+		case 0: // a code span
+			d = append(d, bytes.TrimSpace(rest[piece:i])...)
+			e := i
+			for e < len(rest) && masked[e] == 0 {
+				e++
+			}
+			d = append(d, bytes.TrimSpace(bytes.Trim(rest[i:e], "`"))...)
+			piece = e
+			i = e - 1
+		}
+	}
+	d = append(d, bytes.TrimSpace(rest[piece:])...)
+	l := f.b.Links[first]
+	desc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(string(d)), "-–—:"))
+	ix.cur.Entries = append(ix.cur.Entries, IndexEntry{Title: l.Text, Target: l.Target, Description: desc, Pos: f.p.pos(off)})
+	return true
+}
+
+// citedItem records the links of the list item line at off whose text starts at c0, and its
+// citation in a `# Citations` section.
+func (f *fastState) citedItem(off int, line []byte, c0 int) bool {
 	if f.inCitations == 0 {
 		return f.inline(off+c0, off+len(line), false)
 	}
@@ -822,6 +910,9 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			f.text = append(f.text, f.ltext...)
 		}
 		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
+		if start == 0 && !image {
+			f.lead = d + 1
+		}
 		i = d + 1
 	}
 }

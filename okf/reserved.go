@@ -98,9 +98,21 @@ func logHeadingMessage(heading string) string {
 	return fmt.Sprintf("log heading %q must begin with a YYYY-MM-DD date (§9)", heading)
 }
 
+// parseIndex reads the sections and entries of an index and its Body: by the Markdown fast path
+// (bodyfast.go) when the body is in its subset, else from goldmark's tree.
 func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index {
-	x := &Index{Path: path}
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
+	var ix fastIndex
+	if b, ok := p.fastRead(&ix); ok {
+		return &Index{Path: path, Sections: clip(ix.sections), Body: b}
+	}
+	return p.treeIndex()
+}
+
+// treeIndex is parseIndex by goldmark's tree.
+func (p *bodyParser) treeIndex() *Index {
+	path := p.path
+	x := &Index{Path: path}
 	doc := markdown.Parser().Parse(text.NewReader(p.src))
 	cur := IndexSection{}
 	flush := func() {
@@ -122,7 +134,7 @@ func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index 
 		}
 	}
 	flush()
-	x.Body = parsedBody(path, file, bodyOffset, li, doc) // the same tree: parsed once
+	x.Body = p.treeBody(doc) // the same tree: parsed once
 	return x
 }
 
