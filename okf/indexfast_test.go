@@ -125,18 +125,21 @@ func FuzzIndexFast(f *testing.F) {
 // corpusIndexes returns the body of every index.md of ../shared/corpus (when it is there) and of
 // the bundles under testdata.
 func corpusIndexes() []string {
+	return append(indexesUnder(filepath.Join("..", "..", "shared", "corpus")), indexesUnder(filepath.Join("..", "testdata"))...)
+}
+
+// indexesUnder returns the body of every index.md under root.
+func indexesUnder(root string) []string {
 	var out []string
-	for _, root := range []string{filepath.Join("..", "..", "shared", "corpus"), filepath.Join("..", "testdata")} {
-		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err != nil || info.IsDir() || info.Name() != "index.md" {
-				return nil
-			}
-			if src, err := os.ReadFile(p); err == nil {
-				out = append(out, string(src[SplitFrontmatter(src).BodyOffset:]))
-			}
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || info.Name() != "index.md" {
 			return nil
-		})
-	}
+		}
+		if src, err := os.ReadFile(p); err == nil {
+			out = append(out, string(src[SplitFrontmatter(src).BodyOffset:]))
+		}
+		return nil
+	})
 	return out
 }
 
@@ -158,6 +161,17 @@ func TestIndexFastCorpus(t *testing.T) {
 	// refused most of them would be one for nothing.
 	if taken < len(bodies)*3/4 {
 		t.Errorf("the fast path took only %d of %d index.md", taken, len(bodies))
+	}
+	// The folders listed in OKF_BODYFAST_DIRS (separated by ':'), to measure a bench bundle.
+	for _, dir := range filepath.SplitList(os.Getenv("OKF_BODYFAST_DIRS")) {
+		n, taken := 0, 0
+		for _, s := range indexesUnder(dir) {
+			n++
+			if checkIndex(t, s) {
+				taken++
+			}
+		}
+		t.Logf("%s: the fast path took %d of %d index.md", dir, taken, n)
 	}
 }
 
@@ -203,4 +217,34 @@ func TestIndexFastRandom(t *testing.T) {
 		t.Errorf("the fast path took %d of %d indexes", taken, runs)
 	}
 	t.Logf("the fast path took %d of %d indexes", taken, runs)
+}
+
+// BenchmarkIndex parses an index shaped like internal/bench's (a heading and a hundred
+// `* [Page n](pn.md) - Entry n.` items) with the fast path and with goldmark's tree.
+func BenchmarkIndex(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("# Section 19\n\n")
+	for i := 1900; i < 2000; i++ {
+		fmt.Fprintf(&s, "* [Page %d](p0%d.md) - Entry %d.\n", i, i, i)
+	}
+	body := s.String()
+	if fast, tree, ok := indexesOf(body); !ok || !reflect.DeepEqual(fast, tree) {
+		b.Fatal("the bench index is not in the subset")
+	}
+	src := []byte(body)
+	li := newLineIndex(src)
+	b.SetBytes(int64(len(src)))
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			parseIndex("index.md", src, 0, li)
+		}
+	})
+	b.Run("goldmark", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			p := &bodyParser{path: "index.md", src: src, lines: li}
+			p.treeIndex()
+		}
+	})
 }
