@@ -377,3 +377,39 @@ func yamlShare(t *testing.T, root string) (taken, total int) {
 	t.Logf("%s: the fast path took %d of %d frontmatters", root, taken, total)
 	return taken, total
 }
+
+// TestFastYAMLFlowMapping checks one flow mapping's nodes against positions counted by hand: the
+// mapping at its '{', each key and value at its first character, in runes.
+func TestFastYAMLFlowMapping(t *testing.T) {
+	doc, ok := fastYAML([]byte("generated: { by: agent/1.0, at: 2026-06-06T10:00:00Z }\nw: {t: é, u: 'v w'}\n"), nil)
+	if !ok {
+		t.Fatal("the fast path refused a flow mapping")
+	}
+	m := doc.Content[0].Content[1]
+	if m.Kind != yaml.MappingNode || m.Style != yaml.FlowStyle || m.Tag != "!!map" || m.Line != 1 || m.Column != 12 || len(m.Content) != 4 {
+		t.Fatalf("mapping: %s", dumpNode(m))
+	}
+	w := doc.Content[0].Content[3]
+	want := []struct {
+		n         *yaml.Node
+		value     string
+		tag       string
+		style     yaml.Style
+		line, col int
+	}{
+		{m.Content[0], "by", "!!str", 0, 1, 14},
+		{m.Content[1], "agent/1.0", "!!str", 0, 1, 18},
+		{m.Content[2], "at", "!!str", 0, 1, 29},
+		{m.Content[3], "2026-06-06T10:00:00Z", "!!timestamp", 0, 1, 33},
+		{w.Content[0], "t", "!!str", 0, 2, 5},
+		{w.Content[1], "é", "!!str", 0, 2, 8},
+		{w.Content[2], "u", "!!str", 0, 2, 11},
+		{w.Content[3], "v w", "!!str", yaml.SingleQuotedStyle, 2, 14},
+	}
+	for _, c := range want {
+		n := c.n
+		if n.Kind != yaml.ScalarNode || n.Value != c.value || n.Tag != c.tag || n.Style != c.style || n.Line != c.line || n.Column != c.col {
+			t.Errorf("got %s, want %q %s style %d at %d:%d", dumpNode(n), c.value, c.tag, c.style, c.line, c.col)
+		}
+	}
+}
