@@ -2,6 +2,7 @@ package okf
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -99,4 +100,25 @@ func FuzzTame(f *testing.F) {
 		}
 		linkScanCost(src)
 	})
+}
+
+// TestParseBodyTamesAsLoader: ParseBody, which lint's --fix calls on an index's raw text, leaves out
+// the hostile shapes the loader leaves out, so it reads exactly the body a load reads (and in linear
+// time). The link written inside each hostile line is not read by either.
+func TestParseBodyTamesAsLoader(t *testing.T) {
+	for name, text := range map[string]string{
+		"quotes": strings.Repeat(">", 100_000) + " [q](q.md)",
+		"lists":  strings.Repeat("- ", 50_000) + "[q](q.md)",
+		"links":  strings.Repeat("[a](", 50_000) + " [q](q.md)",
+	} {
+		src := "---\ntype: R\n---\nBefore.\n\n" + text + "\n\nAfter [x](after.md).\n"
+		c, _ := ParseConcept("h.md", []byte(src))
+		got := ParseBody("h.md", []byte(src), len("---\ntype: R\n---\n"))
+		if !reflect.DeepEqual(got, c.Body) {
+			t.Errorf("%s: ParseBody read %+v, the loader %+v", name, got.Links, c.Body.Links)
+		}
+		if len(got.Links) != 1 || got.Links[0].Target != "after.md" {
+			t.Errorf("%s: links %+v", name, got.Links)
+		}
+	}
 }
