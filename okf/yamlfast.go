@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"bytes"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -9,8 +10,9 @@ import (
 )
 
 // unmarshalYAML reads a frontmatter block into doc as yaml.Unmarshal(raw, doc) does. The shapes
-// real bundles write (block mappings and sequences, one-line flow sequences of plain scalars, plain
-// and simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
+// real bundles write (block mappings and sequences, one-line flow sequences of plain scalars,
+// one-line flow mappings of plain keys and plain, simply quoted or flow-sequence values, plain and
+// simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
 // (comments, anchors, tags, block scalars, escapes, multi-line scalars, tabs, odd characters, any
 // doubt) goes to yaml.v3. FuzzFastYAML checks the two give the same node trees.
 //
@@ -106,7 +108,11 @@ func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
 		return nil, false
 	}
 	// Each line holds at most a key and its value; a flow sequence's items get chunks of their own.
+	// A flow mapping's pairs share a line: a comma adds at most two nodes, a brace one.
 	need := 2*len(p.lines) + 2
+	if bytes.IndexByte(raw, '{') >= 0 {
+		need += 2*bytes.Count(raw, []byte{','}) + bytes.Count(raw, []byte{'{'})
+	}
 	switch {
 	case s != nil && cap(s.slab) >= need:
 		p.slab = s.slab[:0]
@@ -459,50 +465,12 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 		}
 		*v = yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: string(body), Line: n, Column: col + 1}
 	case '[':
-		*v = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: n, Column: col + 1}
-		if text[len(text)-1] != ']' {
-			p.bail = true
+		if !p.flowSequence(v, text, n, col) {
 			return nil
 		}
-		body := text[1 : len(text)-1]
-		start := 1
-		for len(body) > 0 && body[0] == ' ' {
-			body, start = body[1:], start+1
-		}
-		if len(body) == 0 {
-			return v
-		}
-		base := len(p.stack)
-		for {
-			end := 0
-			for end < len(body) && body[end] != ',' {
-				end++
-			}
-			item := body[:end]
-			for len(item) > 0 && item[len(item)-1] == ' ' {
-				item = item[:len(item)-1]
-			}
-			if len(item) == 0 || !plainFlowSafe(item) {
-				p.bail = true
-				return nil
-			}
-			c := p.node()
-			*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + utf8.RuneCount(text[:start]) + 1}
-			c.Tag = plainTag(c)
-			p.stack = append(p.stack, c)
-			if end == len(body) {
-				v.Content = p.children(base)
-				return v
-			}
-			body = body[end+1:]
-			start += end + 1
-			for len(body) > 0 && body[0] == ' ' {
-				body, start = body[1:], start+1
-			}
-			if len(body) == 0 {
-				p.bail = true // a trailing comma
-				return nil
-			}
+	case '{':
+		if !p.flowMapping(v, text, n, col) {
+			return nil
 		}
 	default:
 		if !plainBlockSafe(text) {
@@ -513,6 +481,177 @@ func (p *fastParser) inline(text []byte, n, col int) *yaml.Node {
 		v.Tag = plainTag(v)
 	}
 	return v
+}
+
+// flowSequence reads a one-line flow sequence of plain scalars, text "[...]" starting at 0-based
+// column col, into v. It returns false (and sets bail) when text is not one.
+func (p *fastParser) flowSequence(v *yaml.Node, text []byte, n, col int) bool {
+	*v = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: n, Column: col + 1}
+	if text[len(text)-1] != ']' {
+		p.bail = true
+		return false
+	}
+	body := text[1 : len(text)-1]
+	start := 1
+	for len(body) > 0 && body[0] == ' ' {
+		body, start = body[1:], start+1
+	}
+	if len(body) == 0 {
+		return true
+	}
+	base := len(p.stack)
+	for {
+		end := 0
+		for end < len(body) && body[end] != ',' {
+			end++
+		}
+		item := body[:end]
+		for len(item) > 0 && item[len(item)-1] == ' ' {
+			item = item[:len(item)-1]
+		}
+		if len(item) == 0 || !plainFlowSafe(item) {
+			p.bail = true
+			return false
+		}
+		c := p.node()
+		*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + utf8.RuneCount(text[:start]) + 1}
+		c.Tag = plainTag(c)
+		p.stack = append(p.stack, c)
+		if end == len(body) {
+			v.Content = p.children(base)
+			return true
+		}
+		body = body[end+1:]
+		start += end + 1
+		for len(body) > 0 && body[0] == ' ' {
+			body, start = body[1:], start+1
+		}
+		if len(body) == 0 {
+			p.bail = true // a trailing comma
+			return false
+		}
+	}
+}
+
+// flowMapping reads a one-line flow mapping, text "{...}" starting at 0-based column col, into m:
+// simple plain keys each followed by ": ", and values that are plain scalars, quoted scalars with no
+// escape, or flow sequences of plain scalars (flowSequence's). It returns false (and sets bail) on
+// anything else: a nested mapping, an empty value, a key without a value, a trailing comma, "?"
+// keys, text after the closing brace (the block's value() bails on one over several lines).
+func (p *fastParser) flowMapping(m *yaml.Node, text []byte, n, col int) bool {
+	*m = yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Tag: "!!map", Line: n, Column: col + 1}
+	last := len(text) - 1
+	if text[last] != '}' {
+		p.bail = true
+		return false
+	}
+	i := skipSpaces(text, 1)
+	if i == last {
+		return true // {} or { }
+	}
+	base := len(p.stack)
+	for {
+		// A key: a letter or '_', then letters, digits and _-./, then ": ".
+		k0 := i
+		if !(isLetter(text[i]) || text[i] == '_') {
+			p.bail = true
+			return false
+		}
+		for i < last && i-k0 < 1000 && (isLetter(text[i]) || text[i] >= '0' && text[i] <= '9' || strings.IndexByte("_-./", text[i]) >= 0) {
+			i++
+		}
+		if text[i] != ':' || text[i+1] != ' ' {
+			p.bail = true
+			return false
+		}
+		k := p.node()
+		*k = yaml.Node{Kind: yaml.ScalarNode, Value: keyName(text[k0:i]), Line: n, Column: col + utf8.RuneCount(text[:k0]) + 1}
+		k.Tag = plainTag(k)
+		i = skipSpaces(text, i+2)
+		v0 := i
+		vcol := col + utf8.RuneCount(text[:v0]) + 1
+		v := p.node()
+		switch q := text[i]; q {
+		case '"', '\'':
+			// A quoted scalar with no escape: the first quote after the opening one closes it.
+			end := i + 1
+			for end < last && text[end] != q {
+				if q == '"' && text[end] == '\\' {
+					p.bail = true
+					return false
+				}
+				end++
+			}
+			if end == last {
+				p.bail = true
+				return false
+			}
+			style := yaml.DoubleQuotedStyle
+			if q == '\'' {
+				style = yaml.SingleQuotedStyle
+			}
+			*v = yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: string(text[i+1 : end]), Line: n, Column: vcol}
+			i = end + 1 // a quote that follows ('' in single quotes) is refused below
+		case '[':
+			end := i + 1
+			for end < last && text[end] != ']' {
+				end++
+			}
+			if end == last || !p.flowSequence(v, text[i:end+1], n, vcol-1) {
+				p.bail = true
+				return false
+			}
+			i = end + 1
+		default:
+			// A plain scalar: up to the ',' or '}' that ends it, with no other flow indicator, no
+			// quote, no '?', and a ':' only inside a word (2026-06-06T10:00:00Z, process:nightly).
+			end := i
+			for ; end < last && text[end] != ',' && text[end] != '}'; end++ {
+				switch c := text[end]; c {
+				case '[', ']', '{', '"', '\'', '?':
+					p.bail = true
+					return false
+				case ':':
+					if nc := text[end+1]; !(isLetter(nc) || nc >= '0' && nc <= '9' || nc == '/') {
+						p.bail = true
+						return false
+					}
+				}
+			}
+			val := text[i:end]
+			for len(val) > 0 && val[len(val)-1] == ' ' {
+				val = val[:len(val)-1]
+			}
+			if len(val) == 0 || !plainBlockSafe(val) {
+				p.bail = true
+				return false
+			}
+			*v = yaml.Node{Kind: yaml.ScalarNode, Value: string(val), Line: n, Column: vcol}
+			v.Tag = plainTag(v)
+			i = end
+		}
+		p.stack = append(p.stack, k, v)
+		i = skipSpaces(text, i)
+		switch {
+		case i == last:
+			m.Content = p.children(base)
+			return true
+		case text[i] == ',':
+			i = skipSpaces(text, i+1)
+			if i < last {
+				continue
+			}
+		}
+		p.bail = true // a trailing comma, or text after a value
+		return false
+	}
+}
+
+func skipSpaces(text []byte, i int) int {
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // plainTag resolves a plain scalar's tag the way yaml.v3 does (resolve.go). A scalar whose first
