@@ -484,7 +484,7 @@ func (ix *fastIndex) entry(f *fastState, off int, text []byte, first int) bool {
 				return false
 			}
 		case 0: // a code span
-			d = append(d, bytes.TrimSpace(rest[piece:i])...)
+			d = append(d, rest[piece:i]...) // text as written, its spaces kept (as indexEntry)
 			e := i
 			for e < len(rest) && masked[e] == 0 {
 				e++
@@ -494,7 +494,7 @@ func (ix *fastIndex) entry(f *fastState, off int, text []byte, first int) bool {
 			i = e - 1
 		}
 	}
-	d = append(d, bytes.TrimSpace(rest[piece:])...)
+	d = append(d, rest[piece:]...)
 	l := f.b.Links[first]
 	desc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(string(d)), "-–—:"))
 	ix.cur.Entries = append(ix.cur.Entries, IndexEntry{Title: l.Text, Target: l.Target, Description: desc, Pos: f.p.pos(off)})

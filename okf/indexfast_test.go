@@ -248,3 +248,23 @@ func BenchmarkIndex(b *testing.B) {
 		}
 	})
 }
+
+// TestIndexEntryDescriptionSpaces: an entry's description keeps the spaces around a code span or
+// emphasis, as the reader sees it, in both readers (fast path, and goldmark's tree for the item
+// with emphasis the fast path refuses).
+func TestIndexEntryDescriptionSpaces(t *testing.T) {
+	fast, tree, ok := indexesOf("# Tables\n\n* [Messages](m.md) - v5 split `UIMessage` (UI state) from `ModelMessage`.\n")
+	if !ok {
+		t.Fatal("fast path refused the index")
+	}
+	want := "v5 split UIMessage (UI state) from ModelMessage."
+	for name, x := range map[string]*Index{"fast": fast, "tree": tree} {
+		if got := x.Sections[0].Entries[0].Description; got != want {
+			t.Errorf("%s: description %q, want %q", name, got, want)
+		}
+	}
+	_, tree, _ = indexesOf("* [Orders](o.md) - one row per *placed* order\n")
+	if got := tree.Sections[0].Entries[0].Description; got != "one row per placed order" {
+		t.Errorf("emphasis: description %q", got)
+	}
+}

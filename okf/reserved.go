@@ -152,10 +152,16 @@ func (p *bodyParser) indexEntry(item ast.Node) (IndexEntry, bool) {
 	e := IndexEntry{Title: inlineText(link, p.src), Target: string(link.Destination), Pos: p.pos(item.Pos())}
 	var rest strings.Builder
 	for c := link.NextSibling(); c != nil; c = c.NextSibling() {
-		rest.WriteString(inlineText(c, p.src))
-		if t, ok := c.(*ast.Text); ok && (t.SoftLineBreak() || t.HardLineBreak()) {
-			rest.WriteByte(' ')
+		if t, ok := c.(*ast.Text); ok {
+			// As written: the spaces around a code span or emphasis are the text's, and trimming
+			// each piece ran "split `UIMessage` (state)" together as "splitUIMessage(state)".
+			rest.Write(t.Segment.Value(p.src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				rest.WriteByte(' ')
+			}
+			continue
 		}
+		rest.WriteString(inlineText(c, p.src))
 	}
 	e.Description = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(rest.String()), "-–—:"))
 	return e, true
