@@ -2,8 +2,10 @@ package serve
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"unicode"
@@ -222,24 +224,21 @@ func lowerRun(x uint64) int {
 	return bits.TrailingZeros64(^word&high) / 8
 }
 
-// hashWord hashes a word eight bytes at a time.
-func hashWord(w []byte) uint32 {
-	const k = 0x9e3779b97f4a7c15
-	h := uint64(len(w)) * k
-	for ; len(w) >= 8; w = w[8:] {
-		h = (h ^ binary.LittleEndian.Uint64(w)) * k
-		h ^= h >> 29
-	}
-	if len(w) > 0 {
-		var x uint64
-		for i, c := range w {
-			x |= uint64(c) << (8 * i)
-		}
-		h = (h ^ x) * k
-	}
-	h ^= h >> 32
-	return uint32(h)
-}
+// The tables' hashes are keyed per process. Bound: the bundle's words are a stranger's, and with a
+// fixed hash they could be chosen to fall in one run of slots, making each insertion probe every
+// earlier one (quadratic in the number of distinct words). Which slot a term takes never shows in
+// what the index answers: terms are numbered in the order they are met.
+var (
+	wordSeed  = maphash.MakeSeed()
+	shortMult = rand.Uint64() | 1 // an odd multiplier: multiply-shift hashing of short words
+)
+
+// hashWord hashes a word longer than 8 bytes.
+func hashWord(w []byte) uint32 { return uint32(maphash.Bytes(wordSeed, w) >> 32) }
+
+// shortSlotOf is the slot of a short word's key in a table of 1<<bits slots: the top bits of the
+// key times a random odd number (Dietzfelbinger's multiply-shift).
+func shortSlotOf(key uint64, bits int) uint64 { return key * shortMult >> (64 - bits) }
 
 // countWord counts word w in field f of the current document.
 func (b *indexBuilder) countWord(f int, w []byte) {
@@ -273,7 +272,7 @@ func (b *indexBuilder) shortTerm(w []byte) int32 {
 		b.growShort()
 	}
 	mask := uint64(len(b.short) - 1)
-	for i := (key * 0x9e3779b97f4a7c15 >> 32) & mask; ; i = (i + 1) & mask {
+	for i := shortSlotOf(key, bits.TrailingZeros(uint(len(b.short)))); ; i = (i + 1) & mask {
 		s := &b.short[i]
 		if s.key == key {
 			return s.id
@@ -300,7 +299,7 @@ func (b *indexBuilder) growShort() {
 		if s.key == 0 {
 			continue
 		}
-		i := (s.key * 0x9e3779b97f4a7c15 >> 32) & mask
+		i := shortSlotOf(s.key, bits.TrailingZeros(uint(len(b.short))))
 		for b.short[i].key != 0 {
 			i = (i + 1) & mask
 		}
