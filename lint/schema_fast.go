@@ -20,9 +20,15 @@ import (
 //
 // Containers are filled only where the schema looks inside them; elsewhere an empty map or list
 // stands for a value of that shape, which is all a type check needs.
+//
+// A frontmatter that may use merge keys is not projected (ok false): the typed model holds the keys
+// a `<<` brings in (D3), which the exact check, on the YAML's own mappings, does not see.
 func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 	p := projector{ok: true}
 	m := projectionMaps.Get().(map[string]any)
+	if f.MayMerge() {
+		return m, false
+	}
 	for _, k := range f.Keys {
 		val := k.Value
 		switch k.Name {

@@ -21,6 +21,7 @@ type Frontmatter struct {
 	raw     []byte // the YAML text when parsed outside a bundle (ParseConcept); nil in a bundle
 	fsys    fs.FS  // where to re-read the file from, for a bundle's concepts
 	line    int    // file line of the first YAML line
+	merges  bool   // the YAML text holds "<<", which a merge key needs (MayMerge)
 
 	// Keys lists the top-level keys in the order written, with each value's shape and position.
 	Keys []Key
@@ -181,6 +182,11 @@ func (f *Frontmatter) Raw() ([]byte, error) {
 	}
 	return sp.YAML, nil
 }
+
+// MayMerge reports whether the YAML text holds "<<", which a merge key needs. When false, the
+// typed fields hold exactly what the YAML's own mappings say; when true, they may also hold keys a
+// merge brought in (D3), which a plain reading of the node tree (schemas.ValueOf) does not see.
+func (f *Frontmatter) MayMerge() bool { return f.merges }
 
 // Line returns the file line on which the YAML text starts.
 func (f *Frontmatter) Line() int { return f.line }
@@ -343,9 +349,9 @@ func checkDuplicates(n *yaml.Node) error {
 	return nil
 }
 
-// readFrontmatter extracts every family from the top mapping m.
-func readFrontmatter(path string, raw []byte, line int, m *yaml.Node) *Frontmatter {
-	f := &Frontmatter{Present: true, path: path, raw: raw, line: line}
+// readFrontmatter extracts every family from the top mapping m, read from the YAML text yamlText.
+func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node) *Frontmatter {
+	f := &Frontmatter{Present: true, path: path, raw: raw, line: line, merges: bytes.Contains(yamlText, []byte("<<"))}
 	f.Keys = make([]Key, 0, len(m.Content)/2)
 	merges := false
 	for i := 0; i+1 < len(m.Content); i += 2 {

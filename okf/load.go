@@ -560,7 +560,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 			}
 			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: clamp32(line), Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
 		} else {
-			fm, top = readFrontmatter(j.path, nil, sp.YAMLLine, node), node
+			fm, top = readFrontmatter(j.path, nil, sp.YAML, sp.YAMLLine, node), node
 			if fsys == nil {
 				// Outside a bundle there is nothing to re-read from: keep a copy (a sub-slice
 				// would keep the whole file alive).
