@@ -257,6 +257,13 @@ func (p *bodyParser) treeBody(doc ast.Node) *Body {
 		return ast.WalkContinue, nil
 	})
 	p.footnotes(b, codeRanges)
+	b.clipAll()
+	return b
+}
+
+// clipAll clips every list of b (both readers, the fast path and the tree walk, end with it, so
+// their bodies stay deeply equal).
+func (b *Body) clipAll() {
 	b.Links = clip(b.Links)
 	b.Headings = clip(b.Headings)
 	b.CodeBlocks = clip(b.CodeBlocks)
@@ -264,7 +271,6 @@ func (p *bodyParser) treeBody(doc ast.Node) *Body {
 	b.FootnoteDefs = clip(b.FootnoteDefs)
 	b.Citations = clip(b.Citations)
 	b.Comments = clip(b.Comments)
-	return b
 }
 
 // clip returns s in a slice of exactly its length: append's spare capacity, times every concept of

@@ -336,13 +336,7 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	b := f.b
 	f.footnoteLinks()
 	p.footnotes(b, f.codeRanges)
-	b.Links = clip(b.Links)
-	b.Headings = clip(b.Headings)
-	b.CodeBlocks = clip(b.CodeBlocks)
-	b.FootnoteRefs = clip(b.FootnoteRefs)
-	b.FootnoteDefs = clip(b.FootnoteDefs)
-	b.Citations = clip(b.Citations)
-	b.Comments = clip(b.Comments)
+	b.clipAll()
 	return b, true
 }
 
