@@ -84,7 +84,8 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 			active = append(active, r)
 		}
 	}
-	found := make([][]okf.Diagnostic, len(active))
+	found := make([]collector, len(active))
+	slots := pathSlots(b)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(workers, len(active)) {
@@ -93,11 +94,12 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 			defer wg.Done()
 			for i := range next {
 				r := active[i]
-				report, flush := cappedReport(&found[i])
+				c := &found[i]
+				c.slots = slots
 				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers, schemas: opts.Schemas, links: links,
-					report: report}
+					report: c.report}
 				check(r, p)
-				flush()
+				c.flush()
 			}
 		}()
 	}
@@ -108,15 +110,18 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	wg.Wait()
 
 	total := 0
-	for _, f := range found {
-		total += len(f)
+	for i := range found {
+		total += found[i].n
 	}
 	var out []okf.Diagnostic // nil when nothing is found, as before
 	if total > 0 {
 		out = make([]okf.Diagnostic, 0, total)
 	}
-	for _, f := range found {
-		out = append(out, f...)
+	for i := range found {
+		for _, ch := range found[i].chunks {
+			out = append(out, ch...)
+		}
+		found[i].chunks = nil
 	}
 	out = dropSchemaDuplicates(out)
 	out = applyConfig(out, cfg)
@@ -150,40 +155,6 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	return opts.Baseline.Filter(out)
 }
 
-// MaxFindingsPerFile is how many findings one rule reports about one file; past it, one more
-// finding (at the first left out) counts the rest. Bound: one file could otherwise hold hundreds of
-// thousands (an 8 MiB line of broken links: 640,000), copies of it cost a pull request nothing, and
-// every finding is kept until the report is sorted (a 4 MB file took 1.4 GB of memory in -f sarif).
-// With it, what is kept is linear in the number of files, whatever they hold.
-const MaxFindingsPerFile = 1000
-
-// cappedReport returns a rule's report function, which keeps at most MaxFindingsPerFile findings
-// per file in dst, and flush, which adds the finding counting the rest of each file. A rule reports
-// from one goroutine at a time (Pass), so no lock is needed.
-func cappedReport(dst *[]okf.Diagnostic) (report func(okf.Diagnostic), flush func()) {
-	count := map[string]int{}
-	firstLeft := map[string]okf.Diagnostic{}
-	report = func(d okf.Diagnostic) {
-		n := count[d.Pos.Path]
-		count[d.Pos.Path] = n + 1
-		switch {
-		case n < MaxFindingsPerFile:
-			*dst = append(*dst, d)
-		case n == MaxFindingsPerFile:
-			firstLeft[d.Pos.Path] = d
-		}
-	}
-	flush = func() {
-		for p, d := range firstLeft {
-			d.End = okf.Position{}
-			d.Message = fmt.Sprintf("%d more findings of this rule in this file are not reported (okf reports at most %d per rule and file)",
-				count[p]-MaxFindingsPerFile, MaxFindingsPerFile)
-			*dst = append(*dst, d)
-		}
-	}
-	return report, flush
-}
-
 // check runs one rule. A rule that panics is a bug in okf, not in the bundle: it becomes a finding
 // that names the rule, and the other rules still run.
 func check(r *Rule, p *Pass) {
@@ -206,21 +177,36 @@ func ruleIn(rules []*Rule, r *Rule) bool {
 }
 
 // dropSchemaDuplicates leaves out a schema finding on a line where another rule already reports:
-// the family rules say the same thing more precisely.
+// the family rules say the same thing more precisely. Only the schema findings' lines are kept in
+// the set (on a bundle where every concept fails the schema, a fifth of the findings, not all).
 func dropSchemaDuplicates(ds []okf.Diagnostic) []okf.Diagnostic {
 	type line struct {
 		path string
-		n    int
+		n    int32
 	}
-	taken := map[line]bool{}
+	var taken map[line]bool
+	for _, d := range ds {
+		if d.Code == SchemaMismatch.Code {
+			if taken == nil {
+				taken = map[line]bool{}
+			}
+			taken[line{d.Pos.Path, d.Pos.Line}] = false
+		}
+	}
+	if taken == nil {
+		return ds
+	}
 	for _, d := range ds {
 		if d.Code != SchemaMismatch.Code {
-			taken[line{d.Pos.Path, int(d.Pos.Line)}] = true
+			l := line{d.Pos.Path, d.Pos.Line}
+			if _, ok := taken[l]; ok {
+				taken[l] = true
+			}
 		}
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if d.Code == SchemaMismatch.Code && taken[line{d.Pos.Path, int(d.Pos.Line)}] {
+		if d.Code == SchemaMismatch.Code && taken[line{d.Pos.Path, d.Pos.Line}] {
 			continue
 		}
 		out = append(out, d)
