@@ -473,7 +473,7 @@ func unreadable(p string, err error) Diagnostic {
 }
 
 func (l *loader) empty(j job, diags []Diagnostic) result {
-	fm := &Frontmatter{path: j.path}
+	fm := &Frontmatter{path: j.path, uncommon: noUncommon}
 	switch j.kind {
 	case indexFile:
 		return result{index: &Index{Path: j.path, Frontmatter: fm, Body: &Body{}}, diags: diags}
@@ -570,7 +570,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		}
 	}
 	if fm == nil {
-		fm = &Frontmatter{path: j.path}
+		fm = &Frontmatter{path: j.path, uncommon: noUncommon}
 	}
 	switch j.kind {
 	case indexFile:
