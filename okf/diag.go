@@ -107,17 +107,22 @@ func (d Diagnostic) String() string {
 // SortDiagnostics orders diagnostics by position, then code, then message, and removes exact
 // duplicates, so output is stable across runs and parallel loads.
 func SortDiagnostics(ds []Diagnostic) []Diagnostic {
-	// slices, not sort.SliceStable: its reflection-based swaps of these 88-byte values were 3% of
-	// okf lint's CPU on a bundle with 17,000 findings.
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		if a.Pos != b.Pos {
-			if a.Pos.Less(b.Pos) {
-				return -1
-			}
-			return 1
+	// A stable sort of the 88-byte values moved each of them O(log² n) times in its merges (4% of
+	// okf lint's CPU on a bundle with 17,000 findings). Instead the indexes are sorted, with the
+	// index itself as the last key (which makes the order the stable one), and the values are then
+	// moved once each into place.
+	idx := make([]int32, len(ds))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		a, b := &ds[i], &ds[j]
+		if c := comparePositions(a.Pos, b.Pos); c != 0 {
+			return c
 		}
-		return cmp.Or(strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
+		return cmp.Or(strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message), cmp.Compare(i, j))
 	})
+	permute(ds, idx)
 	out := ds[:0]
 	for i, d := range ds {
 		if i > 0 && d == ds[i-1] {
@@ -126,6 +131,32 @@ func SortDiagnostics(ds []Diagnostic) []Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// permute rearranges ds so that ds[i] is what ds[idx[i]] was, following each cycle of the
+// permutation once; idx is used up (set to -1).
+func permute(ds []Diagnostic, idx []int32) {
+	for i := range idx {
+		if idx[i] < 0 {
+			continue
+		}
+		saved := ds[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = -1
+			if k == i {
+				ds[j] = saved
+				break
+			}
+			ds[j] = ds[k]
+			j = k
+		}
+	}
+}
+
+func comparePositions(p, q Position) int {
+	return cmp.Or(strings.Compare(p.Path, q.Path), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
 }
 
 // lineIndex converts byte offsets of one file into 1-based lines and rune columns.
