@@ -6,8 +6,9 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# Pure Go (modernc SQLite, no cgo), so the binary is static and runs on an empty base image.
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/okf ./cmd/okf
+# Pure Go (modernc SQLite, no cgo), so the binary is static and runs on an empty base image. Built
+# as .goreleaser.yaml builds a release (internal/adopt's test checks the two agree).
+RUN CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -ldflags "-s -w" -o /out/okf ./cmd/okf
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/okf /usr/local/bin/okf

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -184,7 +183,7 @@ func FirstCell(result json.RawMessage) (cell json.RawMessage, why string) {
 	return cur, ""
 }
 
-var decimalRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+var decimalRE = &lazyRegexp{expr: `^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`}
 
 // number reads a JSON number, or a string holding a decimal number (BigQuery returns NUMERIC as
 // text), as an exact rational.
@@ -194,7 +193,7 @@ func number(raw json.RawMessage) (*big.Rat, bool) {
 	if json.Unmarshal(raw, &s) == nil {
 		t = strings.TrimSpace(s)
 	}
-	if !decimalRE.MatchString(t) {
+	if !decimalRE.get().MatchString(t) {
 		return nil, false
 	}
 	r, ok := new(big.Rat).SetString(t)

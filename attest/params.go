@@ -127,7 +127,7 @@ func convert(p Param, raw string) (any, error) {
 		}
 		return n, nil
 	case "number":
-		if !decimalRE.MatchString(s) {
+		if !decimalRE.get().MatchString(s) {
 			return nil, bad("a number")
 		}
 		f, err := strconv.ParseFloat(s, 64)

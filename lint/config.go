@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -362,11 +361,11 @@ func shape(n *yaml.Node) string {
 	return "a value"
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = &lazyRegexp{expr: `^yaml: line (\d+): (.*)$`}
 
 // yamlErrLine reads the line number out of a yaml.v3 syntax error (0 when it names none).
 func yamlErrLine(err error) int {
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRe.get().FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
@@ -374,7 +373,7 @@ func yamlErrLine(err error) int {
 }
 
 func yamlErrMsg(err error) string {
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRe.get().FindStringSubmatch(err.Error()); m != nil {
 		return m[2]
 	}
 	return strings.TrimPrefix(err.Error(), "yaml: ")

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,10 +22,6 @@ var DescriptionNotOneSentence = &Rule{Code: "OKF103", Name: "description-not-one
 // maxDescription is the length (in characters) past which a description stops being a one-line
 // summary in an index entry.
 const maxDescription = 200
-
-// sentenceBreakRE finds the end of a sentence followed by the start of another: a full stop,
-// question or exclamation mark, optional closing quote or bracket, space, then a capital or digit.
-var sentenceBreakRE = regexp.MustCompile(`([\p{L}\p{N})\]"'’”]*)[.!?]["'’”)\]]?\s+[\p{Lu}\p{N}]`)
 
 // abbreviations end with a full stop without ending a sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true, "incl": true, "no": true, "fig": true}

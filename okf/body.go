@@ -2,10 +2,10 @@ package okf
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -92,8 +92,10 @@ type Comment struct {
 
 // markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
 // are not read as link reference definitions). Tables, strikethrough and task lists are left out:
-// they add no link, heading or code block, and a table's links are still found in its text.
-var markdown = goldmark.New(goldmark.WithExtensions(footnotes))
+// they add no link, heading or code block, and a table's links are still found in its text. It is
+// built on first use: most bodies take the fast path of bodyfast.go and never need it, and building
+// goldmark's parser set at init cost every process.
+var markdown = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(footnotes)) })
 
 // bodyParser walks one body; offsets from goldmark are relative to the body and are shifted by
 // offset into the file before they become positions.
@@ -165,7 +167,7 @@ func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast
 		if b, ok := p.fastBody(); ok {
 			return b
 		}
-		doc = markdown.Parser().Parse(text.NewReader(p.src))
+		doc = markdown().Parser().Parse(text.NewReader(p.src))
 	}
 	return p.treeBody(doc)
 }
@@ -284,7 +286,7 @@ func clip[T any](s []T) []T {
 	return out
 }
 
-var commentRE = regexp.MustCompile(`(?s)<!--(.*?)-->`)
+var commentRE = &lazyRegexp{expr: `(?s)<!--(.*?)-->`}
 
 // comments records the HTML comments in the text of segs. A comment's position is taken from the
 // segment it starts in, so it is right even where the segments are not contiguous in the file
@@ -301,7 +303,7 @@ func (p *bodyParser) comments(b *Body, segs *text.Segments) {
 	if !strings.Contains(s, "<!--") {
 		return
 	}
-	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range commentRE.get().FindAllStringSubmatchIndex(s, -1) {
 		i := sort.SearchInts(starts, m[0]+1) - 1
 		off := segs.At(i).Start + m[0] - starts[i]
 		j := sort.SearchInts(starts, m[1]) - 1 // the segment of the comment's last byte, m[1]-1
@@ -311,9 +313,9 @@ func (p *bodyParser) comments(b *Body, segs *text.Segments) {
 }
 
 var (
-	footnoteDefRE = regexp.MustCompile(`^ {0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$`)
-	footnoteRefRE = regexp.MustCompile(`\[\^([^\]\s]+)\]`)
-	codeSpanRE    = regexp.MustCompile("`+[^`]*`+")
+	footnoteDefRE = &lazyRegexp{expr: `^ {0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$`}
+	footnoteRefRE = &lazyRegexp{expr: `\[\^([^\]\s]+)\]`}
+	codeSpanRE    = &lazyRegexp{expr: "`+[^`]*`+"}
 )
 
 // footnotes finds footnote definitions and references line by line outside code blocks. goldmark
@@ -360,7 +362,7 @@ func (p *bodyParser) footnotes(b *Body, code [][2]int) {
 			continue
 		}
 		s := string(line)
-		if m := footnoteDefRE.FindStringSubmatchIndex(s); m != nil {
+		if m := footnoteDefRE.get().FindStringSubmatchIndex(s); m != nil {
 			label := s[m[2]:m[3]]
 			defined[strings.ToLower(label)] = true
 			b.FootnoteDefs = append(b.FootnoteDefs, FootnoteDef{Label: label, Text: strings.TrimSpace(s[m[4]:m[5]]), Pos: p.pos(off + m[0] + strings.Index(s[m[0]:], "["))})
@@ -368,9 +370,9 @@ func (p *bodyParser) footnotes(b *Body, code [][2]int) {
 		}
 		masked := s
 		if strings.IndexByte(s, '`') >= 0 {
-			masked = codeSpanRE.ReplaceAllStringFunc(s, func(c string) string { return strings.Repeat(" ", len(c)) })
+			masked = codeSpanRE.get().ReplaceAllStringFunc(s, func(c string) string { return strings.Repeat(" ", len(c)) })
 		}
-		for _, m := range footnoteRefRE.FindAllStringSubmatchIndex(masked, -1) {
+		for _, m := range footnoteRefRE.get().FindAllStringSubmatchIndex(masked, -1) {
 			if m[1] < len(masked) && masked[m[1]] == ':' && strings.TrimSpace(masked[:m[0]]) == "" {
 				continue
 			}

@@ -671,7 +671,7 @@ func (f *fastState) htmlComment(off int) int {
 		}
 	}
 	s := string(src[start:end])
-	for _, m := range commentRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range commentRE.get().FindAllStringSubmatchIndex(s, -1) {
 		f.b.Comments = append(f.b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: f.p.pos(start + m[0]), EndLine: int(f.p.pos(start + m[1] - 1).Line)})
 	}
 	return off

@@ -20,7 +20,7 @@ func bodiesOf(body string) (fast, tree *Body, ok bool) {
 	file := []byte(prefix + body)
 	li := newLineIndex(file)
 	p := &bodyParser{path: "c.md", src: file[len(prefix):], offset: len(prefix), lines: li}
-	tree = p.treeBody(markdown.Parser().Parse(text.NewReader(p.src)))
+	tree = p.treeBody(markdown().Parser().Parse(text.NewReader(p.src)))
 	fast, ok = p.fastBody()
 	return fast, tree, ok
 }
@@ -297,7 +297,7 @@ func BenchmarkBody(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			p := &bodyParser{path: "c.md", src: src, lines: li}
-			p.treeBody(markdown.Parser().Parse(text.NewReader(src)))
+			p.treeBody(markdown().Parser().Parse(text.NewReader(src)))
 		}
 	})
 }

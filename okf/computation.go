@@ -1,7 +1,6 @@
 package okf
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -233,7 +232,7 @@ func PlaceholderSyntax(runtime string) string {
 	return ""
 }
 
-var dbtVarRE = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
+var dbtVarRE = &lazyRegexp{expr: `\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`}
 
 // Placeholders lists the parameter references of a computation in order of appearance, in the
 // runtime's syntax (D17): `@name` outside string literals, quoted identifiers and comments for SQL
@@ -248,7 +247,7 @@ func Placeholders(src, runtime string) []Placeholder {
 			}
 		}
 	case "dbt":
-		for _, m := range dbtVarRE.FindAllStringSubmatchIndex(src, -1) {
+		for _, m := range dbtVarRE.get().FindAllStringSubmatchIndex(src, -1) {
 			out = append(out, Placeholder{Name: src[m[2]:m[3]], Offset: m[0]})
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -232,7 +231,7 @@ type yamlError struct {
 
 func (e *yamlError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLineRE = &lazyRegexp{expr: `^yaml: (?:line (\d+): )?(.*)$`}
 
 // yamlParserProblems are the messages of yaml.v3's parser stage (parserc.go). yaml.v3 reports a
 // parser error's line 0-based but a scanner error's 1-based (decode.go, parser.fail), so the
@@ -254,7 +253,7 @@ var yamlParserProblems = []string{
 // yaml.v3 omits the line when its mark is on the first line (for both stages), so none means 1.
 func yamlErrorLine(err error) (line int, msg string) {
 	s := err.Error()
-	m := yamlLineRE.FindStringSubmatch(s)
+	m := yamlLineRE.get().FindStringSubmatch(s)
 	if m == nil {
 		return 1, s
 	}

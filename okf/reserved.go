@@ -2,7 +2,6 @@ package okf
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -66,12 +65,12 @@ type LogEntry struct {
 	Pos  Position
 }
 
-var logDateRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(.*)$`)
+var logDateRE = &lazyRegexp{expr: `^(\d{4}-\d{2}-\d{2})(.*)$`}
 
 // ParseLogDate reads the date a log heading begins with (§9: ISO 8601 YYYY-MM-DD). extra is the rest
 // of the heading with separators trimmed.
 func ParseLogDate(heading string) (date time.Time, extra string, ok bool) {
-	m := logDateRE.FindStringSubmatch(strings.TrimSpace(heading))
+	m := logDateRE.get().FindStringSubmatch(strings.TrimSpace(heading))
 	if m == nil {
 		return time.Time{}, "", false
 	}
@@ -90,7 +89,7 @@ func ParseLogDate(heading string) (date time.Time, extra string, ok bool) {
 // logHeadingMessage says why a `##` heading of a log is not a date group heading (D8): a date that
 // is no day of the calendar (2026-02-30) is named as such, not as a missing date.
 func logHeadingMessage(heading string) string {
-	if m := logDateRE.FindStringSubmatch(strings.TrimSpace(heading)); m != nil {
+	if m := logDateRE.get().FindStringSubmatch(strings.TrimSpace(heading)); m != nil {
 		if _, err := time.Parse("2006-01-02", m[1]); err != nil {
 			return fmt.Sprintf("log heading %q has an invalid date %s: there is no such day; write a real YYYY-MM-DD date (§9)", heading, m[1])
 		}
@@ -113,7 +112,7 @@ func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index 
 func (p *bodyParser) treeIndex() *Index {
 	path := p.path
 	x := &Index{Path: path}
-	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	doc := markdown().Parser().Parse(text.NewReader(p.src))
 	cur := IndexSection{}
 	flush := func() {
 		if cur.Heading != "" || len(cur.Entries) > 0 {
@@ -170,7 +169,7 @@ func (p *bodyParser) indexEntry(item ast.Node) (IndexEntry, bool) {
 func parseLog(path string, file []byte, bodyOffset int, li *lineIndex) *Log {
 	lg := &Log{Path: path}
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
-	doc := markdown.Parser().Parse(text.NewReader(p.src))
+	doc := markdown().Parser().Parse(text.NewReader(p.src))
 	var cur *LogGroup
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

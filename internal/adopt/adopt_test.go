@@ -136,6 +136,8 @@ func TestReleaseConfig(t *testing.T) {
 			Goos    []string
 			Goarch  []string
 			Env     []string
+			Flags   []string
+			Tags    []string
 			Ldflags []string
 		}
 		Checksum map[string]string
@@ -152,6 +154,11 @@ func TestReleaseConfig(t *testing.T) {
 	}
 	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
 		t.Error("release binaries must be static (CGO_ENABLED=0)")
+	}
+	// urfave_cli_no_docs drops urfave/cli's doc generators, which okf does not call, and their
+	// blackfriday init from every process.
+	if !slices.Contains(b.Flags, "-trimpath") || !slices.Equal(b.Tags, []string{"urfave_cli_no_docs"}) || !strings.HasPrefix(strings.Join(b.Ldflags, " "), "-s -w ") {
+		t.Errorf("release build flags %q, tags %q, ldflags %q: want -trimpath, urfave_cli_no_docs, -s -w", b.Flags, b.Tags, b.Ldflags)
 	}
 	if cfg.Checksum["name_template"] == "" {
 		t.Error("no checksum file")
@@ -170,10 +177,10 @@ func TestReleaseConfig(t *testing.T) {
 	}
 }
 
-// TestDockerfile checks the image runs a static binary as a non-root user.
+// TestDockerfile checks the image runs a static binary, built as a release is, as a non-root user.
 func TestDockerfile(t *testing.T) {
 	d := read(t, "Dockerfile")
-	for _, want := range []string{"CGO_ENABLED=0", "./cmd/okf", "USER nonroot", `ENTRYPOINT ["/usr/local/bin/okf"]`} {
+	for _, want := range []string{"CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -ldflags \"-s -w\" ", "./cmd/okf", "USER nonroot", `ENTRYPOINT ["/usr/local/bin/okf"]`} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}

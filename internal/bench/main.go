@@ -7,7 +7,8 @@
 //	go run ./internal/bench -sizes L:10000,L:30000,L:100000
 //	go run ./internal/bench -cmd lint,trust,attest -bin before=/tmp/okf-before,after=/tmp/okf
 //
-// Without -bin it builds ./cmd/okf of the current tree. It is a command, not a test, so that
+// Without -bin it builds ./cmd/okf of the current tree as a release is built (.goreleaser.yaml's
+// flags and tags; see releaseBuild). It is a command, not a test, so that
 // `go test ./...` stays fast; CPU time is reported because it depends far less than wall time on
 // what else the machine is doing.
 package main
@@ -99,7 +100,10 @@ func run(sizeList, cmdList, binList string, reps int, keep string, out io.Writer
 	var bs []binary
 	if binList == "" {
 		p := filepath.Join(work, "okf")
-		build := exec.Command("go", "build", "-o", p, "./cmd/okf")
+		build, err := releaseBuild(".", p)
+		if err != nil {
+			return fmt.Errorf("building ./cmd/okf (run from the repository root): %v", err)
+		}
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("building ./cmd/okf (run from the repository root): %v", err)
