@@ -183,7 +183,7 @@ func FirstCell(result json.RawMessage) (cell json.RawMessage, why string) {
 	return cur, ""
 }
 
-var decimalRE = &lazyRegexp{expr: `^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`}
+var decimalRE = &lazyRegexp{Expr: `^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`}
 
 // number reads a JSON number, or a string holding a decimal number (BigQuery returns NUMERIC as
 // text), as an exact rational.
@@ -193,7 +193,7 @@ func number(raw json.RawMessage) (*big.Rat, bool) {
 	if json.Unmarshal(raw, &s) == nil {
 		t = strings.TrimSpace(s)
 	}
-	if !decimalRE.get().MatchString(t) {
+	if !decimalRE.Get().MatchString(t) {
 		return nil, false
 	}
 	r, ok := new(big.Rat).SetString(t)

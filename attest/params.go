@@ -127,7 +127,7 @@ func convert(p Param, raw string) (any, error) {
 		}
 		return n, nil
 	case "number":
-		if !decimalRE.get().MatchString(s) {
+		if !decimalRE.Get().MatchString(s) {
 			return nil, bad("a number")
 		}
 		f, err := strconv.ParseFloat(s, 64)

@@ -8,7 +8,7 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-var simpleIdent = &lazyRegexp{expr: `^[a-z_][a-z0-9_]*$`}
+var simpleIdent = &lazyRegexp{Expr: `^[a-z_][a-z0-9_]*$`}
 
 // canonicalTokens renders the tokens the canonical comparison sees: words lower-cased, a quoted
 // identifier whose content is a plain lower-case name (or a dotted chain of them, as BigQuery's
@@ -28,7 +28,7 @@ func canonicalTokens(src, runtime string) []string {
 			parts := strings.Split(inner, ".")
 			plain := true
 			for _, p := range parts {
-				if !simpleIdent.get().MatchString(p) {
+				if !simpleIdent.Get().MatchString(p) {
 					plain = false
 				}
 			}

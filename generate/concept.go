@@ -35,7 +35,7 @@ func BeginMarker(content string) string {
 	return beginPrefix + " sha256:" + hex.EncodeToString(sum[:6]) + beginSuffix
 }
 
-var markerHashRE = &lazyRegexp{expr: `^<!-- okf-gen:begin sha256:([0-9a-f]{12})\b`}
+var markerHashRE = &lazyRegexp{Expr: `^<!-- okf-gen:begin sha256:([0-9a-f]{12})\b`}
 
 // OwnedKeys are the frontmatter keys gen writes on every run (§4.1, §5.1, §5.2). Every other key —
 // verified, stale_after, status after creation, anything a person adds — is kept as written.
@@ -368,7 +368,7 @@ func ownedBlock(body string) (start, end int, ok bool) {
 		if start < 0 && strings.HasPrefix(t, beginPrefix) && strings.HasSuffix(t, "-->") {
 			start, begin = off, l
 		} else if start >= 0 && t == EndMarker {
-			if m := markerHashRE.get().FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
+			if m := markerHashRE.Get().FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
 				content := body[start+len(begin) : off]
 				if sum := sha256.Sum256([]byte(content)); hex.EncodeToString(sum[:6]) != m[1] {
 					return 0, 0, false
@@ -583,11 +583,11 @@ func escapePath(p string) string {
 // URLPlaceholders are the placeholders a URL template may hold.
 var URLPlaceholders = []string{"{site}", "{slug}", "{path}"}
 
-var placeholderRE = &lazyRegexp{expr: `\{[^{}]*\}`}
+var placeholderRE = &lazyRegexp{Expr: `\{[^{}]*\}`}
 
 // CheckURLTemplate refuses a template with an unknown placeholder ({date} is not one).
 func CheckURLTemplate(t string) error {
-	for _, m := range placeholderRE.get().FindAllString(t, -1) {
+	for _, m := range placeholderRE.Get().FindAllString(t, -1) {
 		if !slices.Contains(URLPlaceholders, m) {
 			return fmt.Errorf("URL template %q: unknown placeholder %s, expected %s", t, m, strings.Join(URLPlaceholders, ", "))
 		}

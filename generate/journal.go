@@ -27,7 +27,7 @@ var ErrLocked = errors.New("another okf gen is writing this bundle")
 
 // strayTempRE matches the temporary files AtomicWriter creates (".name.tmp-123456"): one left in
 // the bundle is the trace of a killed write.
-var strayTempRE = &lazyRegexp{expr: `^\..+\.tmp-[0-9]+$`}
+var strayTempRE = &lazyRegexp{Expr: `^\..+\.tmp-[0-9]+$`}
 
 // journal is what a run is about to record in log.md.
 type journal struct {
@@ -87,4 +87,4 @@ func (p *Plan) cleanup(out string) error {
 	return nil
 }
 
-func isStray(p string) bool { return strayTempRE.get().MatchString(path.Base(p)) }
+func isStray(p string) bool { return strayTempRE.Get().MatchString(path.Base(p)) }

@@ -52,17 +52,17 @@ func StripMDX(body string, mdx bool) string {
 		}
 		// Admonitions (:::note … :::) and alerts (> [!NOTE]) are callouts, not the post's prose:
 		// they are dropped whole. A container may nest others with more colons.
-		if admonitionOpenRE.get().MatchString(trim) {
+		if admonitionOpenRE.Get().MatchString(trim) {
 			admonitions++
 			continue
 		}
 		if admonitions > 0 {
-			if admonitionCloseRE.get().MatchString(trim) {
+			if admonitionCloseRE.Get().MatchString(trim) {
 				admonitions--
 			}
 			continue
 		}
-		if alertRE.get().MatchString(line) {
+		if alertRE.Get().MatchString(line) {
 			inAlert = true
 			continue
 		}
@@ -138,10 +138,10 @@ func closesFence(trim, fence string) bool {
 }
 
 var (
-	admonitionOpenRE  = &lazyRegexp{expr: `^:{3,}[A-Za-z]`}
-	admonitionCloseRE = &lazyRegexp{expr: `^:{3,}$`}
-	alertRE           = &lazyRegexp{expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
-	calloutOpenRE     = &lazyRegexp{expr: `<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`}
+	admonitionOpenRE  = &lazyRegexp{Expr: `^:{3,}[A-Za-z]`}
+	admonitionCloseRE = &lazyRegexp{Expr: `^:{3,}$`}
+	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
+	calloutOpenRE     = &lazyRegexp{Expr: `<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`}
 )
 
 // stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
@@ -152,7 +152,7 @@ func stripCallouts(s string) string {
 	noClose := map[string]bool{}
 	var b strings.Builder
 	for {
-		loc := calloutOpenRE.get().FindStringSubmatchIndex(s)
+		loc := calloutOpenRE.Get().FindStringSubmatchIndex(s)
 		if loc == nil {
 			break
 		}
@@ -193,7 +193,7 @@ func stripCallouts(s string) string {
 }
 
 var (
-	shortcodeRE       = &lazyRegexp{expr: `\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`}
+	shortcodeRE       = &lazyRegexp{Expr: `\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`}
 	calloutShortcodes = map[string]bool{"notice": true, "alert": true, "callout": true, "admonition": true, "details": true,
 		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true}
 )
@@ -208,7 +208,7 @@ func stripShortcodes(s string) string {
 	skipping := "" // the callout shortcode whose content is being dropped
 	depth := 0
 	last := 0
-	for _, m := range shortcodeRE.get().FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range shortcodeRE.Get().FindAllStringSubmatchIndex(s, -1) {
 		closing, name := s[m[2]:m[3]] == "/", s[m[4]:m[5]]
 		if skipping == "" {
 			b.WriteString(s[last:m[0]])
@@ -233,11 +233,11 @@ func stripShortcodes(s string) string {
 	return b.String()
 }
 
-var statementRE = &lazyRegexp{expr: `^(import|export)(\s|\{|\*|$)`}
+var statementRE = &lazyRegexp{Expr: `^(import|export)(\s|\{|\*|$)`}
 
 // isStatement reports whether a line starts an ESM `import` or `export` statement (MDX allows them
 // at the top level only, unindented).
-func isStatement(line string) bool { return statementRE.get().MatchString(line) }
+func isStatement(line string) bool { return statementRE.Get().MatchString(line) }
 
 // braceDelta counts how many more {, ( and [ than closers a line has, ignoring quoted strings, so a
 // statement that opens a block on one line is followed to its end.
@@ -361,12 +361,12 @@ func stripTags(s string, mdx bool) string {
 	return b.String()
 }
 
-var autolinkRE = &lazyRegexp{expr: `^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`}
+var autolinkRE = &lazyRegexp{Expr: `^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`}
 
 // tagAt reads a tag at the start of s. It returns the tag's length and the text to keep in its place
 // (the address of an autolink, nothing for a tag). ok is false when s does not start a tag ("a < b").
 func tagAt(s string) (end int, keep string, ok bool) {
-	if m := autolinkRE.get().FindStringSubmatch(s); m != nil {
+	if m := autolinkRE.Get().FindStringSubmatch(s); m != nil {
 		return len(m[0]), m[1], true
 	}
 	i := 1

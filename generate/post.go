@@ -190,7 +190,7 @@ func isNotPost(name string, eng Engine) bool {
 	return false
 }
 
-var nameDateRE = &lazyRegexp{expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
+var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
 
 // nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
@@ -203,7 +203,7 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	// The date may start any part of the path: try each part boundary, first match wins.
 	folder, rest := "", noExt
 	for {
-		if m := nameDateRE.get().FindStringSubmatch(rest); m != nil {
+		if m := nameDateRE.Get().FindStringSubmatch(rest); m != nil {
 			if t, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
 				date = t.UTC()
 				if eng.DatePath && m[4] != "" {
@@ -543,7 +543,7 @@ func tagsOf(n *yaml.Node) []string {
 	return tags
 }
 
-var actorIDRE = &lazyRegexp{expr: `[^\p{L}\p{N}._-]+`}
+var actorIDRE = &lazyRegexp{Expr: `[^\p{L}\p{N}._-]+`}
 
 // Actor turns a post's author into an actor (§7): a value already in actor form (human:…,
 // process:…, team:…, producer/version) is kept; a name becomes human:<id>, the name lowercased with
@@ -557,7 +557,7 @@ func Actor(author string) string {
 	if okf.ClassifyActor(author) != okf.ActorUnknown {
 		return author
 	}
-	id := strings.Trim(actorIDRE.get().ReplaceAllString(strings.ToLower(author), "-"), "-._")
+	id := strings.Trim(actorIDRE.Get().ReplaceAllString(strings.ToLower(author), "-"), "-._")
 	if id == "" || !strings.ContainsFunc(id, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return ""
 	}

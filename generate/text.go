@@ -18,23 +18,23 @@ type OutlineItem struct {
 }
 
 var (
-	atxRE      = &lazyRegexp{expr: `^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`}
-	setextRE   = &lazyRegexp{expr: `^ {0,3}(=+|-+)[ \t]*$`}
-	imageRE    = &lazyRegexp{expr: `!\[([^\]]*)\]\([^)]*\)`}
-	linkRE     = &lazyRegexp{expr: `\[([^\]]*)\]\([^)]*\)`}
-	refLinkRE  = &lazyRegexp{expr: `\[([^\]^][^\]]*)\]\[[^\]]*\]`}
-	footRefRE  = &lazyRegexp{expr: `\[\^[^\]\s]+\]`}
-	footDefRE  = &lazyRegexp{expr: `^ {0,3}\[\^[^\]]+\]:`}
-	linkDefRE  = &lazyRegexp{expr: `^ {0,3}\[[^\]]+\]:\s`}
-	strongRE   = &lazyRegexp{expr: `(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`}
-	emRE       = &lazyRegexp{expr: `(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`}
-	strikeRE   = &lazyRegexp{expr: `~~(\S(?:.*?\S)?)~~`}
-	underRE    = &lazyRegexp{expr: `(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`}
-	listMarkRE = &lazyRegexp{expr: `^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`}
-	ruleRE     = &lazyRegexp{expr: `^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`}
-	spaceRE    = &lazyRegexp{expr: `\s+`}
-	escapeRE   = &lazyRegexp{expr: `\\([!-/:-@\[-` + "`" + `{-~])`} // backslash escapes of ASCII punctuation
-	initialsRE = &lazyRegexp{expr: `^(\p{L}\.){2,}$`}               // e.g. z.B. U.S.
+	atxRE      = &lazyRegexp{Expr: `^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`}
+	setextRE   = &lazyRegexp{Expr: `^ {0,3}(=+|-+)[ \t]*$`}
+	imageRE    = &lazyRegexp{Expr: `!\[([^\]]*)\]\([^)]*\)`}
+	linkRE     = &lazyRegexp{Expr: `\[([^\]]*)\]\([^)]*\)`}
+	refLinkRE  = &lazyRegexp{Expr: `\[([^\]^][^\]]*)\]\[[^\]]*\]`}
+	footRefRE  = &lazyRegexp{Expr: `\[\^[^\]\s]+\]`}
+	footDefRE  = &lazyRegexp{Expr: `^ {0,3}\[\^[^\]]+\]:`}
+	linkDefRE  = &lazyRegexp{Expr: `^ {0,3}\[[^\]]+\]:\s`}
+	strongRE   = &lazyRegexp{Expr: `(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`}
+	emRE       = &lazyRegexp{Expr: `(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`}
+	strikeRE   = &lazyRegexp{Expr: `~~(\S(?:.*?\S)?)~~`}
+	underRE    = &lazyRegexp{Expr: `(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`}
+	listMarkRE = &lazyRegexp{Expr: `^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`}
+	ruleRE     = &lazyRegexp{Expr: `^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`}
+	spaceRE    = &lazyRegexp{Expr: `\s+`}
+	escapeRE   = &lazyRegexp{Expr: `\\([!-/:-@\[-` + "`" + `{-~])`} // backslash escapes of ASCII punctuation
+	initialsRE = &lazyRegexp{Expr: `^(\p{L}\.){2,}$`}               // e.g. z.B. U.S.
 )
 
 // privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
@@ -45,16 +45,16 @@ const privateBase = 0xE100
 // Inline code keeps its backticks.
 func Flatten(s string) string {
 	// Hide backslash-escaped punctuation (\*) from the patterns below as private-use runes.
-	s = escapeRE.get().ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
-	s = imageRE.get().ReplaceAllString(s, "")
-	s = linkRE.get().ReplaceAllString(s, "$1")
-	s = refLinkRE.get().ReplaceAllString(s, "$1")
-	s = footRefRE.get().ReplaceAllString(s, "")
-	s = strongRE.get().ReplaceAllString(s, "$2")
-	s = strikeRE.get().ReplaceAllString(s, "") // struck text is withdrawn, not kept as if it were true
-	s = emRE.get().ReplaceAllString(s, "$1$2")
+	s = escapeRE.Get().ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
+	s = imageRE.Get().ReplaceAllString(s, "")
+	s = linkRE.Get().ReplaceAllString(s, "$1")
+	s = refLinkRE.Get().ReplaceAllString(s, "$1")
+	s = footRefRE.Get().ReplaceAllString(s, "")
+	s = strongRE.Get().ReplaceAllString(s, "$2")
+	s = strikeRE.Get().ReplaceAllString(s, "") // struck text is withdrawn, not kept as if it were true
+	s = emRE.Get().ReplaceAllString(s, "$1$2")
 	for range 2 { // a second pass for neighbours that shared a boundary character
-		s = underRE.get().ReplaceAllString(s, "$1$2$3")
+		s = underRE.Get().ReplaceAllString(s, "$1$2$3")
 	}
 	s = strings.Map(func(r rune) rune {
 		if r >= privateBase && r < privateBase+128 {
@@ -62,7 +62,7 @@ func Flatten(s string) string {
 		}
 		return r
 	}, s)
-	return strings.TrimSpace(spaceRE.get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
 }
 
 // Outline returns the headings of stripped Markdown (StripMDX output), flattened to text.
@@ -70,14 +70,14 @@ func Outline(md string) []OutlineItem {
 	var items []OutlineItem
 	lines := strings.Split(md, "\n")
 	for i, line := range lines {
-		if m := atxRE.get().FindStringSubmatch(line); m != nil {
+		if m := atxRE.Get().FindStringSubmatch(line); m != nil {
 			if t := Flatten(m[2]); t != "" {
 				items = append(items, OutlineItem{Level: len(m[1]), Text: t})
 			}
 			continue
 		}
 		if i > 0 && strings.TrimSpace(lines[i-1]) != "" && !isBlockStart(lines[i-1]) {
-			if m := setextRE.get().FindStringSubmatch(line); m != nil && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
+			if m := setextRE.Get().FindStringSubmatch(line); m != nil && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
 				level := 1
 				if m[1][0] == '-' {
 					level = 2
@@ -94,9 +94,9 @@ func Outline(md string) []OutlineItem {
 // isBlockStart reports whether a line starts something that is not a paragraph line.
 func isBlockStart(line string) bool {
 	t := strings.TrimSpace(line)
-	return atxRE.get().MatchString(line) || listMarkRE.get().MatchString(line) || ruleRE.get().MatchString(line) ||
-		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || footDefRE.get().MatchString(line) ||
-		linkDefRE.get().MatchString(line)
+	return atxRE.Get().MatchString(line) || listMarkRE.Get().MatchString(line) || ruleRE.Get().MatchString(line) ||
+		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || footDefRE.Get().MatchString(line) ||
+		linkDefRE.Get().MatchString(line)
 }
 
 // Paragraphs returns the prose paragraphs of stripped Markdown, flattened to text: headings, lists,
@@ -132,7 +132,7 @@ func Paragraphs(md string) []string {
 			flush()
 			continue
 		}
-		if i+1 < len(lines) && setextRE.get().MatchString(lines[i+1]) {
+		if i+1 < len(lines) && setextRE.Get().MatchString(lines[i+1]) {
 			cur = nil // the paragraph is a setext heading's text
 			continue
 		}
@@ -161,7 +161,7 @@ var abbreviations = map[string]bool{
 // '?' that is followed by a space or the end (common abbreviations and single-letter initials do not
 // end a sentence), or the first '。', '！', '？'. Text without an end mark is returned whole.
 func FirstSentence(s string) string {
-	s = strings.TrimSpace(spaceRE.get().ReplaceAllString(s, " "))
+	s = strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
 	for i, r := range s {
 		switch r {
 		case '。', '！', '？':
@@ -186,7 +186,7 @@ func FirstSentence(s string) string {
 func isAbbreviation(upto string) bool {
 	word := upto[strings.LastIndexByte(upto, ' ')+1:]
 	word = strings.TrimLeft(word, `("'`)
-	if abbreviations[strings.ToLower(word)] || initialsRE.get().MatchString(word) {
+	if abbreviations[strings.ToLower(word)] || initialsRE.Get().MatchString(word) {
 		return true
 	}
 	// A single capital initial ("J. R. R. Tolkien").
@@ -235,5 +235,5 @@ func CleanInline(s string, mdx bool) string {
 func plainText(s string) string {
 	s = strings.ReplaceAll(s, "`", "")
 	s = html.UnescapeString(s)
-	return strings.TrimSpace(spaceRE.get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
 }

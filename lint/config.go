@@ -361,11 +361,11 @@ func shape(n *yaml.Node) string {
 	return "a value"
 }
 
-var yamlLineRe = &lazyRegexp{expr: `^yaml: line (\d+): (.*)$`}
+var yamlLineRe = &lazyRegexp{Expr: `^yaml: line (\d+): (.*)$`}
 
 // yamlErrLine reads the line number out of a yaml.v3 syntax error (0 when it names none).
 func yamlErrLine(err error) int {
-	if m := yamlLineRe.get().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRe.Get().FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
@@ -373,7 +373,7 @@ func yamlErrLine(err error) int {
 }
 
 func yamlErrMsg(err error) string {
-	if m := yamlLineRe.get().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRe.Get().FindStringSubmatch(err.Error()); m != nil {
 		return m[2]
 	}
 	return strings.TrimPrefix(err.Error(), "yaml: ")

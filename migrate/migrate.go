@@ -307,8 +307,8 @@ func timestamps(fm *okf.Frontmatter) []namedTS {
 }
 
 var (
-	listItemRE     = &lazyRegexp{expr: `^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`}
-	continuationRE = &lazyRegexp{expr: `^(?: {2,}|\t)\S`}
+	listItemRE     = &lazyRegexp{Expr: `^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`}
+	continuationRE = &lazyRegexp{Expr: `^(?: {2,}|\t)\S`}
 )
 
 // migrateCitations moves a body `# Citations` list into `sources` (§13.1) and removes the section.
@@ -360,9 +360,9 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 		line := strings.TrimRight(string(src[off:okf.LineEnd(src, off)]), "\r\n")
 		switch {
 		case strings.TrimSpace(line) == "":
-		case listItemRE.get().MatchString(line):
+		case listItemRE.Get().MatchString(line):
 			items++
-		case continuationRE.get().MatchString(line):
+		case continuationRE.Get().MatchString(line):
 		default:
 			f.block(okf.Position{Path: f.path, Line: int32(lineOf(src, off)), Col: 1}, "the Citations section holds more than a list: ambiguous, left untouched (move it into sources by hand)")
 			return
