@@ -62,3 +62,35 @@ func TestCollectorBoundsEachFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDropSchemaDuplicates: a schema finding is left out where another rule reports on the same
+// line of the same file, and kept everywhere else (another line, another file, or only schema
+// findings on the line); the other findings are never dropped.
+func TestDropSchemaDuplicates(t *testing.T) {
+	at := func(path string, line int32, code string) okf.Diagnostic {
+		return okf.Diagnostic{Pos: okf.Position{Path: path, Line: line, Col: 1}, Code: code, Message: code}
+	}
+	ds := []okf.Diagnostic{
+		at("a.md", 3, SchemaMismatch.Code), // dropped: OKF103 on a.md:3
+		at("a.md", 3, "OKF103"),
+		at("a.md", 4, SchemaMismatch.Code), // kept: nothing else on a.md:4
+		at("b.md", 3, SchemaMismatch.Code), // kept: the OKF103 is in a.md
+		at("b.md", 5, SchemaMismatch.Code), // kept: two schema findings alone
+		at("b.md", 5, SchemaMismatch.Code),
+		at("c.md", 7, "OKF201"), // kept: not a schema finding
+		at("c.md", 7, SchemaMismatch.Code),
+		at("c.md", 7, SchemaMismatch.Code), // both dropped
+	}
+	got := dropSchemaDuplicates(ds)
+	want := []string{"a.md:3 OKF103", "a.md:4 OKF905", "b.md:3 OKF905", "b.md:5 OKF905", "b.md:5 OKF905", "c.md:7 OKF201"}
+	var have []string
+	for _, d := range got {
+		have = append(have, fmt.Sprintf("%s:%d %s", d.Pos.Path, d.Pos.Line, d.Code))
+	}
+	if strings.Join(have, ", ") != strings.Join(want, ", ") {
+		t.Errorf("kept %v, want %v", have, want)
+	}
+	if got := dropSchemaDuplicates([]okf.Diagnostic{at("a.md", 1, "OKF103")}); len(got) != 1 {
+		t.Errorf("without schema findings, kept %d of 1", len(got))
+	}
+}
