@@ -219,13 +219,7 @@ func TestBodyFastRandom(t *testing.T) {
 		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
 		"`<T>`", "`a <b> c`", "<http://a.b/c>", "<https://x/[a](b)>", "<a@b.co>", "<http://a`b>", "<x:y>", "<ab>", "<http://a b>",
 		"<mailto:a@b>", "<http://a>`", "[<http://a>](b)", "![<http://a>](b)", "<http://a\\b>", "<a@b>", "<@b.c>", "<a@-b.c>", "<http:>", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
-	r := uint64(7)
-	rnd := func(n int) int {
-		r ^= r << 13
-		r ^= r >> 7
-		r ^= r << 17
-		return int(r % uint64(n))
-	}
+	rnd := xorshift(7)
 	taken := 0
 	const runs = 40000
 	for i := 0; i < runs; i++ {
@@ -346,13 +340,7 @@ func TestMaskCodeSpans(t *testing.T) {
 		}
 		return m
 	}
-	r := uint64(3)
-	rnd := func(n int) int {
-		r ^= r << 13
-		r ^= r >> 7
-		r ^= r << 17
-		return int(r % uint64(n))
-	}
+	rnd := xorshift(3)
 	for range 20000 {
 		var b []byte
 		for j := rnd(12); j > 0; j-- {

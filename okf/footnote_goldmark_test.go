@@ -106,13 +106,7 @@ func TestFootnoteDefParserAsGoldmarks(t *testing.T) {
 		"[^" + strings.Repeat("y", 997) + "]: edge", "[^" + strings.Repeat("z", 998) + "]: limit", "[^a]: [^b]: chained", "[x]: /link-def", "[^a]:\ttab text", "<!-- [^c]: hidden -->",
 		"[^é]: unicode", "[^A]: upper", "setext", "===", "---", "* * *", "| a | [^1] |", "[^1]: `code [^2]`",
 	}
-	r := uint64(11)
-	rnd := func(n int) int {
-		r ^= r << 13
-		r ^= r >> 7
-		r ^= r << 17
-		return int(r % uint64(n))
-	}
+	rnd := xorshift(11)
 	for i := 0; i < 20000; i++ {
 		var b strings.Builder
 		for j := 1 + rnd(9); j > 0; j-- {

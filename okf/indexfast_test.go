@@ -180,13 +180,7 @@ func TestIndexFastCorpus(t *testing.T) {
 // nested and lazy lines, setext underlines, blank lines) and checks every body the fast path takes
 // against goldmark, and that it takes a fair share of them.
 func TestIndexFastRandom(t *testing.T) {
-	r := uint64(11)
-	rnd := func(n int) int {
-		r ^= r << 13
-		r ^= r >> 7
-		r ^= r << 17
-		return int(r % uint64(n))
-	}
+	rnd := xorshift(11)
 	pick := func(s []string) string { return s[rnd(len(s))] }
 	headings := []string{"# Reference", "## Subdirectories", "# Citations", "### [Linked](sub/index.md)", "## A `code` b", "# A *em*", "Setext", "===", "---", "# ", "#tag"}
 	markers := []string{"- ", "* ", "1. ", "2) ", "-  ", "-     ", "  - ", "    - ", "+ ", "", "> - "}

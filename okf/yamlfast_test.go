@@ -153,13 +153,7 @@ func TestFastYAMLRandom(t *testing.T) {
 		"{ by: agent/1.0, at: 2026-06-06T10:00:00Z }", "{}", "{ }", "{a: b, a: c}", "{a: b", "{a}", "{a: b, }", "{ : }", "{?a: b}", "{a: [}",
 		"{a: {b: c}}", "{a: \"x\\\"y\"}", "{a: 'it''s'}", "{a: [x, y], b: 'q'}", "{a: b:c}", "{a: b:}", "{a:b}", "{a : b}", "{a: é}",
 		"{a: -5}", "{a: \"x, y}\"}", "{a: b}x", "{a: b},", "{a: b,c: d}", "{a: by: c}", "{a: b#c}", "{a: ' '}", "{a: []}", "{a: [b]x}"}
-	r := uint64(1)
-	rnd := func(n int) int {
-		r ^= r << 13
-		r ^= r >> 7
-		r ^= r << 17
-		return int(r % uint64(n))
-	}
+	rnd := xorshift(1)
 	var block func(b *strings.Builder, indent, depth int)
 	block = func(b *strings.Builder, indent, depth int) {
 		n := 1 + rnd(4)
