@@ -25,6 +25,9 @@ const launcherEnv = "OKF_BENCH_LAUNCHER"
 type runRequest struct {
 	Bin  string   `json:"bin"`
 	Args []string `json:"args"`
+	// OKExit is an exit code besides 0 and 1 that is not a failure (the Rust tool's 65, "not
+	// conformant"); 0 for none.
+	OKExit int `json:"ok_exit,omitempty"`
 }
 
 type runAnswer struct {
@@ -44,7 +47,7 @@ func serveLauncher(in io.Reader, out io.Writer) error {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return err
 		}
-		m, err := measureRun(req.Bin, req.Args)
+		m, err := measureRun(req.Bin, req.Args, req.OKExit)
 		a := runAnswer{CPU: m.cpu, Wall: m.wall, RSS: m.rss}
 		if err != nil {
 			a.Err = err.Error()
@@ -85,8 +88,8 @@ func startLauncher() (*launcher, error) {
 	return &launcher{cmd: cmd, in: in, out: json.NewDecoder(out)}, nil
 }
 
-func (l *launcher) run(bin string, args []string) (measure, error) {
-	b, err := json.Marshal(runRequest{Bin: bin, Args: args})
+func (l *launcher) run(bin string, args []string, okExit int) (measure, error) {
+	b, err := json.Marshal(runRequest{Bin: bin, Args: args, OKExit: okExit})
 	if err != nil {
 		return measure{}, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -37,11 +38,11 @@ func TestLauncherKeepsBenchMemoryOut(t *testing.T) {
 	for i := 0; i < len(sink); i += 4096 {
 		sink[i] = 1
 	}
-	direct, err := measureRun(bin, nil)
+	direct, err := measureRun(bin, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	launched, err := l.run(bin, nil)
+	launched, err := l.run(bin, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,5 +52,37 @@ func TestLauncherKeepsBenchMemoryOut(t *testing.T) {
 	}
 	if launched.rss >= 100<<20 {
 		t.Errorf("started by the launcher, /bin/true reports %d MiB", launched.rss>>20)
+	}
+}
+
+// TestMeasureRunExitCodes: okf's exit 1 (findings) is a measurement, as is the reference tool's
+// own "not conformant" code when the request names it; any other failure is an error, so a broken
+// binary is never timed as if it had worked.
+func TestMeasureRunExitCodes(t *testing.T) {
+	const sh = "/bin/sh"
+	if _, err := os.Stat(sh); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	for _, c := range []struct {
+		code, okExit int
+		ok           bool
+	}{
+		{0, 0, true}, {1, 0, true}, {65, 0, false}, {65, 65, true}, {2, 65, false}, {3, 0, false},
+	} {
+		_, err := measureRun(sh, []string{"-c", "exit " + strconv.Itoa(c.code)}, c.okExit)
+		if (err == nil) != c.ok {
+			t.Errorf("exit %d with ok exit %d: err %v, want ok %v", c.code, c.okExit, err, c.ok)
+		}
+	}
+	l, err := startLauncher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	if _, err := l.run(sh, []string{"-c", "exit 65"}, 65); err != nil {
+		t.Errorf("through the launcher, exit 65 with ok exit 65: %v", err)
+	}
+	if _, err := l.run(sh, []string{"-c", "exit 65"}, 0); err == nil {
+		t.Errorf("through the launcher, exit 65 without ok exit: no error")
 	}
 }

@@ -6,6 +6,7 @@
 //	go run ./internal/bench                          # L at 5,678 files and S at 3,412, okf lint
 //	go run ./internal/bench -sizes L:10000,L:30000,L:100000
 //	go run ./internal/bench -cmd lint,trust,attest -bin before=/tmp/okf-before,after=/tmp/okf
+//	go run ./internal/bench -rust /path/to/rust/okf       # the Rust crate's validate beside okf lint
 //
 // Without -bin it builds ./cmd/okf of the current tree as a release is built (.goreleaser.yaml's
 // flags and tags; see releaseBuild). It is a command, not a test, so that
@@ -33,6 +34,7 @@ func main() {
 	bins := flag.String("bin", "", "comma-separated okf binaries to compare, each NAME=PATH or PATH (default: build ./cmd/okf)")
 	reps := flag.Int("reps", 5, "runs of each measurement; the median is reported")
 	keep := flag.String("dir", "", "write the bundles under DIR and keep them (default: a temporary folder, removed)")
+	rust := flag.String("rust", "", "also measure the Rust okf crate's binary at this path (`validate --today 2026-07-01 DIR`) beside okf lint")
 	flag.Parse()
 	if os.Getenv(launcherEnv) == "1" {
 		if err := serveLauncher(os.Stdin, os.Stdout); err != nil {
@@ -41,7 +43,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sizes, *cmds, *bins, *reps, *keep, os.Stdout); err != nil {
+	if err := run(*sizes, *cmds, *bins, *rust, *reps, *keep, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -75,7 +77,13 @@ var commandArgs = map[string][]string{
 	"attest": {"attest", "list"},
 }
 
-func run(sizeList, cmdList, binList string, reps int, keep string, out io.Writer) error {
+// rustArgs are the Rust okf crate's arguments for its counterpart of okf lint: validate, with the
+// same fixed day. It exits 65 on a bundle that is not conformant (shape L has files without type).
+var rustArgs = []string{"validate", "--today", "2026-07-01"}
+
+const rustNotConformant = 65
+
+func run(sizeList, cmdList, binList, rust string, reps int, keep string, out io.Writer) error {
 	sz, err := parseSizes(sizeList)
 	if err != nil {
 		return err
@@ -131,6 +139,13 @@ func run(sizeList, cmdList, binList string, reps int, keep string, out io.Writer
 		}
 		bs[i].path = p
 	}
+	if rust != "" {
+		p := filepath.Join(work, "bin-rust")
+		if err := copyInPages(rust, p); err != nil {
+			return err
+		}
+		rust = p
+	}
 	bundles := keep
 	if bundles == "" {
 		bundles = work
@@ -149,17 +164,33 @@ func run(sizeList, cmdList, binList string, reps int, keep string, out io.Writer
 			}
 		}
 		for _, c := range cmds {
+			type row struct {
+				cmd, name, bin string
+				args           []string
+				okExit         int
+			}
+			var rows []row
+			if c == "lint" && rust != "" {
+				rows = append(rows, row{"validate", "rust okf", rust, rustArgs, rustNotConformant})
+			}
 			for _, b := range bs {
-				var ms []measure
-				for range reps {
-					m, err := l.run(b.path, append(append([]string(nil), commandArgs[c]...), dir))
+				rows = append(rows, row{c, b.name, b.path, commandArgs[c], 0})
+			}
+			// The binaries take turns, run by run, so that a machine that slows down or speeds up
+			// part way through weighs on all of them alike.
+			ms := make([][]measure, len(rows))
+			for range reps {
+				for i, r := range rows {
+					m, err := l.run(r.bin, append(append([]string(nil), r.args...), dir), r.okExit)
 					if err != nil {
 						return err
 					}
-					ms = append(ms, m)
+					ms[i] = append(ms[i], m)
 				}
-				m := median(ms)
-				fmt.Fprintf(out, "| %s | %d | %.1f | %s | %s | %.0f | %.2f | %.2f | %.0f |\n", s.shape, s.files, float64(bytes)/1e6, c, b.name,
+			}
+			for i, r := range rows {
+				m := median(ms[i])
+				fmt.Fprintf(out, "| %s | %d | %.1f | %s | %s | %.0f | %.2f | %.2f | %.0f |\n", s.shape, s.files, float64(bytes)/1e6, r.cmd, r.name,
 					float64(m.cpu.Microseconds())/float64(s.files), m.cpu.Seconds(), m.wall.Seconds(), float64(m.rss)/(1<<20))
 			}
 		}
@@ -187,8 +218,8 @@ type measure struct {
 }
 
 // measureRun runs one okf process with its output thrown away and reads its rusage. Exit code 1
-// (findings) is expected; anything above is an error.
-func measureRun(bin string, args []string) (measure, error) {
+// (findings) is expected, and okExit when not 0; anything else above 0 is an error.
+func measureRun(bin string, args []string, okExit int) (measure, error) {
 	cmd := exec.Command(bin, args...)
 	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
@@ -199,7 +230,7 @@ func measureRun(bin string, args []string) (measure, error) {
 	start := time.Now()
 	err = cmd.Run()
 	wall := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+	if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 1 || (okExit != 0 && ee.ExitCode() == okExit)) {
 		err = nil
 	}
 	if err != nil {
