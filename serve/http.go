@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -132,13 +131,3 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, o HTTPOptions, read
 		return err
 	}
 }
-
-// ServeStdio serves one session over in and out (the process's stdin and stdout) until the client
-// closes it or ctx is done. A message longer than 1 MiB is refused, as over HTTP.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}, MaxLineLength: 1 << 20})
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -89,7 +89,8 @@ func runServe(e *env, c *cli.Context) error {
 	}
 	if addr == "" {
 		report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
-		if err := s.ServeStdio(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
+		warn := func(msg string) { report(okf.EscapeControl(msg)) }
+		if err := s.ServeStdio(ctx, e.stdin, e.stdout, warn); err != nil && !errors.Is(err, context.Canceled) {
 			return fatalErr("%v", err)
 		}
 		return nil

@@ -1,0 +1,390 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio serves one session over in and out (the process's stdin and stdout) until the client
+// closes it or ctx is done. A message longer than 1 MiB is refused, as over HTTP.
+//
+// The end of in does not cut off the requests still being answered: a client that writes its
+// requests and closes its end of the pipe (`printf '…' | okf serve`, a script, a test harness) gets
+// every response. The SDK's stdio transport ends the session at the end of its input and drops the
+// answers not yet written, so the end of in is held back here until every request read has been
+// answered, cancelled by the client, or ctx is done.
+//
+// A line that is not JSON, or is longer than 1 MiB, does not end the session either (the transport
+// would): it is answered with JSON-RPC's parse error or invalid request, naming the line and, for
+// bad JSON, the column, and warn is told the same; the next lines are served.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, warn func(string)) error {
+	t := newInflight()
+	w := &answerWriter{w: out, t: t}
+	r := &drainingReader{r: in, t: t, ctx: ctx, w: w, warn: warn}
+	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}, MaxLineLength: maxLine + 1})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// inflight is the set of requests read and not yet answered, keyed by their JSON-RPC id in a
+// canonical encoding.
+type inflight struct {
+	mu      sync.Mutex
+	pending map[string]bool
+	gone    bool          // the output failed: nothing more can be answered
+	changed chan struct{} // closed and replaced at every change
+}
+
+func newInflight() *inflight {
+	return &inflight{pending: map[string]bool{}, changed: make(chan struct{})}
+}
+
+func (t *inflight) update(f func()) {
+	t.mu.Lock()
+	f()
+	close(t.changed)
+	t.changed = make(chan struct{})
+	t.mu.Unlock()
+}
+
+// drainIdle bounds the wait at the end of the input: if no answer comes for this long, the
+// requests left are given up. Every well-formed request is answered (notJSONRPC keeps the others
+// from the transport), so this only guards against one that never is.
+var drainIdle = 2 * time.Minute
+
+// wait returns when no request is pending, the output failed, ctx is done, or no answer came for
+// drainIdle.
+func (t *inflight) wait(ctx context.Context) {
+	idle := time.NewTimer(drainIdle)
+	defer idle.Stop()
+	for {
+		t.mu.Lock()
+		done, changed := len(t.pending) == 0 || t.gone, t.changed
+		t.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+			idle.Reset(drainIdle)
+		case <-ctx.Done():
+			return
+		case <-idle.C:
+			return
+		}
+	}
+}
+
+// message is what the tracking reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result present         `json:"result"`
+	Error  present         `json:"error"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	} `json:"params"`
+}
+
+// present records that a member was written (even as null) without keeping its value: a result
+// may be megabytes.
+type present bool
+
+func (p *present) UnmarshalJSON([]byte) error { *p = true; return nil }
+
+// messages decodes one line: a message or a batch of them. A line that is not JSON-RPC yields
+// nothing (the server answers it with a parse error, which has no id to track).
+func messages(line []byte) []message {
+	line = bytes.TrimSpace(line)
+	if len(line) > 0 && line[0] == '[' {
+		var batch []message
+		if json.Unmarshal(line, &batch) != nil {
+			return nil
+		}
+		return batch
+	}
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	return []message{m}
+}
+
+// idKey is an id's canonical encoding, as the server writes it back: a string quoted, a number as
+// the integer the transport reads it as (it converts through float64 to int64: 2.0 is 2). It is ""
+// for no id, a null one, or one the transport cannot answer under the same id (a fraction, a
+// number past int64), which notJSONRPC refuses before the transport sees it.
+func idKey(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		b, _ := json.Marshal(v)
+		return string(b)
+	case float64:
+		if v != math.Trunc(v) || v < math.MinInt64 || v >= math.MaxInt64 {
+			return ""
+		}
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return ""
+}
+
+// lines splits what arrives in pieces into lines. Bound: a line past maxLine is not kept, only
+// reported as too long once it ends, so the buffer never holds more than maxLine bytes.
+type lines struct {
+	buf  []byte
+	skip bool // inside a line that is too long
+}
+
+const maxLine = 1 << 20
+
+// feed calls each for every line that ends in p, with tooLong set (and no text) for a line longer
+// than maxLine.
+func (l *lines) feed(p []byte, each func(line []byte, tooLong bool)) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if !l.skip {
+				if len(l.buf)+len(p) > maxLine {
+					l.buf, l.skip = l.buf[:0], true
+				} else {
+					l.buf = append(l.buf, p...)
+				}
+			}
+			return
+		}
+		if l.skip || len(l.buf)+i > maxLine {
+			each(nil, true)
+		} else {
+			l.buf = append(l.buf, p[:i]...)
+			each(l.buf, false)
+		}
+		l.buf, l.skip = l.buf[:0], false
+		p = p[i+1:]
+	}
+}
+
+// end calls each for a last line that has no newline.
+func (l *lines) end(each func(line []byte, tooLong bool)) {
+	switch {
+	case l.skip:
+		each(nil, true)
+	case len(l.buf) > 0:
+		each(l.buf, false)
+	}
+	l.buf, l.skip = l.buf[:0], false
+}
+
+// drainingReader reads the client's messages, hands the transport each line that is JSON, answers
+// the others itself, records the requests, and at the end of its input waits for their answers
+// before reporting the end.
+type drainingReader struct {
+	r     io.Reader
+	t     *inflight
+	ctx   context.Context
+	w     *answerWriter
+	warn  func(string)
+	lines lines
+	n     int // lines read
+	ready bytes.Buffer
+	chunk [64 << 10]byte
+	eof   bool
+}
+
+func (d *drainingReader) Read(p []byte) (int, error) {
+	for d.ready.Len() == 0 {
+		if d.eof {
+			d.t.wait(d.ctx)
+			return 0, io.EOF
+		}
+		n, err := d.r.Read(d.chunk[:])
+		d.lines.feed(d.chunk[:n], d.line)
+		if err == io.EOF {
+			d.lines.end(d.line)
+			d.eof = true
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	return d.ready.Read(p)
+}
+
+// line passes one line on to the transport, or answers it.
+func (d *drainingReader) line(line []byte, tooLong bool) {
+	d.n++
+	switch {
+	case tooLong:
+		d.refuse(-32600, fmt.Sprintf("line %d is longer than %d bytes: not read", d.n, maxLine))
+	case len(bytes.TrimSpace(line)) == 0:
+	case !json.Valid(line):
+		var v any
+		err := json.Unmarshal(line, &v)
+		// The column of the byte that broke the syntax (Offset is just past it), or, for a line that
+		// ends too soon, the column just past its end.
+		col := utf8.RuneCount(line) + 1
+		var se *json.SyntaxError
+		if errors.As(err, &se) && se.Offset >= 1 && se.Offset <= int64(len(line)) && se.Error() != "unexpected end of JSON input" {
+			col = utf8.RuneCount(line[:se.Offset-1]) + 1
+		}
+		msg := "not JSON"
+		if err != nil {
+			msg = err.Error()
+		}
+		d.refuse(-32700, fmt.Sprintf("line %d, column %d: %s", d.n, col, msg))
+	default:
+		if why := notJSONRPC(line); why != "" {
+			d.refuse(-32600, fmt.Sprintf("line %d: not a JSON-RPC 2.0 message: %s", d.n, why))
+			return
+		}
+		d.record(line)
+		d.ready.Write(line)
+		d.ready.WriteByte('\n')
+	}
+}
+
+// notJSONRPC says why a line of JSON is not a JSON-RPC 2.0 message or batch the transport can
+// take, or "" when it is. The transport ends the session on any it cannot decode.
+func notJSONRPC(line []byte) string {
+	line = bytes.TrimSpace(line)
+	if line[0] != '[' {
+		return notJSONRPCObject(line)
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		return "a batch holds only objects"
+	}
+	if len(batch) == 0 {
+		return "an empty batch"
+	}
+	for i, m := range batch {
+		if why := notJSONRPCObject(m); why != "" {
+			return fmt.Sprintf("batch item %d: %s", i+1, why)
+		}
+	}
+	return ""
+}
+
+func notJSONRPCObject(raw []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return "not an object"
+	}
+	if v, ok := m["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
+		return `"jsonrpc" is not "2.0"`
+	}
+	if v, ok := m["method"]; ok {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return `"method" is not a string`
+		}
+	}
+	if v, ok := m["id"]; ok && string(bytes.TrimSpace(v)) != "null" && idKey(v) == "" {
+		return `"id" is not a string, an integer or null`
+	}
+	if v, ok := m["params"]; ok {
+		if t := bytes.TrimSpace(v); len(t) == 0 || (t[0] != '{' && t[0] != '[' && string(t) != "null") {
+			return `"params" is not an object or an array`
+		}
+	}
+	return ""
+}
+
+// refuse answers a line the transport is not given: JSON-RPC's error with a null id, since the
+// line's id cannot be read.
+func (d *drainingReader) refuse(code int, msg string) {
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string   `json:"jsonrpc"`
+		ID      any      `json:"id"`
+		Error   rpcError `json:"error"`
+	}{"2.0", nil, rpcError{code, msg}})
+	d.w.Write(append(b, '\n'))
+	if d.warn != nil {
+		d.warn("standard input, " + msg + "; answered with an error, serving on")
+	}
+}
+
+func (d *drainingReader) record(line []byte) {
+	ms := messages(line)
+	if len(ms) == 0 {
+		return
+	}
+	d.t.update(func() {
+		for _, m := range ms {
+			switch {
+			case m.Method == "notifications/cancelled":
+				// The server does not answer a cancelled request.
+				delete(d.t.pending, idKey(m.Params.RequestID))
+			case m.Method != "":
+				if k := idKey(m.ID); k != "" {
+					d.t.pending[k] = true
+				}
+			}
+		}
+	})
+}
+
+// answerWriter writes the server's messages and marks the requests they answer. The transport
+// writes each message whole, newline included, in one call, and so does drainingReader.refuse; the
+// lock keeps them from interleaving. The server's own lines are not bounded like the client's: a
+// response may be larger than any request.
+type answerWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	t     *inflight
+	carry []byte // a line not yet ended (never, from the transport)
+}
+
+func (a *answerWriter) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n, err := a.w.Write(p)
+	if err != nil {
+		a.t.update(func() { a.t.gone = true })
+		return n, err
+	}
+	data := p[:n]
+	if len(a.carry) > 0 {
+		data = append(a.carry, data...)
+		a.carry = nil
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			a.carry = append(a.carry, data...)
+			return n, nil
+		}
+		if ms := messages(data[:i]); len(ms) > 0 {
+			a.t.update(func() {
+				for _, m := range ms {
+					if m.Method == "" && (m.Result || m.Error) {
+						delete(a.t.pending, idKey(m.ID))
+					}
+				}
+			})
+		}
+		data = data[i+1:]
+	}
+}

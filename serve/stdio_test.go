@@ -1,0 +1,227 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// serveLines runs a stdio session over the given input, which ends after it, and returns the ids of
+// the responses written, in order of the lines.
+func serveLines(t *testing.T, in io.Reader) (ids []string, out string) {
+	t.Helper()
+	s, _ := newServer(t, "testdata/bundle", 0)
+	var buf bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(ctx, in, &buf, nil) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatal("the session did not end within 20s of its input's end")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && len(m.ID) > 0 {
+			ids = append(ids, string(m.ID))
+		}
+	}
+	return ids, buf.String()
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, x := range a {
+		seen[x]++
+	}
+	for _, x := range b {
+		seen[x]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestStdioAnswersEveryRequestBeforeTheEnd: a client that writes its requests and closes its end
+// (a pipe from printf, a script) gets an answer to each, the last one included even without a final
+// newline; the SDK's transport alone dropped all but the first.
+func TestStdioAnswersEveryRequestBeforeTheEnd(t *testing.T) {
+	in := strings.Join([]string{
+		initLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"search","arguments":{"query":"cache"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/list"}`,
+	}, "\n") // no newline after the last request
+	ids, out := serveLines(t, strings.NewReader(in))
+	if want := []string{"1", "2", `"three"`, "4", "5"}; !sameSet(ids, want) {
+		t.Fatalf("answered %v, want %v:\n%s", ids, want, out)
+	}
+}
+
+// TestStdioCancelledRequestDoesNotHoldTheEnd: a request the client cancels is not answered (MCP),
+// so the end of the input is not held back waiting for it.
+func TestStdioCancelledRequestDoesNotHoldTheEnd(t *testing.T) {
+	in := strings.Join([]string{
+		initLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"query":"cache"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`,
+	}, "\n") + "\n"
+	ids, _ := serveLines(t, strings.NewReader(in)) // fails on its timeout if the end is held
+	if len(ids) == 0 || ids[0] != "1" {
+		t.Fatalf("answered %v, want the initialize answer first", ids)
+	}
+}
+
+// TestLinesBound: the line splitter keeps no line past maxLine, reports it as too long once it
+// ends, and carries on with the next; a last line without a newline is given by end.
+func TestLinesBound(t *testing.T) {
+	var l lines
+	var got []string
+	each := func(line []byte, tooLong bool) {
+		if tooLong {
+			got = append(got, "<too long>")
+			return
+		}
+		got = append(got, string(line))
+	}
+	l.feed([]byte("a\nb"), each)
+	l.feed(bytes.Repeat([]byte("x"), maxLine), each)
+	if len(l.buf) != 0 || !l.skip {
+		t.Fatalf("an overlong line is kept: %d bytes, skip %v", len(l.buf), l.skip)
+	}
+	l.feed([]byte("y\nc\nd"), each)
+	l.end(each)
+	if strings.Join(got, ",") != "a,<too long>,c,d" {
+		t.Fatalf("lines %q", got)
+	}
+}
+
+// TestStdioBadLinesAreAnsweredNotFatal: a line that is not JSON gets JSON-RPC's parse error naming
+// its line and column, a line past 1 MiB an invalid-request error, and the session serves the
+// requests after them; the transport alone ended the session at the first.
+func TestStdioBadLinesAreAnsweredNotFatal(t *testing.T) {
+	in := strings.Join([]string{
+		initLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"`, // unterminated
+		`{bad json}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","x":"` + strings.Repeat("x", maxLine) + `"}`,
+		``,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	s, _ := newServer(t, "testdata/bundle", 0)
+	var out bytes.Buffer
+	var warned []string
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := s.ServeStdio(ctx, strings.NewReader(in), &out, func(m string) { warned = append(warned, m) }); err != nil {
+		t.Fatalf("session ended with %v", err)
+	}
+	type errorAnswer struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	var errs []string
+	var answered []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var a errorAnswer
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("output line is not JSON: %v", err)
+		}
+		if a.Error != nil && string(a.ID) == "null" {
+			errs = append(errs, fmt.Sprintf("%d %s", a.Error.Code, a.Error.Message))
+			continue
+		}
+		answered = append(answered, string(a.ID))
+	}
+	want := []string{
+		"-32700 line 3, column 46: unexpected end of JSON input",
+		"-32700 line 4, column 2: invalid character 'b' looking for beginning of object key string",
+		fmt.Sprintf("-32600 line 5 is longer than %d bytes: not read", maxLine),
+	}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors\n%s\nwant\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
+	}
+	if !sameSet(answered, []string{"1", "4"}) {
+		t.Errorf("answered %v, want 1 and 4", answered)
+	}
+	if len(warned) != 3 || !strings.Contains(warned[1], "line 4, column 2") {
+		t.Errorf("warnings %q", warned)
+	}
+}
+
+// TestNotJSONRPC: what the transport could not decode, or would answer under another id, is
+// refused before it; what it can is passed.
+func TestNotJSONRPC(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`:         "",
+		`{"jsonrpc":"2.0","id":"a","method":"x","params":{}}`:    "",
+		`{"jsonrpc":"2.0","id":2.0,"method":"x","params":[]}`:    "",
+		`{"jsonrpc":"2.0","id":null,"method":"x","params":null}`: "",
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`: "",
+		`{"jsonrpc":"2.0","id":3,"result":{}}`:                   "",
+		`[{"jsonrpc":"2.0","id":1,"method":"a"}]`:                "",
+		`42`:                                    "not an object",
+		`null`:                                  "not an object",
+		`{}`:                                    `"jsonrpc" is not "2.0"`,
+		`{"jsonrpc":"1.0","id":1,"method":"x"}`: `"jsonrpc" is not "2.0"`,
+		`{"jsonrpc":"2.0","id":1,"method":7}`:   `"method" is not a string`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"x"}`:                  `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"x"}`:                `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"x"}`: `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":true,"method":"x"}`:                 `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":3}`:         `"params" is not an object or an array`,
+		`[]`:  "an empty batch",
+		`[1]`: "batch item 1: not an object",
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0"}]`:   "",
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"id":1,"method":1}]`: `batch item 2: "jsonrpc" is not "2.0"`,
+	} {
+		if got := notJSONRPC([]byte(line)); got != want {
+			t.Errorf("%s: %q, want %q", line, got, want)
+		}
+	}
+	for raw, want := range map[string]string{`1`: "1", `2.0`: "2", `-3`: "-3", `"1"`: `"1"`, `null`: "", `1.5`: "", `9007199254740993`: "9007199254740992"} {
+		if got := idKey(json.RawMessage(raw)); got != want {
+			t.Errorf("idKey(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestDrainGivesUp: a request never answered holds the end of the input for drainIdle, not for
+// ever.
+func TestDrainGivesUp(t *testing.T) {
+	old := drainIdle
+	drainIdle = 50 * time.Millisecond
+	defer func() { drainIdle = old }()
+	tr := newInflight()
+	tr.update(func() { tr.pending["1"] = true })
+	done := make(chan struct{})
+	go func() { tr.wait(context.Background()); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait did not give up")
+	}
+}
