@@ -23,7 +23,7 @@ import (
 // requests and closes its end of the pipe (`printf '…' | okf serve`, a script, a test harness) gets
 // every response. The SDK's stdio transport ends the session at the end of its input and drops the
 // answers not yet written, so the end of in is held back here until every request read has been
-// answered, cancelled by the client, or ctx is done.
+// answered or cancelled by the client, ctx is done, or two minutes pass without an answer.
 //
 // A line that is not JSON, or is longer than 1 MiB, does not end the session either (the transport
 // would): it is answered with JSON-RPC's parse error or invalid request, naming the line and, for
@@ -255,7 +255,10 @@ func (d *drainingReader) line(line []byte, tooLong bool) {
 			d.refuse(-32600, fmt.Sprintf("line %d: not a JSON-RPC 2.0 message: %s", d.n, why))
 			return
 		}
-		d.record(line)
+		if id := d.record(line); id != "" {
+			d.refuse(-32600, fmt.Sprintf("line %d: id %s is already used by a request not yet answered", d.n, id))
+			return
+		}
 		d.ready.Write(line)
 		d.ready.WriteByte('\n')
 	}
@@ -326,12 +329,26 @@ func (d *drainingReader) refuse(code int, msg string) {
 	}
 }
 
-func (d *drainingReader) record(line []byte) {
+// record notes the requests of a line as pending and the cancellations in it as done. A request
+// whose id a pending one already holds is not recorded, nor is any of its line: the transport
+// answers only one request per id at a time, so the line is refused instead, and record returns
+// that id.
+func (d *drainingReader) record(line []byte) (dup string) {
 	ms := messages(line)
 	if len(ms) == 0 {
-		return
+		return ""
 	}
 	d.t.update(func() {
+		seen := map[string]bool{}
+		for _, m := range ms {
+			if k := idKey(m.ID); m.Method != "" && k != "" {
+				if d.t.pending[k] || seen[k] {
+					dup = k
+					return
+				}
+				seen[k] = true
+			}
+		}
 		for _, m := range ms {
 			switch {
 			case m.Method == "notifications/cancelled":
@@ -344,6 +361,7 @@ func (d *drainingReader) record(line []byte) {
 			}
 		}
 	})
+	return dup
 }
 
 // answerWriter writes the server's messages and marks the requests they answer. The transport

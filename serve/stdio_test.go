@@ -225,3 +225,22 @@ func TestDrainGivesUp(t *testing.T) {
 		t.Fatal("wait did not give up")
 	}
 }
+
+// TestStdioSameIDTwice: a request under the id of one not yet answered is refused (the transport
+// would answer only one of them), and the session ends once the first is answered.
+func TestStdioSameIDTwice(t *testing.T) {
+	in := strings.Join([]string{
+		initLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{"query":"cache"}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"resources/list"}`,
+		`[{"jsonrpc":"2.0","id":10,"method":"tools/list"},{"jsonrpc":"2.0","id":10,"method":"tools/list"}]`,
+	}, "\n") + "\n"
+	ids, out := serveLines(t, strings.NewReader(in))
+	if !sameSet(ids, []string{"1", "9", "null", "null"}) {
+		t.Fatalf("answered %v, want 1, 9 and two refusals:\n%s", ids, out)
+	}
+	if !strings.Contains(out, `"line 4: id 9 is already used by a request not yet answered"`) || !strings.Contains(out, `"line 5: id 10 is already used`) {
+		t.Errorf("refusals:\n%s", out)
+	}
+}
