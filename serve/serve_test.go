@@ -54,7 +54,7 @@ type reports struct {
 func (r *reports) add(l string) { r.mu.Lock(); r.lines = append(r.lines, l); r.mu.Unlock() }
 func (r *reports) all() string  { r.mu.Lock(); defer r.mu.Unlock(); return strings.Join(r.lines, "\n") }
 
-func newServer(t *testing.T, dir string, pageSize int) (*Server, *reports) {
+func newServer(t testing.TB, dir string, pageSize int) (*Server, *reports) {
 	t.Helper()
 	rep := &reports{}
 	s, err := New(Options{Dir: dir, Now: func() time.Time { return testNow }, ExpiringWithin: 30 * 24 * time.Hour, PageSize: pageSize, Report: rep.add})

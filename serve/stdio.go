@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -95,7 +96,8 @@ type message struct {
 	Result present         `json:"result"`
 	Error  present         `json:"error"`
 	Params struct {
-		RequestID json.RawMessage `json:"requestId"`
+		RequestID       json.RawMessage `json:"requestId"`
+		ProtocolVersion string          `json:"protocolVersion"`
 	} `json:"params"`
 }
 
@@ -205,9 +207,12 @@ type drainingReader struct {
 	warn  func(string)
 	lines lines
 	n     int // lines read
-	ready bytes.Buffer
-	chunk [64 << 10]byte
-	eof   bool
+	// batches is true once the client's initialize asked for a protocol version that has JSON-RPC
+	// batches (before 2025-06-18).
+	batches bool
+	ready   bytes.Buffer
+	chunk   [64 << 10]byte
+	eof     bool
 }
 
 func (d *drainingReader) Read(p []byte) (int, error) {
@@ -255,6 +260,13 @@ func (d *drainingReader) line(line []byte, tooLong bool) {
 			d.refuse(-32600, fmt.Sprintf("line %d: not a JSON-RPC 2.0 message: %s", d.n, why))
 			return
 		}
+		if bytes.TrimSpace(line)[0] == '[' && !d.batches {
+			// The transport ends the session on a batch once it has negotiated 2025-06-18 or later,
+			// which removed batching; it may not have yet when the batch is read, so the client's
+			// initialize decides.
+			d.refuse(-32600, fmt.Sprintf("line %d: JSON-RPC batches are not part of MCP from 2025-06-18 on; send one message a line", d.n))
+			return
+		}
 		if id := d.record(line); id != "" {
 			d.refuse(-32600, fmt.Sprintf("line %d: id %s is already used by a request not yet answered", d.n, id))
 			return
@@ -265,28 +277,31 @@ func (d *drainingReader) line(line []byte, tooLong bool) {
 }
 
 // notJSONRPC says why a line of JSON is not a JSON-RPC 2.0 message or batch the transport can
-// take, or "" when it is. The transport ends the session on any it cannot decode.
+// take, or "" when it is: the transport ends the session on one it cannot decode. Each message is
+// decoded as the transport decodes it (jsonrpc.DecodeMessage), and an id it would answer under
+// another id (a fraction, a number past int64) is refused too.
 func notJSONRPC(line []byte) string {
 	line = bytes.TrimSpace(line)
 	if line[0] != '[' {
-		return notJSONRPCObject(line)
+		return notMessage(line)
 	}
 	var batch []json.RawMessage
 	if json.Unmarshal(line, &batch) != nil {
-		return "a batch holds only objects"
+		return "not a batch"
 	}
 	if len(batch) == 0 {
 		return "an empty batch"
 	}
 	for i, m := range batch {
-		if why := notJSONRPCObject(m); why != "" {
+		if why := notMessage(m); why != "" {
 			return fmt.Sprintf("batch item %d: %s", i+1, why)
 		}
 	}
 	return ""
 }
 
-func notJSONRPCObject(raw []byte) string {
+// notMessage words the usual mistakes itself and leaves the rest to the transport's decoder.
+func notMessage(raw []byte) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return "not an object"
@@ -294,19 +309,22 @@ func notJSONRPCObject(raw []byte) string {
 	if v, ok := m["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
 		return `"jsonrpc" is not "2.0"`
 	}
-	if v, ok := m["method"]; ok {
+	method, isRequest := m["method"]
+	if isRequest {
 		var s string
-		if json.Unmarshal(v, &s) != nil {
+		if json.Unmarshal(method, &s) != nil {
 			return `"method" is not a string`
 		}
 	}
-	if v, ok := m["id"]; ok && string(bytes.TrimSpace(v)) != "null" && idKey(v) == "" {
+	id, hasID := m["id"]
+	if hasID && string(bytes.TrimSpace(id)) != "null" && idKey(id) == "" {
 		return `"id" is not a string, an integer or null`
 	}
-	if v, ok := m["params"]; ok {
-		if t := bytes.TrimSpace(v); len(t) == 0 || (t[0] != '{' && t[0] != '[' && string(t) != "null") {
-			return `"params" is not an object or an array`
-		}
+	if !isRequest && (!hasID || string(bytes.TrimSpace(id)) == "null") {
+		return `neither a request (no "method") nor a response (no "id")`
+	}
+	if _, err := jsonrpc.DecodeMessage(raw); err != nil {
+		return err.Error()
 	}
 	return ""
 }
@@ -350,6 +368,10 @@ func (d *drainingReader) record(line []byte) (dup string) {
 			}
 		}
 		for _, m := range ms {
+			if m.Method == "initialize" {
+				v := m.Params.ProtocolVersion
+				d.batches = v == "2024-11-05" || v == "2025-03-26"
+			}
 			switch {
 			case m.Method == "notifications/cancelled":
 				// The server does not answer a cancelled request.

@@ -173,33 +173,45 @@ func TestStdioBadLinesAreAnsweredNotFatal(t *testing.T) {
 }
 
 // TestNotJSONRPC: what the transport could not decode, or would answer under another id, is
-// refused before it; what it can is passed.
+// refused before it (the transport's own words where it has them); what it can is passed.
 func TestNotJSONRPC(t *testing.T) {
-	for line, want := range map[string]string{
-		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`:         "",
-		`{"jsonrpc":"2.0","id":"a","method":"x","params":{}}`:    "",
-		`{"jsonrpc":"2.0","id":2.0,"method":"x","params":[]}`:    "",
-		`{"jsonrpc":"2.0","id":null,"method":"x","params":null}`: "",
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`: "",
-		`{"jsonrpc":"2.0","id":3,"result":{}}`:                   "",
-		`[{"jsonrpc":"2.0","id":1,"method":"a"}]`:                "",
+	pass := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"a","method":"x","params":{}}`,
+		`{"jsonrpc":"2.0","id":2.0,"method":"x","params":[]}`,
+		`{"jsonrpc":"2.0","id":null,"method":"x","params":null}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"a"}]`,
+	}
+	for _, line := range pass {
+		if got := notJSONRPC([]byte(line)); got != "" {
+			t.Errorf("%s: refused (%s)", line, got)
+		}
+	}
+	refuse := map[string]string{
 		`42`:                                    "not an object",
 		`null`:                                  "not an object",
 		`{}`:                                    `"jsonrpc" is not "2.0"`,
+		`{"jsonrpc":"2.0"}`:                     "neither a request",
 		`{"jsonrpc":"1.0","id":1,"method":"x"}`: `"jsonrpc" is not "2.0"`,
+		`{"jsonrpc":2,"id":1,"method":"x"}`:     `"jsonrpc" is not "2.0"`,
 		`{"jsonrpc":"2.0","id":1,"method":7}`:   `"method" is not a string`,
-		`{"jsonrpc":"2.0","id":1.5,"method":"x"}`:                  `"id" is not a string, an integer or null`,
-		`{"jsonrpc":"2.0","id":1e400,"method":"x"}`:                `"id" is not a string, an integer or null`,
-		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"x"}`: `"id" is not a string, an integer or null`,
 		`{"jsonrpc":"2.0","id":true,"method":"x"}`:                 `"id" is not a string, an integer or null`,
-		`{"jsonrpc":"2.0","id":1,"method":"x","params":3}`:         `"params" is not an object or an array`,
+		`{"jsonrpc":"2.0","id":3,"error":"no"}`:                    "",
+		`{"jsonrpc":"2.0","id":1e400,"method":"x"}`:                `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"x"}`:                  `"id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"x"}`: `"id" is not a string, an integer or null`,
 		`[]`:  "an empty batch",
 		`[1]`: "batch item 1: not an object",
-		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0"}]`:   "",
-		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"id":1,"method":1}]`: `batch item 2: "jsonrpc" is not "2.0"`,
-	} {
-		if got := notJSONRPC([]byte(line)); got != want {
-			t.Errorf("%s: %q, want %q", line, got, want)
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":1.5,"method":"a"}]`:                                `batch item 2: "id" is not a string, an integer or null`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`: "",
+	}
+	for line, prefix := range refuse {
+		got := notJSONRPC([]byte(line))
+		if got == "" || !strings.HasPrefix(got, prefix) {
+			t.Errorf("%.80s: %q, want a refusal starting %q", line, got, prefix)
 		}
 	}
 	for raw, want := range map[string]string{`1`: "1", `2.0`: "2", `-3`: "-3", `"1"`: `"1"`, `null`: "", `1.5`: "", `9007199254740993`: "9007199254740992"} {
@@ -234,13 +246,76 @@ func TestStdioSameIDTwice(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{"query":"cache"}}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"resources/list"}`,
-		`[{"jsonrpc":"2.0","id":10,"method":"tools/list"},{"jsonrpc":"2.0","id":10,"method":"tools/list"}]`,
 	}, "\n") + "\n"
 	ids, out := serveLines(t, strings.NewReader(in))
-	if !sameSet(ids, []string{"1", "9", "null", "null"}) {
-		t.Fatalf("answered %v, want 1, 9 and two refusals:\n%s", ids, out)
+	if !sameSet(ids, []string{"1", "9", "null"}) {
+		t.Fatalf("answered %v, want 1, 9 and a refusal:\n%s", ids, out)
 	}
-	if !strings.Contains(out, `"line 4: id 9 is already used by a request not yet answered"`) || !strings.Contains(out, `"line 5: id 10 is already used`) {
-		t.Errorf("refusals:\n%s", out)
+	if !strings.Contains(out, `"line 4: id 9 is already used by a request not yet answered"`) {
+		t.Errorf("refusal:\n%s", out)
 	}
+}
+
+// TestStdioBatches: a batch is served to a client that initialized with a protocol version that
+// has them (2025-03-26) and refused to one that did not (2025-06-18 removed them: the transport
+// then ends the session on a batch, or not, depending on when it reads it); a batch reusing an id
+// is refused either way.
+func TestStdioBatches(t *testing.T) {
+	batch := `[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]`
+	dup := `[{"jsonrpc":"2.0","id":"c","method":"ping"},{"jsonrpc":"2.0","id":"c","method":"ping"}]`
+	last := `{"jsonrpc":"2.0","id":"last","method":"ping"}`
+	for version, want := range map[string][]string{
+		"2025-03-26": {"1", `"a"`, `"b"`, "null", `"last"`},
+		"2025-06-18": {"1", "null", "null", `"last"`},
+	} {
+		init := strings.Replace(initLine, "2025-06-18", version, 1)
+		for range 5 { // the refusal must not depend on when the transport reads the batch
+			_, out := serveLines(t, strings.NewReader(strings.Join([]string{init, batch, dup, last}, "\n")+"\n"))
+			var ids []string
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var one struct {
+					ID json.RawMessage `json:"id"`
+				}
+				var many []struct {
+					ID json.RawMessage `json:"id"`
+				}
+				if json.Unmarshal([]byte(line), &many) == nil {
+					for _, m := range many {
+						ids = append(ids, string(m.ID))
+					}
+				} else if json.Unmarshal([]byte(line), &one) == nil {
+					ids = append(ids, string(one.ID))
+				}
+			}
+			if !sameSet(ids, want) {
+				t.Fatalf("%s: answered %v, want %v:\n%s", version, ids, want, out)
+			}
+		}
+	}
+}
+
+// FuzzStdio: whatever comes before it on standard input, a well-formed request on the last line is
+// answered and the session ends.
+func FuzzStdio(f *testing.F) {
+	for _, seed := range []string{"", "{bad", "42", "[]", "[{}]", `{"jsonrpc":"2.0","id":1.5,"method":"x"}`, "\x00\xff\n\n", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`, `[{"jsonrpc":"2.0","id":"z","method":"ping"}]`} {
+		f.Add(seed)
+	}
+	s, _ := newServer(f, "testdata/bundle", 0)
+	f.Fuzz(func(t *testing.T, junk string) {
+		in := initLine + "\n" + junk + "\n" + `{"jsonrpc":"2.0","id":"last","method":"tools/list"}` + "\n"
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- s.ServeStdio(ctx, strings.NewReader(in), &out, nil) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			t.Fatalf("the session did not end for %q", junk)
+		}
+		if !strings.Contains(out.String(), `"id":"last","result"`) {
+			t.Fatalf("the last request was not answered after %q:\n%s", junk, out.String())
+		}
+	})
 }
