@@ -124,10 +124,15 @@ func (c *collector) push(d okf.Diagnostic) {
 // flush adds the finding that counts the rest of each file past the bound.
 func (c *collector) flush() {
 	for _, o := range c.over {
-		d := o.first
-		d.End = okf.Position{}
-		d.Message = fmt.Sprintf("%d more findings of this rule in this file are not reported (okf reports at most %d per rule and file)",
-			o.total-MaxFindingsPerFile, MaxFindingsPerFile)
-		c.push(d)
+		c.push(o.finding())
 	}
+}
+
+// finding is the finding that counts what was left out, at the first left out.
+func (o *overflow) finding() okf.Diagnostic {
+	d := o.first
+	d.End = okf.Position{}
+	d.Message = fmt.Sprintf("%d more findings of this rule in this file are not reported (okf reports at most %d per rule and file)",
+		o.total-MaxFindingsPerFile, MaxFindingsPerFile)
+	return d
 }

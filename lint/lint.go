@@ -56,66 +56,95 @@ type Options struct {
 // bundle, and its findings are collected in a slice of its own, so the result does not depend on
 // scheduling.
 func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
-	rules := opts.Rules
-	if rules == nil {
-		rules = All()
+	pl := newPlan(opts)
+	return pl.finish(b, pl.active, nil, 0)
+}
+
+// plan is what a run settles before any rule runs: the rules, those the configuration lets run,
+// the window and the workers.
+type plan struct {
+	opts    Options
+	rules   []*Rule // opts.Rules, or All()
+	active  []*Rule // the rules the configuration lets run, in rules' order
+	cfg     *Config
+	window  time.Duration
+	workers int
+}
+
+func newPlan(opts Options) *plan {
+	pl := &plan{opts: opts, rules: opts.Rules, cfg: opts.Config}
+	if pl.rules == nil {
+		pl.rules = All()
 	}
-	cfg := opts.Config
-	window := opts.ExpiringWithin
-	if window == 0 && cfg != nil {
-		window = cfg.ExpiringWithin
+	pl.window = opts.ExpiringWithin
+	if pl.window == 0 && pl.cfg != nil {
+		pl.window = pl.cfg.ExpiringWithin
 	}
 	switch {
-	case window == 0:
-		window = okf.DefaultExpiringWindow
-	case window < 0:
-		window = 0 // NoExpiringWindow: okf.FreshnessOf reports nothing as expiring
+	case pl.window == 0:
+		pl.window = okf.DefaultExpiringWindow
+	case pl.window < 0:
+		pl.window = 0 // NoExpiringWindow: okf.FreshnessOf reports nothing as expiring
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	pl.workers = opts.Workers
+	if pl.workers <= 0 {
+		pl.workers = runtime.GOMAXPROCS(0)
 	}
+	for _, r := range pl.rules {
+		if pl.cfg.mayRun(r) {
+			pl.active = append(pl.active, r)
+		}
+	}
+	return pl
+}
+
+// finish runs the rules run over the loaded bundle, adds the findings already made (earlier, by a
+// Stream's per-concept rules), and applies the configuration, suppressions, filters and baseline.
+//
+// The result does not depend on the order of earlier: findings are sorted by position, code and
+// message, and two that tie there come from one rule on one file, whose findings keep their order
+// (a Stream reports each concept's findings of a rule together, in the rule's own order).
+func (pl *plan) finish(b *okf.Bundle, run []*Rule, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
+	opts, cfg := pl.opts, pl.cfg
 	supp := parseSuppressions(b)
 	links := newLinkTable(b)
 
-	var active []*Rule
-	for _, r := range rules {
-		if cfg.mayRun(r) {
-			active = append(active, r)
-		}
-	}
-	found := make([]collector, len(active))
+	found := make([]collector, len(run))
 	slots := pathSlots(b)
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(workers, len(active)) {
+	for range min(pl.workers, len(run)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r := active[i]
+				r := run[i]
 				c := &found[i]
 				c.slots = slots
-				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: window, Rule: r, cfg: cfg, supp: supp, workers: workers, schemas: opts.Schemas, links: links,
+				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: pl.window, Rule: r, cfg: cfg, supp: supp, workers: pl.workers, schemas: opts.Schemas, links: links,
 					report: c.report}
 				check(r, p)
 				c.flush()
 			}
 		}()
 	}
-	for i := range active {
+	for i := range run {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 
-	total := 0
+	total := nEarlier
 	for i := range found {
 		total += found[i].n
 	}
 	var out []okf.Diagnostic // nil when nothing is found, as before
 	if total > 0 {
 		out = make([]okf.Diagnostic, 0, total)
+	}
+	for i, ds := range earlier {
+		out = append(out, ds...)
+		earlier[i] = nil
 	}
 	for i := range found {
 		for _, ch := range found[i].chunks {
@@ -126,7 +155,7 @@ func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	out = dropSchemaDuplicates(out)
 	out = applyConfig(out, cfg)
 	out = supp.apply(out)
-	if r := Lookup(UnusedSuppression.Code); r != nil && cfg.mayRun(r) && ruleIn(rules, r) {
+	if r := Lookup(UnusedSuppression.Code); r != nil && cfg.mayRun(r) && ruleIn(pl.rules, r) {
 		out = append(out, applyConfig(supp.unused(), cfg)...)
 	}
 	if len(opts.Files) > 0 {

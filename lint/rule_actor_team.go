@@ -20,7 +20,9 @@ var ActorTeam = &Rule{Code: "OKF305", Name: "team-actor", Severity: okf.Info, De
 	Check: checkActorTeam}
 
 func checkActorTeam(p *Pass) {
-	var buf []actorField
+	sc := p.buffers()
+	buf := sc.actors[:0]
+	defer func() { sc.actors = buf }()
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
 		buf = actorFields(buf, fm, false)
 		for _, f := range buf {

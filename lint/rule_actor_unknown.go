@@ -66,7 +66,9 @@ func actorFields(buf []actorField, fm *okf.Frontmatter, author bool) []actorFiel
 }
 
 func checkActorUnconventional(p *Pass) {
-	var buf []actorField
+	sc := p.buffers()
+	buf := sc.actors[:0]
+	defer func() { sc.actors = buf }()
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
 		buf = actorFields(buf, fm, true)
 		for _, f := range buf {

@@ -15,7 +15,9 @@ var PathEscapes = &Rule{Code: "OKF603", Name: "path-escapes", Severity: okf.Warn
 
 func checkPathEscapes(p *Pass) {
 	b := p.Bundle
-	var buf []pathField
+	sc := p.buffers()
+	buf := sc.paths[:0]
+	defer func() { sc.paths = buf }()
 	for i, c := range b.Concepts {
 		buf = pathFields(buf, c.Frontmatter)
 		for _, f := range buf {

@@ -39,7 +39,9 @@ func rootOnlyLink(b *okf.Bundle, target string) string {
 
 func checkRootRelativePath(p *Pass) {
 	b := p.Bundle
-	var buf []pathField
+	sc := p.buffers()
+	buf := sc.paths[:0]
+	defer func() { sc.paths = buf }()
 	for _, c := range b.Concepts {
 		buf = pathFields(buf, c.Frontmatter)
 		for _, f := range buf {

@@ -21,7 +21,9 @@ var TimestampDateOnly = &Rule{Code: "OKF201", Name: "timestamp-date-only", Sever
 // checkTimestampForm reports every timestamp field written in form, one rule per form (D10).
 func checkTimestampForm(form okf.TimeForm) func(p *Pass) {
 	return func(p *Pass) {
-		var buf []namedTimestamp
+		sc := p.buffers()
+		buf := sc.ts[:0]
+		defer func() { sc.ts = buf }()
 		withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
 			buf = timestampFields(buf, fm)
 			for _, f := range buf {

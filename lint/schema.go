@@ -90,6 +90,17 @@ func (s *SchemaCheck) of(c *okf.Concept) ([]okf.Diagnostic, bool) {
 	return ds, ok
 }
 
+// forget drops what the check found on c once a Stream's per-concept run has reported it: the map
+// would otherwise hold every concept's schema findings to the end of the run, twice.
+func (s *SchemaCheck) forget(c *okf.Concept) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	delete(s.found, c)
+	s.mu.Unlock()
+}
+
 // checkSchemas validates every conformant concept's frontmatter against the concept schema and its
 // type's own schema, spread over the pass's workers, except those the load's SchemaCheck
 // (Pass.schemas) already checked. Non-conformant concepts are left to the conformance rules (their
@@ -106,7 +117,7 @@ func checkSchemas(p *Pass) {
 	for i, c := range cs {
 		if ds, ok := p.schemas.of(c); ok {
 			results[i] = ds
-		} else {
+		} else if c.Conformant() { // checkConcept finds nothing in the others
 			left = append(left, i)
 		}
 	}

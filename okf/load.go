@@ -90,6 +90,16 @@ type LoadOptions struct {
 	// log bodies are always parsed, and every diagnostic is the same either way (none comes from
 	// parsing a concept's body).
 	SkipBodies bool
+	// OnConcept, when not nil, is called by the loading workers, concurrently, with every concept
+	// as soon as it is loaded (whatever its file held: unreadable, without frontmatter…), after
+	// OnFrontmatter, together with a bundle that holds that concept alone: the whole bundle's file
+	// set (Stat, ResolvePath, ResolveLink and ReadFile answer as on the loaded bundle), and no
+	// index, log or diagnostic; that bundle is the worker's, reused for its next concept, so it
+	// must not be kept after the call. A caller that checks each concept on its own (lint's per-concept
+	// rules) does it here, while the file's model is fresh, and may then drop from c what it will
+	// not read again, so that a large bundle is never held whole: c is the caller's from the call
+	// on, and the loader only files it in Bundle.Concepts.
+	OnConcept func(one *Bundle, c *Concept)
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -311,10 +321,21 @@ func (l *loader) load() (*Bundle, error) {
 			// maxScratchNodes.
 			var s scratch
 			defer s.folder.close()
+			var one *Bundle // what OnConcept is given, this worker's
+			if l.opts.OnConcept != nil {
+				one = &Bundle{FS: b.FS, Concepts: make([]*Concept, 1), files: b.files, byID: make(map[string]*Concept, 1)}
+			}
 			for i := range next {
 				results[i] = l.loadFile(jobs[i], &s)
 				if cap(s.buf) > 1<<20 {
 					s.buf = nil
+				}
+				// After loadFile, so outside the parse budget: the hook's work is not parsing.
+				if c := results[i].concept; c != nil && one != nil {
+					one.Concepts[0] = c
+					clear(one.byID)
+					one.byID[c.ID] = c
+					l.opts.OnConcept(one, c)
 				}
 			}
 		}()

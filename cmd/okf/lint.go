@@ -300,6 +300,13 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 	}
 	opts.Config = cfg
 	opts.Filter = t.Filter()
+	// The per-concept rules run as each concept loads, and the bundle is not held whole (see
+	// lint.Stream); not for SARIF, whose fixes read the whole model, nor --fix, which loads again.
+	var stream *lint.Stream
+	if !fix.enabled && !fix.sarif {
+		stream = lint.NewStream(opts)
+		lo.OnConcept = stream.OnConcept
+	}
 	var b *okf.Bundle
 	if !fix.enabled { // --fix loads the bundle itself, once per round
 		if stdin != nil {
@@ -323,7 +330,12 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 			return lintRun{}, fatalErr("%v", err)
 		}
 	}
-	ds := lint.Run(b, opts)
+	var ds []okf.Diagnostic
+	if stream != nil {
+		ds = stream.Finish(b)
+	} else {
+		ds = lint.Run(b, opts)
+	}
 	var fixes map[okf.Diagnostic]lint.Fix
 	if fix.sarif {
 		fixes = lint.Fixes(b, ds)

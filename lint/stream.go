@@ -1,0 +1,210 @@
+package lint
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Stream is a lint run whose per-concept rules run while the bundle loads, each concept's as soon
+// as the concept is parsed, and which then keeps of each concept only what the rules that look
+// across files read. A run with Run holds every concept's whole model until the last rule is done
+// (on a 100,000-concept bundle, most of 900 MB); a Stream holds a fraction of it, and the findings
+// are the same, byte for byte (TestStreamMatchesRun).
+//
+// Use: s := NewStream(opts); pass s.OnConcept as okf.LoadOptions.OnConcept (and, as with Run,
+// opts.Schemas.OnFrontmatter as OnFrontmatter); load; then s.Finish(bundle). The bundle's concepts
+// are stripped as they load: after Finish, only what the cross-file rules read is left of them,
+// so a caller that needs the whole model afterwards (lint.Fixes) uses Run instead.
+type Stream struct {
+	pl         *plan
+	perConcept []*Rule // active rules run by OnConcept
+	rest       []*Rule // active rules run by Finish
+
+	state sync.Pool // of *conceptState
+
+	mu    sync.Mutex
+	found [][]okf.Diagnostic // each concept's findings, in chunks as they came
+	n     int                // findings in found
+}
+
+// NewStream prepares a run with opts, as Run would make it.
+func NewStream(opts Options) *Stream {
+	pl := newPlan(opts)
+	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}}
+	for _, r := range pl.active {
+		if perConceptRule(r) {
+			s.perConcept = append(s.perConcept, r)
+		} else {
+			s.rest = append(s.rest, r)
+		}
+	}
+	return s
+}
+
+// perConceptRules are the rules whose findings about a concept depend on that concept alone, and
+// on the bundle's file set (whether a linked or named file exists) or a file that is not a concept
+// (a computation's SQL): run on a bundle that holds the concept alone (okf.LoadOptions.OnConcept),
+// each reports what it reports in the whole bundle. Each reports on the concept's own file only.
+//
+// Not here, because they read other concepts, indexes, logs or the loader's diagnostics:
+// title-duplicate (OKF108), legacy-timestamp (OKF308, whose severity depends on the whole bundle),
+// legacy-bundle, link-to-deprecated, link-anchor-missing, orphan, the index and log rules, the
+// okf_version rules of the root index, the conformance rules and the engine rules but
+// schema-mismatch (whose findings the loader's SchemaCheck already made for the concept; without
+// one, the rule reads the concept's frontmatter again from its file, as Run does).
+var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
+	return map[*Rule]bool{
+		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, TagsNotStringList: true,
+		FieldNotString: true, BodyEmpty: true, HeadingMissing: true,
+		TimestampDateOnly: true, TimestampNoOffset: true, TimestampEmpty: true, TimestampInvalid: true,
+		GeneratedByMissing: true, VerifiedInvalid: true, VerifiedEntryIncomplete: true, ActorUnconventional: true,
+		ActorTeam: true, ChangedSinceVerified: true, HumanAuthoredUnreviewed: true,
+		StatusUnknown: true, Stale: true, ExpiringSoon: true,
+		SourcesNotList: true, SourceResourceMissing: true, SourceIDDuplicate: true, FootnoteUnknownSource: true,
+		SourceNeverCited: true, UsageCountWithoutWindow: true, UsageCountNotInteger: true, LegacyCitations: true,
+		FootnoteUndefined: true,
+		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true,
+		ComputationRuntimeMissing: true, ComputationCount: true, ParameterIncomplete: true, PlaceholderUndeclared: true,
+		ParameterUnused: true, ReceiptNotList: true, AttesterUnresolved: true, ComputationFileMissing: true,
+		ExecutorUnresolved: true, ComputationFieldsElsewhere: true, ComputationPartyMissing: true,
+		SchemaMismatch: true,
+	}
+})
+
+func perConceptRule(r *Rule) bool { return perConceptRules()[r] }
+
+// OnConcept runs the per-concept rules on one concept, then strips it (see strip). The loader's
+// workers call it concurrently.
+func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
+	pl := s.pl
+	st := s.state.Get().(*conceptState)
+	defer s.state.Put(st)
+	fc := &st.fc
+	fc.path, fc.out = c.Path, fc.out[:0]
+	st.links = linkTable{b: one}
+	p := &st.pass
+	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
+		schemas: pl.opts.Schemas, links: &st.links, report: fc.report, scratch: &st.scratch}
+	for _, r := range s.perConcept {
+		fc.start()
+		p.Rule = r
+		check(r, p)
+		fc.flush()
+	}
+	*p = Pass{}
+	st.links = linkTable{}
+	pl.opts.Schemas.forget(c)
+	strip(c)
+	if len(fc.out) == 0 {
+		return
+	}
+	ds := make([]okf.Diagnostic, len(fc.out)) // kept: fc.out is the next concept's
+	copy(ds, fc.out)
+	clear(fc.out) // no message kept alive from the pool
+	s.mu.Lock()
+	s.found = append(s.found, ds)
+	s.n += len(ds)
+	s.mu.Unlock()
+}
+
+// conceptState is what OnConcept reuses from concept to concept (through a pool: the loader's
+// workers call it concurrently): the pass, the findings so far and the rules' scratch.
+type conceptState struct {
+	pass    Pass
+	fc      fileCollector
+	links   linkTable
+	scratch ruleScratch
+}
+
+// Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
+func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
+	found, n := s.found, s.n
+	s.found = nil
+	return s.pl.finish(b, s.rest, found, n)
+}
+
+// strip drops from a concept what no rule run by Finish reads, once the per-concept rules are
+// done with it: its frontmatter's keys but `timestamp` (legacy-timestamp's position), its tags and
+// verification entries, and its body but links (without their text), headings, the first
+// `# Citations` item and the comments that are lint directives. What stays is what title-duplicate, legacy-timestamp, legacy-bundle,
+// link-to-deprecated, link-anchor-missing, orphan, concept-not-indexed, schema-mismatch and the
+// suppressions read.
+func strip(c *okf.Concept) {
+	if fm := c.Frontmatter; fm != nil {
+		keys := fm.Keys
+		fm.Keys = nil
+		for _, k := range keys {
+			if k.Name == "timestamp" {
+				fm.Keys = []okf.Key{k} // D3: a key is written once
+				break
+			}
+		}
+		fm.Tags.Items = nil
+		fm.Verified.Entries, fm.Verified.Items = nil, nil
+	}
+	if body := c.Body; body != nil {
+		comments := body.Comments
+		body.Comments = nil
+		for _, cm := range comments {
+			if strings.HasPrefix(cm.Text, directivePrefix) {
+				body.Comments = append(body.Comments, cm)
+			}
+		}
+		body.FootnoteRefs, body.FootnoteDefs, body.CodeBlocks = nil, nil, nil
+		for i := range body.Links {
+			body.Links[i].Text = "" // read in index files only (index-entry-broken)
+		}
+		if len(body.Citations) > 1 {
+			body.Citations = body.Citations[:1:1] // legacy-bundle asks whether there is one, and where
+		}
+	}
+}
+
+// fileCollector keeps the findings the per-concept rules report on one concept, at most
+// MaxFindingsPerFile per rule and file as collector does: all of a per-concept rule's findings
+// about the concept come from its one call on it, so the bound counts exactly what it counts in
+// Run.
+type fileCollector struct {
+	path  string
+	n     int            // findings of the current rule on path
+	other map[string]int // … on any other path (none expected)
+	over  map[string]*overflow
+	out   []okf.Diagnostic
+}
+
+// start begins the next rule.
+func (fc *fileCollector) start() { fc.n, fc.other, fc.over = 0, nil, nil }
+
+func (fc *fileCollector) report(d okf.Diagnostic) {
+	var n int
+	if d.Pos.Path == fc.path {
+		n = fc.n
+		fc.n++
+	} else {
+		if fc.other == nil {
+			fc.other = map[string]int{}
+		}
+		n = fc.other[d.Pos.Path]
+		fc.other[d.Pos.Path] = n + 1
+	}
+	switch {
+	case n < MaxFindingsPerFile:
+		fc.out = append(fc.out, d)
+	case n == MaxFindingsPerFile:
+		if fc.over == nil {
+			fc.over = map[string]*overflow{}
+		}
+		fc.over[d.Pos.Path] = &overflow{first: d, total: n + 1}
+	default:
+		fc.over[d.Pos.Path].total++
+	}
+}
+
+// flush adds the finding that counts the rest past the bound, as collector.flush does.
+func (fc *fileCollector) flush() {
+	for _, o := range fc.over {
+		fc.out = append(fc.out, o.finding())
+	}
+}

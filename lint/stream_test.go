@@ -1,0 +1,229 @@
+package lint
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/okf-tools/okf/internal/synth"
+	"github.com/okf-tools/okf/okf"
+)
+
+// lintBoth lints the bundle fsys holds twice, as okf lint does (its .okf.yaml, the schema check
+// while loading): with Run over the whole model, and with a Stream. Both get opts.
+func lintBoth(t *testing.T, fsys fs.FS, opts Options) (run, stream []okf.Diagnostic) {
+	t.Helper()
+	r := okf.NewRoot(fsys, 0)
+	cfg, _, err := LoadConfig(r, "")
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	opts.Config = cfg
+	load := func(o Options, onConcept func(*okf.Bundle, *okf.Concept)) *okf.Bundle {
+		lo := okf.LoadOptions{OnConcept: onConcept}
+		if cfg != nil {
+			lo.Ignore = cfg.Ignore
+		}
+		if o.Schemas != nil {
+			lo.OnFrontmatter = o.Schemas.OnFrontmatter
+		}
+		b, err := okf.Load(r, lo)
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		return b
+	}
+	o := opts
+	o.Schemas = NewSchemaCheck(r, cfg)
+	run = Run(load(o, nil), o)
+	o = opts
+	o.Schemas = NewSchemaCheck(r, cfg)
+	s := NewStream(o)
+	stream = s.Finish(load(o, s.OnConcept))
+	return run, stream
+}
+
+func sameFindings(t *testing.T, name string, run, stream []okf.Diagnostic) {
+	t.Helper()
+	if reflect.DeepEqual(run, stream) {
+		return
+	}
+	t.Errorf("%s: a Stream found %d findings, Run %d", name, len(stream), len(run))
+	for i := 0; i < max(len(run), len(stream)); i++ {
+		var a, b string
+		if i < len(run) {
+			a = fmt.Sprintf("%v %s end %v", run[i].Severity, run[i], run[i].End)
+		}
+		if i < len(stream) {
+			b = fmt.Sprintf("%v %s end %v", stream[i].Severity, stream[i], stream[i].End)
+		}
+		if a != b {
+			t.Errorf("first difference at %d:\n  run:    %s\n  stream: %s", i, a, b)
+			return
+		}
+	}
+}
+
+var streamNow = time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+
+// TestStreamMatchesRun lints every fixture, every test bundle, the corpus when it is there and a
+// generated bundle both ways: the findings are the same, in the same order, to the byte.
+func TestStreamMatchesRun(t *testing.T) {
+	var dirs []string
+	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*"),
+		filepath.Join("..", "testdata", "bundles", "*"), filepath.Join(corpusDir, "*")} {
+		m, _ := filepath.Glob(pattern)
+		for _, d := range m {
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 100 {
+		t.Fatalf("found only %d bundles", len(dirs))
+	}
+	syn := t.TempDir()
+	if _, err := synth.Write(syn, synth.Options{Concepts: 300, PerDir: 40, BodyBytes: 800}); err != nil {
+		t.Fatal(err)
+	}
+	dirs = append(dirs, syn)
+	for _, dir := range dirs {
+		run, stream := lintBoth(t, os.DirFS(dir), Options{Now: streamNow})
+		sameFindings(t, dir, run, stream)
+	}
+}
+
+// TestStreamOptions: the options that apply after the rules (files, filter, a rule subset, the
+// window) give the same findings both ways.
+func TestStreamOptions(t *testing.T) {
+	fsys := streamBundle()
+	for name, opts := range map[string]Options{
+		"files":    {Now: streamNow, Files: []string{"a.md", "index.md"}},
+		"filter":   {Now: streamNow, Filter: func(p string) bool { return strings.HasPrefix(p, "sub/") }},
+		"rules":    {Now: streamNow, Rules: []*Rule{LinkBroken, TitleDuplicate, UnusedSuppression, SchemaMismatch}},
+		"window":   {Now: streamNow, ExpiringWithin: 400 * 24 * time.Hour},
+		"nowindow": {Now: streamNow, ExpiringWithin: NoExpiringWindow},
+		"workers":  {Now: streamNow, Workers: 1},
+	} {
+		run, stream := lintBoth(t, fsys, opts)
+		if len(run) == 0 {
+			t.Fatalf("%s: no finding: the case tests nothing", name)
+		}
+		sameFindings(t, name, run, stream)
+	}
+}
+
+// TestStreamBound: a concept with more findings of one rule than MaxFindingsPerFile, of a rule run
+// per concept (link-broken) and of one run over the whole bundle (link-to-deprecated), is cut at
+// the same finding both ways, with the same count of the rest.
+func TestStreamBound(t *testing.T) {
+	fsys := streamBundle()
+	var body strings.Builder
+	for i := range MaxFindingsPerFile + 7 {
+		fmt.Fprintf(&body, "[x](missing%d.md) [old](old.md)\n", i)
+	}
+	fsys["many.md"] = &fstest.MapFile{Data: []byte("---\ntype: Note\ntitle: Many\ndescription: Many links.\n---\n# Many\n\n" + body.String())}
+	run, stream := lintBoth(t, fsys, Options{Now: streamNow})
+	sameFindings(t, "bound", run, stream)
+	counted := map[string]bool{}
+	for _, d := range stream {
+		if d.Pos.Path == "many.md" && strings.Contains(d.Message, "more findings of this rule") {
+			counted[d.Code] = true
+		}
+	}
+	if !counted[LinkBroken.Code] || !counted[LinkToDeprecated.Code] {
+		t.Errorf("the rest is not counted for both rules: %v", counted)
+	}
+}
+
+// TestStreamStrips: after a Stream's load, a concept keeps only what the cross-file rules read.
+func TestStreamStrips(t *testing.T) {
+	fsys := streamBundle()
+	s := NewStream(Options{Now: streamNow})
+	b, err := okf.Load(fsys, okf.LoadOptions{OnConcept: s.OnConcept})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := b.ConceptAt("a.md")
+	if c == nil {
+		t.Fatal("a.md not loaded")
+	}
+	fm := c.Frontmatter
+	if len(fm.Keys) != 0 || fm.Tags.Items != nil || fm.Verified.Items != nil || c.Body.CodeBlocks != nil || c.Body.FootnoteRefs != nil {
+		t.Errorf("a.md is not stripped: keys %v, tags %v, verified %v, code %v, footnotes %v", fm.Keys, fm.Tags.Items, fm.Verified.Items, c.Body.CodeBlocks, c.Body.FootnoteRefs)
+	}
+	if !fm.Title.Present() || len(c.Body.Links) == 0 || len(c.Body.Headings) == 0 {
+		t.Errorf("a.md lost what the cross-file rules read: title %v, links %v, headings %v", fm.Title, c.Body.Links, c.Body.Headings)
+	}
+	if k := b.ConceptAt("legacy.md").Frontmatter.Keys; len(k) != 1 || k[0].Name != "timestamp" {
+		t.Errorf("legacy.md keys = %v, want the timestamp key alone", k)
+	}
+	if len(s.Finish(b)) == 0 {
+		t.Error("no finding")
+	}
+}
+
+// streamBundle is a bundle where every kind of rule finds something: per-concept rules, the rules
+// that look across files, suppressions, the configuration (a rule off, an override, a type schema).
+func streamBundle() fstest.MapFS {
+	f := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	return fstest.MapFS{
+		".okf.yaml":           f("rules:\n  OKF102: off\noverrides:\n  - paths: [sub/**]\n    rules:\n      OKF101: warning\nschemas:\n  Metric: schemas/metric.json\n"),
+		"schemas/metric.json": f(`{"type": "object", "required": ["unit"]}`),
+		"index.md":            f("---\nokf_version: \"0.2\"\n---\n# Bundle\n\n## All\n\n* [A](a.md) - The A.\n* [Gone](gone.md) - Not there.\n"),
+		"log.md":              f("# Log\n\n## 2026-06-01\n\n* did\n\n## 2026-05-01\n\n* did\n\n## 2026-06-01\n\n* again\n"),
+		"a.md": f("---\ntype: Metric\ntitle: Same\ndescription: The a. Two sentences here.\ntags: [x, 3]\n" +
+			"generated: {by: agent:x, at: 2026-01-01}\nverified: [{by: human:y, at: 2026-02-01T00:00:00Z}]\n" +
+			"sources:\n  - id: s1\n    resource: https://x.example\n  - id: s1\n    resource: /missing.md\nstatus: deprecatd\nstale_after: 2026-06-01T00:00:00Z\n---\n" +
+			"# A\n\n<!-- okf-lint-disable OKF601 -->\n<!-- okf-lint-disabel OKF101 -->\nSee [b](sub/b.md#nowhere), [me](a.md), [top](/sub/b.md), [gone](nothing.md) and [^s2].\n\n" +
+			"```sql\nselect 1\n```\n\n## Citations\n\n1. a book\n"),
+		"sub/b.md": f("---\ntype: Note\ntitle: same\n---\n# B\n\n## Real heading\n\n[a](../a.md#a) [dep](../old.md) [x](#real-heading) [y](#nope)\n" +
+			"<!-- okf-lint-disable-next-line OKF604 -->\n[self](b.md)\n<!-- okf-lint-disable OKF999 -->\n"),
+		"old.md":    f("---\ntype: Note\ntitle: Old\ndescription: Deprecated.\nstatus: deprecated\n---\n# Old\n"),
+		"legacy.md": f("---\ntype: Note\ntitle: Legacy\ntimestamp: 2025-01-01\n---\n# Legacy\n\n# Citations\n\n- one\n"),
+		"nofm.md":   f("# No frontmatter\n\n[a](a.md)\n"),
+		"bad.md":    f("---\ntype: [1]\ntitle: x: y\n---\n"),
+		"latin.md":  f("---\ntype: Note\ntitle: caf\xe9\n---\n"),
+		"calc.md": f("---\ntype: Attested Computation\ntitle: Calc\ndescription: A computation.\nruntime: sqlite\n" +
+			"parameters:\n  - name: day\n    type: date\ncomputation: queries/calc.sql\nexecutor: {resource: /nowhere.md}\n---\n# Calc\n"),
+		"queries/calc.sql": f("select :month\n"),
+		"sub/index.md":     f("# Sub\n\n* [B](b.md) - The b.\n"),
+		"sub/orphan.md":    f("---\ntype: Note\ntitle: Orphan\ndescription: Nobody links here.\n---\n# Orphan\n"),
+	}
+}
+
+// FuzzStreamMatchesRun: on any bundle, a Stream finds what Run finds. The input is the bundle's
+// files, each "name\x00content" and separated by "\x01"; the seeds are streamBundle's files.
+func FuzzStreamMatchesRun(f *testing.F) {
+	var seed strings.Builder
+	for name, file := range streamBundle() {
+		seed.WriteString(name + "\x00" + string(file.Data) + "\x01")
+	}
+	f.Add(seed.String())
+	f.Add("a.md\x00---\ntype: x\ntitle: T\n---\n[b](b.md#h)\x01b.md\x00---\ntype: y\ntitle: t\nstatus: deprecated\n---\n# H\n\x01index.md\x00* [a](a.md)\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		fsys := fstest.MapFS{}
+		for _, part := range strings.Split(data, "\x01") {
+			name, content, ok := strings.Cut(part, "\x00")
+			name = strings.Trim(name, "/")
+			if !ok || !fs.ValidPath(name) || name == "." || len(fsys) >= 40 {
+				continue
+			}
+			fsys[name] = &fstest.MapFile{Data: []byte(content)}
+		}
+		for p := range fsys {
+			if _, ok := fsys[path.Dir(p)]; ok {
+				return // a file that is also a folder: not a file system
+			}
+		}
+		run, stream := lintBoth(t, fsys, Options{Now: streamNow})
+		sameFindings(t, "fuzz", run, stream)
+	})
+}
