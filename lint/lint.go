@@ -57,7 +57,7 @@ type Options struct {
 // scheduling.
 func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
 	pl := newPlan(opts)
-	return pl.finish(b, pl.active, nil, 0)
+	return pl.finish(b, pl.active, nil, nil, 0)
 }
 
 // plan is what a run settles before any rule runs: the rules, those the configuration lets run,
@@ -104,10 +104,14 @@ func newPlan(opts Options) *plan {
 // The result does not depend on the order of earlier: findings are sorted by position, code and
 // message, and two that tie there come from one rule on one file, whose findings keep their order
 // (a Stream reports each concept's findings of a rule together, in the rule's own order).
-func (pl *plan) finish(b *okf.Bundle, run []*Rule, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
+func (pl *plan) finish(b *okf.Bundle, run []*Rule, given []conceptFacts, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
 	opts, cfg := pl.opts, pl.cfg
-	supp := parseSuppressions(b)
 	links := newLinkTable(b)
+	facts := &factsTable{b: b, links: links, all: given}
+	if given == nil {
+		facts.once.Do(facts.build)
+	}
+	supp := parseSuppressions(b, facts.all)
 
 	found := make([]collector, len(run))
 	slots := pathSlots(b)
@@ -122,7 +126,7 @@ func (pl *plan) finish(b *okf.Bundle, run []*Rule, earlier [][]okf.Diagnostic, n
 				c := &found[i]
 				c.slots = slots
 				p := &Pass{Bundle: b, Now: opts.Now, ExpiringWithin: pl.window, Rule: r, cfg: cfg, supp: supp, workers: pl.workers, schemas: opts.Schemas, links: links,
-					report: c.report}
+					factTable: facts, report: c.report}
 				check(r, p)
 				c.flush()
 			}
@@ -187,13 +191,22 @@ func (pl *plan) finish(b *okf.Bundle, run []*Rule, earlier [][]okf.Diagnostic, n
 // check runs one rule. A rule that panics is a bug in okf, not in the bundle: it becomes a finding
 // that names the rule, and the other rules still run.
 func check(r *Rule, p *Pass) {
-	defer func() {
-		if e := recover(); e != nil {
-			p.report(okf.Diagnostic{Code: r.Code, Severity: okf.Warning,
-				Message: fmt.Sprintf("rule %s (%s) failed: %v; this is a bug in okf, please report it", r.Code, r.Name, e)})
-		}
-	}()
+	if e := try(r, p); e != nil {
+		p.report(failure(r, e))
+	}
+}
+
+// try runs one rule and returns what it panicked with (nil: it did not).
+func try(r *Rule, p *Pass) (panicked any) {
+	defer func() { panicked = recover() }()
 	r.Check(p)
+	return nil
+}
+
+// failure is the finding about a rule that panicked with e.
+func failure(r *Rule, e any) okf.Diagnostic {
+	return okf.Diagnostic{Code: r.Code, Severity: okf.Warning,
+		Message: fmt.Sprintf("rule %s (%s) failed: %v; this is a bug in okf, please report it", r.Code, r.Name, e)}
 }
 
 func ruleIn(rules []*Rule, r *Rule) bool {

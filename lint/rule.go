@@ -57,6 +57,10 @@ type Pass struct {
 	schemas *SchemaCheck // the schema check done while loading (nil: none)
 	links   *linkTable   // the concepts' body links, resolved once for all rules (nil: resolve per call)
 	scratch *ruleScratch // buffers a rule reuses (nil: a pass made outside Run and Stream)
+	// factTable holds the concepts' facts the rules that look across files read (nil: a pass
+	// made outside Run and Stream builds it on first use).
+	factTable *factsTable
+	fallback  *schemaFallback // the schema check's compiled schemas (nil: compiled on first use)
 }
 
 // ruleScratch holds the buffers the rules fill for each concept. A Stream runs each rule once per

@@ -23,12 +23,19 @@ var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: ok
 	Check: checkTitleDuplicate}
 
 func checkTitleDuplicate(p *Pass) {
-	byTitle := map[string][]*okf.Concept{}
-	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		if t := strings.ToLower(strings.TrimSpace(fm.Title.Text())); t != "" && fm.Title.IsString() {
-			byTitle[t] = append(byTitle[t], c)
+	type concept struct {
+		path  string
+		title okf.Value
+	}
+	byTitle := map[string][]concept{}
+	for i, f := range p.facts() {
+		if !f.present {
+			continue
 		}
-	})
+		if t := strings.ToLower(strings.TrimSpace(f.title.Text())); t != "" && f.title.IsString() {
+			byTitle[t] = append(byTitle[t], concept{p.Bundle.Concepts[i].Path, f.title})
+		}
+	}
 	for _, cs := range byTitle {
 		if len(cs) < 2 {
 			continue
@@ -36,23 +43,23 @@ func checkTitleDuplicate(p *Pass) {
 		// Sorted once per group; each finding names at most titleDuplicateNamed of the others and
 		// counts the rest, so n concepts sharing a title cost O(n log n) time and O(n) output, not
 		// n² (a pull request of 10,000 copies of one file would otherwise print a gigabyte).
-		sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
+		sort.Slice(cs, func(i, j int) bool { return cs[i].path < cs[j].path })
 		for _, c := range cs {
 			others := make([]string, 0, titleDuplicateNamed)
 			for _, o := range cs {
 				if len(others) == titleDuplicateNamed {
 					break
 				}
-				if o != c {
-					others = append(others, o.Path)
+				if o.path != c.path {
+					others = append(others, o.path)
 				}
 			}
 			list := strings.Join(others, ", ")
 			if more := len(cs) - 1 - len(others); more > 0 {
 				list += fmt.Sprintf(" and %d more", more)
 			}
-			t := c.Frontmatter.Title
-			p.Reportf(at(t, fileStart(c)), "title %q is also the title of %s: readers and agents choosing by title cannot tell them apart; make it distinct (§4.1)",
+			t := c.title
+			p.Reportf(at(t, okf.Position{Path: c.path, Line: 1, Col: 1}), "title %q is also the title of %s: readers and agents choosing by title cannot tell them apart; make it distinct (§4.1)",
 				strings.TrimSpace(t.Raw), list)
 		}
 	}

@@ -33,17 +33,18 @@ func checkConceptNotIndexed(p *Pass) {
 			}
 		}
 	}
-	for _, c := range b.Concepts {
+	facts := p.facts()
+	for i, c := range b.Concepts {
 		x := byDir[c.Dir()]
 		if x == nil || listed[key{x.Path, c.Path}] {
 			continue
 		}
-		title := c.Frontmatter.Title.Text()
+		title := facts[i].title.Text()
 		if title == "" {
 			title = path.Base(c.ID)
 		}
 		entry := "* [" + title + "](" + path.Base(c.Path) + ")"
-		if d := c.Frontmatter.Description.Text(); d != "" {
+		if d := facts[i].description; d != "" {
 			entry += " - " + d
 		}
 		p.Reportf(okf.Position{Path: x.Path, Line: 1, Col: 1}, "%s is not listed in this index: add an entry such as %q (§8)", c.Path, entry)

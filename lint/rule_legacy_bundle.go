@@ -24,7 +24,8 @@ var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Wa
 	Check: checkLegacyBundle}
 
 // legacyBundle reports whether the bundle is v0.1, and why.
-func legacyBundle(b *okf.Bundle) (bool, string) {
+func legacyBundle(p *Pass) (bool, string) {
+	b := p.Bundle
 	v := b.OKFVersion()
 	if v.Kind == okf.Scalar {
 		switch strings.TrimSpace(v.Raw) {
@@ -35,15 +36,14 @@ func legacyBundle(b *okf.Bundle) (bool, string) {
 		}
 	}
 	legacy := false
-	for _, c := range b.Concepts {
-		fm := c.Frontmatter
-		if !fm.Present {
+	for _, f := range p.facts() {
+		if !f.present {
 			continue
 		}
-		if hasV02Field(fm) {
+		if f.v02 {
 			return false, ""
 		}
-		if fm.LegacyTimestamp.Form != okf.TimeAbsent || len(c.Body.Citations) > 0 {
+		if f.legacy != nil || f.cites {
 			legacy = true
 		}
 	}
@@ -62,24 +62,23 @@ func hasV02Field(fm *okf.Frontmatter) bool {
 
 func checkLegacyBundle(p *Pass) {
 	b := p.Bundle
-	v01, why := legacyBundle(b)
+	v01, why := legacyBundle(p)
 	if !v01 {
 		return
 	}
 	timestamps, citations := 0, 0
 	var first okf.Position
-	for _, c := range b.Concepts {
-		fm := c.Frontmatter
-		if fm.Present && fm.LegacyTimestamp.Form != okf.TimeAbsent {
+	for _, f := range p.facts() {
+		if f.legacy != nil {
 			timestamps++
 			if first.Path == "" {
-				first = fm.KeyPos("timestamp")
+				first = f.legacy.pos
 			}
 		}
-		if len(c.Body.Citations) > 0 {
+		if f.cites {
 			citations++
 			if first.Path == "" {
-				first = c.Body.Citations[0].Pos
+				first = f.citesPos
 			}
 		}
 	}

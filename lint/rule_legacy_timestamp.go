@@ -23,20 +23,19 @@ func checkLegacyTimestamp(p *Pass) {
 	// On a v0.1 bundle the one legacy-bundle warning (OKF309) says it all; each concept's finding is
 	// info there, so it stays available without drowning the rest.
 	sev := p.Rule.Severity
-	if v01, _ := legacyBundle(p.Bundle); v01 {
+	if v01, _ := legacyBundle(p); v01 {
 		sev = okf.Info
 	}
 	reportf := func(pos okf.Position, format string, a ...any) {
 		p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev, Message: fmt.Sprintf(format, a...)})
 	}
-	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		ts := fm.LegacyTimestamp
-		if ts.Form == okf.TimeAbsent {
-			return
+	for _, f := range p.facts() {
+		if f.legacy == nil {
+			continue
 		}
-		pos := fm.KeyPos("timestamp")
+		ts, pos := f.legacy.ts, f.legacy.pos
 		switch {
-		case fm.Generated != nil:
+		case f.legacy.generated:
 			p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev,
 				Message: "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)"})
 		case ts.Usable():
@@ -44,5 +43,5 @@ func checkLegacyTimestamp(p *Pass) {
 		default:
 			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1) and cannot be read as a date: replace it with generated: { by: <actor>, at: <ISO 8601 datetime with offset> }")
 		}
-	})
+	}
 }

@@ -27,12 +27,17 @@ var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Sever
 
 func checkLinkAnchorMissing(p *Pass) {
 	b := p.Bundle
-	headings := make(map[string][]okf.Heading, len(b.Concepts)+len(b.Indexes))
-	for _, c := range b.Concepts {
-		headings[c.Path] = c.Body.Headings
+	facts := p.facts()
+	headings := make(map[string][]string, len(b.Concepts)+len(b.Indexes)) // heading texts by file
+	for i, c := range b.Concepts {
+		headings[c.Path] = facts[i].headings
 	}
 	for _, x := range b.Indexes {
-		headings[x.Path] = x.Body.Headings
+		texts := make([]string, len(x.Body.Headings))
+		for i, h := range x.Body.Headings {
+			texts[i] = h.Text
+		}
+		headings[x.Path] = texts
 	}
 	anchors := map[string]map[string]bool{} // built per target on first use
 	anchorsOf := func(path string) map[string]bool {
@@ -78,8 +83,8 @@ func checkLinkAnchorMissing(p *Pass) {
 			}
 		}
 	}
-	for _, c := range b.Concepts {
-		check(c.Path, c.Body.Links)
+	for i, c := range b.Concepts {
+		check(c.Path, facts[i].frags)
 	}
 	for _, x := range b.Indexes {
 		check(x.Path, x.Body.Links)
@@ -88,10 +93,10 @@ func checkLinkAnchorMissing(p *Pass) {
 
 // headingAnchors returns the anchors GitHub gives a file's headings, lowercased. A repeated anchor
 // gets the first free suffix -1, -2, … (github-slugger's loop, so "A", "A-1", "A" gives a, a-1, a-2).
-func headingAnchors(hs []okf.Heading) map[string]bool {
+func headingAnchors(hs []string) map[string]bool {
 	taken := make(map[string]int, len(hs))
 	for _, h := range hs {
-		base := headingSlug(h.Text)
+		base := headingSlug(h)
 		a := base
 		for {
 			if _, dup := taken[a]; !dup {

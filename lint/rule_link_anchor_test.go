@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/okf-tools/okf/okf"
 )
 
 // TestHeadingSlug pins GitHub's anchors (github-slugger) for headings as their text reads once the
@@ -31,10 +29,7 @@ func TestHeadingSlug(t *testing.T) {
 
 // TestHeadingAnchors: a repeated anchor takes the first free suffix, as github-slugger does.
 func TestHeadingAnchors(t *testing.T) {
-	var hs []okf.Heading
-	for _, s := range []string{"Notes", "Notes", "Notes-1", "Notes", "Other"} {
-		hs = append(hs, okf.Heading{Level: 2, Text: s})
-	}
+	hs := []string{"Notes", "Notes", "Notes-1", "Notes", "Other"}
 	var got []string
 	for a := range headingAnchors(hs) {
 		got = append(got, a)

@@ -15,22 +15,14 @@ var LinkToDeprecated = &Rule{Code: "OKF404", Name: "link-to-deprecated", Severit
 	Check: checkLinkToDeprecated}
 
 func checkLinkToDeprecated(p *Pass) {
-	b := p.Bundle
-	for i, c := range b.Concepts {
-		if s, _ := okf.StatusOf(c.Frontmatter.Status); s == okf.Deprecated {
+	facts := p.facts()
+	for _, f := range facts {
+		if f.deprecated {
 			continue
 		}
-		for j, x := range p.conceptLinks(i) {
-			l, r, local := c.Body.Links[j], x.r, x.local
-			if !local || !r.Exists || r.IsDir || r.Target == c.Path {
-				continue
-			}
-			t := b.ConceptAt(r.Target)
-			if t == nil {
-				continue
-			}
-			if s, _ := okf.StatusOf(t.Frontmatter.Status); s == okf.Deprecated {
-				p.Reportf(l.Pos, "link to deprecated concept %q: point it at the concept that replaces it (§5.4)", "/"+r.Target)
+		for _, e := range f.edges {
+			if t := conceptIndex(p.Bundle, e.target); t >= 0 && facts[t].deprecated {
+				p.Reportf(e.pos, "link to deprecated concept %q: point it at the concept that replaces it (§5.4)", "/"+e.target)
 			}
 		}
 	}

@@ -29,21 +29,13 @@ func checkOrphan(p *Pass) {
 			reached[r.Target] = true
 		}
 	}
-	var fields []pathField
-	for i, c := range b.Concepts {
-		for _, x := range p.conceptLinks(i) {
-			if x.local && x.r.Exists && !x.r.IsDir && x.r.Target != c.Path {
-				reached[x.r.Target] = true
-			}
+	facts := p.facts()
+	for _, f := range facts {
+		for _, e := range f.edges {
+			reached[e.target] = true
 		}
-		if !c.Frontmatter.Present {
-			continue
-		}
-		fields = pathFields(fields, c.Frontmatter)
-		for _, f := range fields {
-			if r := b.ResolvePath(c.Path, f.v.Raw); r.Kind == okf.RefLocal && r.Exists && !r.Escapes && r.Target != c.Path {
-				reached[r.Target] = true
-			}
+		for _, t := range f.reach {
+			reached[t] = true
 		}
 	}
 	for _, x := range b.Indexes {
@@ -51,9 +43,9 @@ func checkOrphan(p *Pass) {
 			link(x.Path, l.Target)
 		}
 	}
-	withFrontmatter(b, func(c *okf.Concept, fm *okf.Frontmatter) {
-		if !reached[c.Path] {
+	for i, f := range facts {
+		if c := b.Concepts[i]; f.present && !reached[c.Path] {
 			p.Reportf(fileStart(c), "concept is not listed in any index.md and no other concept links to it: list it in its folder's index.md or link to it from a related concept (§8, §6.1)")
 		}
-	})
+	}
 }

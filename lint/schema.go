@@ -101,6 +101,25 @@ func (s *SchemaCheck) forget(c *okf.Concept) {
 	s.mu.Unlock()
 }
 
+// schemaFallback is what the schema check needs for the concepts the load's SchemaCheck did not
+// see: the configured schemas, compiled once per run. A Stream checks one concept at a time, and
+// without it compiled them (reading each schema file) once per concept.
+type schemaFallback struct {
+	once  sync.Once
+	typed map[string]*schemas.Schema
+	cache *shapeCache
+}
+
+// get compiles the schemas on first use, reading them through p's bundle (which reads the same
+// files for every concept of a Stream).
+func (f *schemaFallback) get(p *Pass) (map[string]*schemas.Schema, *shapeCache) {
+	f.once.Do(func() {
+		f.typed, _ = compileSchemas(p.Bundle.ReadFile, p.cfg)
+		f.cache = newShapeCache()
+	})
+	return f.typed, f.cache
+}
+
 // checkSchemas validates every conformant concept's frontmatter against the concept schema and its
 // type's own schema, spread over the pass's workers, except those the load's SchemaCheck
 // (Pass.schemas) already checked. Non-conformant concepts are left to the conformance rules (their
@@ -122,9 +141,11 @@ func checkSchemas(p *Pass) {
 		}
 	}
 	if len(left) > 0 {
-		typed, _ := compileSchemas(p.Bundle.ReadFile, p.cfg)
-		cache := newShapeCache()
-		workers := max(p.workers, 1)
+		if p.fallback == nil {
+			p.fallback = &schemaFallback{}
+		}
+		typed, cache := p.fallback.get(p)
+		workers := min(max(p.workers, 1), len(left))
 		var wg sync.WaitGroup
 		next := make(chan int, workers)
 		for range workers {

@@ -1,45 +1,62 @@
 package lint
 
 import (
-	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/okf-tools/okf/okf"
 )
 
 // Stream is a lint run whose per-concept rules run while the bundle loads, each concept's as soon
-// as the concept is parsed, and which then keeps of each concept only what the rules that look
-// across files read. A run with Run holds every concept's whole model until the last rule is done
-// (on a 100,000-concept bundle, most of 900 MB); a Stream holds a fraction of it, and the findings
-// are the same, byte for byte (TestStreamMatchesRun).
+// as the concept is parsed, and which then keeps of each concept only the facts the rules that
+// look across files read (conceptFacts), dropping its model (okf.Concept.Drop). A run with Run
+// holds every concept's whole model until the last rule is done (on a 100,000-concept bundle, most
+// of 900 MB); a Stream holds a few hundred bytes a concept, and the findings are the same, byte for
+// byte (TestStreamMatchesRun, FuzzStreamMatchesRun).
 //
 // Use: s := NewStream(opts); pass s.OnConcept as okf.LoadOptions.OnConcept (and, as with Run,
-// opts.Schemas.OnFrontmatter as OnFrontmatter); load; then s.Finish(bundle). The bundle's concepts
-// are stripped as they load: after Finish, only what the cross-file rules read is left of them,
-// so a caller that needs the whole model afterwards (lint.Fixes) uses Run instead.
+// opts.Schemas.OnFrontmatter as OnFrontmatter, or the schema check parses every frontmatter
+// again); load; then s.Finish(bundle). The bundle's concepts are dropped as they load, so a caller
+// that reads the model afterwards (lint.Fixes) uses Run instead. With a rule okf does not define
+// among opts.Rules (it may read anything of the model), a Stream drops nothing and runs every rule
+// in Finish, as Run does.
+//
+// One difference with Run, on a bug in okf only: a per-concept rule that panics is reported once,
+// as under Run, and skipped for the concepts loaded after it; the findings it made on the
+// concepts before it (in loading order, not in ID order) are kept.
 type Stream struct {
 	pl         *plan
 	perConcept []*Rule // active rules run by OnConcept
 	rest       []*Rule // active rules run by Finish
+	whole      bool    // a rule okf does not define runs: nothing is done while loading
+	failed     []atomic.Bool
+	schemas    schemaFallback // the schema check's, for concepts opts.Schemas did not see
 
 	state sync.Pool // of *conceptState
 
 	mu    sync.Mutex
-	found [][]okf.Diagnostic // each concept's findings, in chunks as they came
-	n     int                // findings in found
+	facts map[*okf.Concept]conceptFacts // what the other rules read of each concept
+	found [][]okf.Diagnostic            // each concept's findings, in chunks as they came
+	n     int                           // findings in found
 }
 
 // NewStream prepares a run with opts, as Run would make it.
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
-	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}}
+	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}}
 	for _, r := range pl.active {
-		if perConceptRule(r) {
+		if ByCode(r.Code) != r {
+			s.whole = true
+		}
+	}
+	for _, r := range pl.active {
+		if perConceptRule(r) && !s.whole {
 			s.perConcept = append(s.perConcept, r)
 		} else {
 			s.rest = append(s.rest, r)
 		}
 	}
+	s.failed = make([]atomic.Bool, len(s.perConcept))
 	return s
 }
 
@@ -78,6 +95,9 @@ func perConceptRule(r *Rule) bool { return perConceptRules()[r] }
 // OnConcept runs the per-concept rules on one concept, then strips it (see strip). The loader's
 // workers call it concurrently.
 func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
+	if s.whole {
+		return
+	}
 	pl := s.pl
 	st := s.state.Get().(*conceptState)
 	defer s.state.Put(st)
@@ -86,26 +106,35 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 	st.links = linkTable{b: one}
 	p := &st.pass
 	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
-		schemas: pl.opts.Schemas, links: &st.links, report: fc.report, scratch: &st.scratch}
-	for _, r := range s.perConcept {
+		schemas: pl.opts.Schemas, links: &st.links, report: fc.report, scratch: &st.scratch, fallback: &s.schemas}
+	for k, r := range s.perConcept {
+		if s.failed[k].Load() {
+			continue
+		}
 		fc.start()
 		p.Rule = r
-		check(r, p)
+		if e := try(r, p); e != nil && s.failed[k].CompareAndSwap(false, true) {
+			p.report(failure(r, e))
+		}
 		fc.flush()
 	}
+	f := factsOf(one, c, p.conceptLinks(0))
 	*p = Pass{}
 	st.links = linkTable{}
 	pl.opts.Schemas.forget(c)
-	strip(c)
-	if len(fc.out) == 0 {
-		return
+	c.Drop()
+	var ds []okf.Diagnostic
+	if len(fc.out) > 0 {
+		ds = make([]okf.Diagnostic, len(fc.out)) // kept: fc.out is the next concept's
+		copy(ds, fc.out)
+		clear(fc.out) // no message kept alive from the pool
 	}
-	ds := make([]okf.Diagnostic, len(fc.out)) // kept: fc.out is the next concept's
-	copy(ds, fc.out)
-	clear(fc.out) // no message kept alive from the pool
 	s.mu.Lock()
-	s.found = append(s.found, ds)
-	s.n += len(ds)
+	s.facts[c] = f
+	if ds != nil {
+		s.found = append(s.found, ds)
+		s.n += len(ds)
+	}
 	s.mu.Unlock()
 }
 
@@ -120,46 +149,16 @@ type conceptState struct {
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
+	facts := make([]conceptFacts, len(b.Concepts))
+	for i, c := range b.Concepts {
+		facts[i] = s.facts[c]
+	}
+	if s.whole {
+		facts = nil // built from the model, which is whole
+	}
 	found, n := s.found, s.n
-	s.found = nil
-	return s.pl.finish(b, s.rest, found, n)
-}
-
-// strip drops from a concept what no rule run by Finish reads, once the per-concept rules are
-// done with it: its frontmatter's keys but `timestamp` (legacy-timestamp's position), its tags and
-// verification entries, and its body but links (without their text), headings, the first
-// `# Citations` item and the comments that are lint directives. What stays is what title-duplicate, legacy-timestamp, legacy-bundle,
-// link-to-deprecated, link-anchor-missing, orphan, concept-not-indexed, schema-mismatch and the
-// suppressions read.
-func strip(c *okf.Concept) {
-	if fm := c.Frontmatter; fm != nil {
-		keys := fm.Keys
-		fm.Keys = nil
-		for _, k := range keys {
-			if k.Name == "timestamp" {
-				fm.Keys = []okf.Key{k} // D3: a key is written once
-				break
-			}
-		}
-		fm.Tags.Items = nil
-		fm.Verified.Entries, fm.Verified.Items = nil, nil
-	}
-	if body := c.Body; body != nil {
-		comments := body.Comments
-		body.Comments = nil
-		for _, cm := range comments {
-			if strings.HasPrefix(cm.Text, directivePrefix) {
-				body.Comments = append(body.Comments, cm)
-			}
-		}
-		body.FootnoteRefs, body.FootnoteDefs, body.CodeBlocks = nil, nil, nil
-		for i := range body.Links {
-			body.Links[i].Text = "" // read in index files only (index-entry-broken)
-		}
-		if len(body.Citations) > 1 {
-			body.Citations = body.Citations[:1:1] // legacy-bundle asks whether there is one, and where
-		}
-	}
+	s.found, s.facts = nil, nil
+	return s.pl.finish(b, s.rest, facts, found, n)
 }
 
 // fileCollector keeps the findings the per-concept rules report on one concept, at most

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -143,31 +144,39 @@ func TestStreamBound(t *testing.T) {
 	}
 }
 
-// TestStreamStrips: after a Stream's load, a concept keeps only what the cross-file rules read.
-func TestStreamStrips(t *testing.T) {
+// TestStreamDrops: after a Stream's load, no concept keeps its model (only the facts the
+// cross-file rules read are kept, apart from the bundle), and the findings are still all there.
+func TestStreamDrops(t *testing.T) {
 	fsys := streamBundle()
 	s := NewStream(Options{Now: streamNow})
 	b, err := okf.Load(fsys, okf.LoadOptions{OnConcept: s.OnConcept})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := b.ConceptAt("a.md")
-	if c == nil {
-		t.Fatal("a.md not loaded")
+	for _, c := range b.Concepts {
+		fm := c.Frontmatter
+		if len(fm.Keys) != 0 || fm.Title.Present() || len(c.Body.Links) != 0 || len(c.Body.Headings) != 0 {
+			t.Errorf("%s keeps its model: keys %v, title %v, links %v", c.Path, fm.Keys, fm.Title, c.Body.Links)
+		}
 	}
-	fm := c.Frontmatter
-	if len(fm.Keys) != 0 || fm.Tags.Items != nil || fm.Verified.Items != nil || c.Body.CodeBlocks != nil || c.Body.FootnoteRefs != nil {
-		t.Errorf("a.md is not stripped: keys %v, tags %v, verified %v, code %v, footnotes %v", fm.Keys, fm.Tags.Items, fm.Verified.Items, c.Body.CodeBlocks, c.Body.FootnoteRefs)
+	if !b.ConceptAt("a.md").Frontmatter.Present || b.ConceptAt("nofm.md").Frontmatter.Present {
+		t.Error("a dropped concept no longer says whether it had a frontmatter")
 	}
-	if !fm.Title.Present() || len(c.Body.Links) == 0 || len(c.Body.Headings) == 0 {
-		t.Errorf("a.md lost what the cross-file rules read: title %v, links %v, headings %v", fm.Title, c.Body.Links, c.Body.Headings)
+	ds := s.Finish(b)
+	for _, code := range []string{TitleDuplicate.Code, LinkToDeprecated.Code, LinkAnchorMissing.Code, Orphan.Code, ConceptNotIndexed.Code, LegacyTimestamp.Code, UnusedSuppression.Code, LinkBroken.Code, ConfigUnknownRule.Code} {
+		if !hasCode(ds, code) {
+			t.Errorf("no %s finding on the dropped bundle", code)
+		}
 	}
-	if k := b.ConceptAt("legacy.md").Frontmatter.Keys; len(k) != 1 || k[0].Name != "timestamp" {
-		t.Errorf("legacy.md keys = %v, want the timestamp key alone", k)
+}
+
+func hasCode(ds []okf.Diagnostic, code string) bool {
+	for _, d := range ds {
+		if d.Code == code {
+			return true
+		}
 	}
-	if len(s.Finish(b)) == 0 {
-		t.Error("no finding")
-	}
+	return false
 }
 
 // streamBundle is a bundle where every kind of rule finds something: per-concept rules, the rules
@@ -186,7 +195,7 @@ func streamBundle() fstest.MapFS {
 			"```sql\nselect 1\n```\n\n## Citations\n\n1. a book\n"),
 		"sub/b.md": f("---\ntype: Note\ntitle: same\n---\n# B\n\n## Real heading\n\n[a](../a.md#a) [dep](../old.md) [x](#real-heading) [y](#nope)\n" +
 			"<!-- okf-lint-disable-next-line OKF604 -->\n[self](b.md)\n<!-- okf-lint-disable OKF999 -->\n"),
-		"old.md":    f("---\ntype: Note\ntitle: Old\ndescription: Deprecated.\nstatus: deprecated\n---\n# Old\n"),
+		"old.md":    f("---\ntype: Note\ntitle: Old\ndescription: Deprecated.\nstatus: deprecated\n---\n# Old\n\n<!-- okf-lint-disable OKF110 -->\n"),
 		"legacy.md": f("---\ntype: Note\ntitle: Legacy\ntimestamp: 2025-01-01\n---\n# Legacy\n\n# Citations\n\n- one\n"),
 		"nofm.md":   f("# No frontmatter\n\n[a](a.md)\n"),
 		"bad.md":    f("---\ntype: [1]\ntitle: x: y\n---\n"),
@@ -195,7 +204,7 @@ func streamBundle() fstest.MapFS {
 			"parameters:\n  - name: day\n    type: date\ncomputation: queries/calc.sql\nexecutor: {resource: /nowhere.md}\n---\n# Calc\n"),
 		"queries/calc.sql": f("select :month\n"),
 		"sub/index.md":     f("# Sub\n\n* [B](b.md) - The b.\n"),
-		"sub/orphan.md":    f("---\ntype: Note\ntitle: Orphan\ndescription: Nobody links here.\n---\n# Orphan\n"),
+		"sub/orphan.md":    f("---\ntype: Note\ntitle: Orphan\ndescription: Nobody links here.\n---\n# Orphan\n\n[x](nowhere.md)\n"),
 	}
 }
 
@@ -226,4 +235,96 @@ func FuzzStreamMatchesRun(f *testing.F) {
 		run, stream := lintBoth(t, fsys, Options{Now: streamNow})
 		sameFindings(t, "fuzz", run, stream)
 	})
+}
+
+// countOpens is a file system that counts the opens of one file.
+type countOpens struct {
+	fs.FS
+	name string
+	n    *atomic.Int64
+}
+
+func (c countOpens) Open(name string) (fs.File, error) {
+	if name == c.name {
+		c.n.Add(1)
+	}
+	return c.FS.Open(name)
+}
+
+// TestStreamSchemaOnce: a Stream without a SchemaCheck (Options.Schemas is optional) reads the
+// configured schema file as often as Run does, not once per concept.
+func TestStreamSchemaOnce(t *testing.T) {
+	m := fstest.MapFS{
+		".okf.yaml":           {Data: []byte("schemas:\n  Metric: schemas/metric.json\n")},
+		"schemas/metric.json": {Data: []byte(`{"type": "object", "required": ["unit"]}`)},
+	}
+	for i := range 200 {
+		m[fmt.Sprintf("c%d.md", i)] = &fstest.MapFile{Data: []byte("---\ntype: Metric\ntitle: T\n---\n# T\n")}
+	}
+	opens := map[bool]int64{}
+	findings := map[bool][]okf.Diagnostic{}
+	for _, stream := range []bool{false, true} {
+		var n atomic.Int64
+		r := okf.NewRoot(countOpens{m, "schemas/metric.json", &n}, 0)
+		cfg, _, err := LoadConfig(r, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Now: streamNow, Config: cfg}
+		if stream {
+			s := NewStream(opts)
+			b, _ := okf.Load(r, okf.LoadOptions{OnConcept: s.OnConcept})
+			findings[stream] = s.Finish(b)
+		} else {
+			b, _ := okf.Load(r, okf.LoadOptions{})
+			findings[stream] = Run(b, opts)
+		}
+		opens[stream] = n.Load()
+	}
+	if opens[true] > opens[false] {
+		t.Errorf("the schema file was opened %d times by a Stream, %d by Run", opens[true], opens[false])
+	}
+	if n := len(findings[false]); n < 200 {
+		t.Fatalf("Run found %d findings, want one schema finding per concept at least", n)
+	}
+	sameFindings(t, "schema", findings[false], findings[true])
+}
+
+// TestStreamPanic: a per-concept rule that panics (a bug in okf) is one finding, as under Run, not
+// one per concept.
+func TestStreamPanic(t *testing.T) {
+	saved := TitleMissing.Check
+	defer func() { TitleMissing.Check = saved }()
+	TitleMissing.Check = func(p *Pass) {
+		withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+			var xs []int
+			_ = xs[len(c.Path)] // a different message on each concept
+		})
+	}
+	m := fstest.MapFS{}
+	for _, n := range []string{"a", "bb", "ccc", "dddd"} {
+		m[n+".md"] = &fstest.MapFile{Data: []byte("---\ntype: Note\n---\n# X\n")}
+	}
+	run, stream := lintBoth(t, m, Options{Now: streamNow, Rules: []*Rule{TitleMissing}})
+	if len(run) != 1 || len(stream) != 1 || !strings.Contains(stream[0].Message, "failed") {
+		t.Errorf("a panicking rule gave %d findings under Run and %d under a Stream, want one each: %v", len(run), len(stream), stream)
+	}
+}
+
+// TestStreamOwnRule: a rule okf does not define (Options.Rules takes any) may read any of the
+// model: a Stream then keeps the model and gives what Run gives.
+func TestStreamOwnRule(t *testing.T) {
+	tagged := &Rule{Code: "X001", Name: "x-tagged", Severity: okf.Info, Check: func(p *Pass) {
+		withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
+			for _, it := range fm.Tags.Items {
+				p.Reportf(at(it, fileStart(c)), "tag %s", it.Raw)
+			}
+		})
+	}}
+	m := fstest.MapFS{"a.md": {Data: []byte("---\ntype: Note\ntitle: A\ntags: [x, y]\n---\n# A\n")}}
+	run, stream := lintBoth(t, m, Options{Now: streamNow, Rules: []*Rule{tagged, TitleMissing, TitleDuplicate}})
+	if len(run) != 2 {
+		t.Fatalf("Run found %d findings, want 2", len(run))
+	}
+	sameFindings(t, "own rule", run, stream)
 }

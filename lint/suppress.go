@@ -46,16 +46,11 @@ type suppressions struct {
 }
 
 // parseSuppressions reads the suppression comments of every concept body.
-func parseSuppressions(b *okf.Bundle) *suppressions {
+func parseSuppressions(b *okf.Bundle, facts []conceptFacts) *suppressions {
 	s := &suppressions{byPath: map[string][]*directive{}}
-	for _, c := range b.Concepts {
-		if c.Body == nil {
-			continue
-		}
-		for _, cm := range c.Body.Comments {
-			if !strings.HasPrefix(cm.Text, directivePrefix) {
-				continue
-			}
+	for i, f := range facts {
+		c := b.Concepts[i]
+		for _, cm := range f.directives {
 			word, rest := cm.Text, ""
 			if i := strings.IndexAny(cm.Text, " \t\r\n"); i >= 0 {
 				word, rest = cm.Text[:i], cm.Text[i:]

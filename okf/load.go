@@ -48,6 +48,27 @@ type Concept struct {
 	BOM bool
 }
 
+// Drop releases the concept's parsed model once a caller has taken what it needs from it (lint's
+// Stream keeps a few facts of each concept, so that a large bundle is never held whole):
+// Frontmatter becomes an empty one that says only whether a frontmatter was read, and Body an
+// empty one. Both are shared by every dropped concept and must not be changed; the frontmatter's
+// Node and Raw no longer answer.
+func (c *Concept) Drop() {
+	if c.Frontmatter.Present {
+		c.Frontmatter = droppedPresent
+	} else {
+		c.Frontmatter = droppedAbsent
+	}
+	c.Body = droppedBody
+}
+
+// What Drop leaves.
+var (
+	droppedPresent = &Frontmatter{Present: true, uncommon: noUncommon}
+	droppedAbsent  = &Frontmatter{uncommon: noUncommon}
+	droppedBody    = &Body{}
+)
+
 // Dir returns the concept's folder ("" at the root).
 func (c *Concept) Dir() string { return dirOf(c.Path) }
 

@@ -68,3 +68,24 @@ func TestOnConcept(t *testing.T) {
 		t.Error("index or log missing from the loaded bundle")
 	}
 }
+
+// TestDrop: a dropped concept keeps its path and whether it had a frontmatter, and nothing else.
+func TestDrop(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		present bool
+	}{{"---\ntype: Metric\ntitle: A\ntags: [x]\n---\n# A\n\n[b](b.md)\n", true}, {"# No frontmatter\n\n[b](b.md)\n", false}} {
+		c, _ := ParseConcept("a.md", []byte(tc.src))
+		if len(c.Body.Links) == 0 {
+			t.Fatalf("%q: no link parsed: the case tests nothing", tc.src)
+		}
+		c.Drop()
+		fm := c.Frontmatter
+		if c.Path != "a.md" || c.ID != "a" || fm.Present != tc.present {
+			t.Errorf("%q: dropped concept %s/%s, present %v", tc.src, c.Path, c.ID, fm.Present)
+		}
+		if fm.Type.Present() || fm.Title.Present() || len(fm.Keys) != 0 || len(fm.Tags.Items) != 0 || fm.Runtime.Present() || len(c.Body.Links) != 0 || len(c.Body.Headings) != 0 {
+			t.Errorf("%q: the dropped concept keeps its model: %+v %+v", tc.src, fm, c.Body)
+		}
+	}
+}
