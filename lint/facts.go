@@ -49,6 +49,9 @@ type edge struct {
 // factsOf extracts a concept's facts; links are its body links resolved (Pass.conceptLinks).
 func factsOf(b *okf.Bundle, c *okf.Concept, links []localLink) conceptFacts {
 	fm, body := c.Frontmatter, c.Body
+	if fm == nil || body == nil { // never so from the loader; a library caller's bundle may be
+		return conceptFacts{}
+	}
 	f := conceptFacts{present: fm.Present}
 	if s, _ := okf.StatusOf(fm.Status); s == okf.Deprecated {
 		f.deprecated = true
@@ -88,6 +91,8 @@ func factsOf(b *okf.Bundle, c *okf.Concept, links []localLink) conceptFacts {
 	}
 	for _, cm := range body.Comments {
 		if strings.HasPrefix(cm.Text, directivePrefix) {
+			// A copy: the text is cut from the whole comment block's, which may be long.
+			cm.Text = strings.Clone(cm.Text)
 			f.directives = append(f.directives, cm)
 		}
 	}

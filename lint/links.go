@@ -29,10 +29,15 @@ func (t *linkTable) build() {
 	t.res = make([][]localLink, len(t.b.Concepts))
 	n := 0
 	for _, c := range t.b.Concepts {
-		n += len(c.Body.Links)
+		if c.Body != nil {
+			n += len(c.Body.Links)
+		}
 	}
 	all := make([]localLink, n) // one allocation for the whole table
 	for i, c := range t.b.Concepts {
+		if c.Body == nil {
+			continue
+		}
 		row := all[:len(c.Body.Links):len(c.Body.Links)]
 		all = all[len(c.Body.Links):]
 		for j, l := range c.Body.Links {
@@ -50,6 +55,9 @@ func (p *Pass) conceptLinks(i int) []localLink {
 		return p.links.res[i]
 	}
 	c := p.Bundle.Concepts[i]
+	if c.Body == nil {
+		return nil
+	}
 	row := make([]localLink, len(c.Body.Links))
 	for j, l := range c.Body.Links {
 		row[j].r, row[j].local = resolveLocal(p.Bundle, c.Path, l.Target)

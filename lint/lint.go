@@ -107,11 +107,17 @@ func newPlan(opts Options) *plan {
 func (pl *plan) finish(b *okf.Bundle, run []*Rule, given []conceptFacts, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
 	opts, cfg := pl.opts, pl.cfg
 	links := newLinkTable(b)
-	facts := &factsTable{b: b, links: links, all: given}
-	if given == nil {
-		facts.once.Do(facts.build)
+	facts := &factsTable{b: b, links: links, all: given} // built on first use when not given
+	directives := func(i int) []okf.Comment {
+		if c := b.Concepts[i]; c.Body != nil {
+			return c.Body.Comments
+		}
+		return nil
 	}
-	supp := parseSuppressions(b, facts.all)
+	if given != nil {
+		directives = func(i int) []okf.Comment { return given[i].directives }
+	}
+	supp := parseSuppressions(b, directives)
 
 	found := make([]collector, len(run))
 	slots := pathSlots(b)

@@ -16,7 +16,8 @@ import (
 //
 // Use: s := NewStream(opts); pass s.OnConcept as okf.LoadOptions.OnConcept (and, as with Run,
 // opts.Schemas.OnFrontmatter as OnFrontmatter, or the schema check parses every frontmatter
-// again); load; then s.Finish(bundle). The bundle's concepts are dropped as they load, so a caller
+// again); load; then s.Finish(bundle) with the bundle loaded (with a bundle loaded without
+// OnConcept, Finish does what Run does). The bundle's concepts are dropped as they load, so a caller
 // that reads the model afterwards (lint.Fixes) uses Run instead. With a rule okf does not define
 // among opts.Rules (it may read anything of the model), a Stream drops nothing and runs every rule
 // in Finish, as Run does.
@@ -149,15 +150,24 @@ type conceptState struct {
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
+	found, n := s.found, s.n
+	seen := s.facts
+	s.found, s.facts = nil, nil
+	if s.whole || len(seen) == 0 {
+		// Nothing was done while loading (a rule okf does not define, or a bundle loaded without
+		// OnConcept, whose model is whole): every rule runs now, as in Run.
+		return s.pl.finish(b, s.pl.active, nil, nil, 0)
+	}
 	facts := make([]conceptFacts, len(b.Concepts))
 	for i, c := range b.Concepts {
-		facts[i] = s.facts[c]
+		f, ok := seen[c]
+		if !ok {
+			// Not seen by OnConcept: not a concept of the bundle it was given, which b must be
+			// (its per-concept rules did not run). Its model is whole: its facts at least are right.
+			f = factsOf(b, c, (&Pass{Bundle: b}).conceptLinks(i))
+		}
+		facts[i] = f
 	}
-	if s.whole {
-		facts = nil // built from the model, which is whole
-	}
-	found, n := s.found, s.n
-	s.found, s.facts = nil, nil
 	return s.pl.finish(b, s.rest, facts, found, n)
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+	"unsafe"
 
 	"github.com/okf-tools/okf/internal/synth"
 	"github.com/okf-tools/okf/okf"
@@ -327,4 +328,69 @@ func TestStreamOwnRule(t *testing.T) {
 		t.Fatalf("Run found %d findings, want 2", len(run))
 	}
 	sameFindings(t, "own rule", run, stream)
+}
+
+// TestRunModelHoles: Run on a bundle a library caller changed (a concept without a Body, another
+// without a Frontmatter) reports the rules that fail on them and never panics itself.
+func TestRunModelHoles(t *testing.T) {
+	b, err := okf.Load(fstest.MapFS{
+		"a.md":     {Data: []byte("---\ntype: R\ntitle: A\n---\n# A\n\n<!-- okf-lint-disable OKF102 -->\n")},
+		"b.md":     {Data: []byte("---\ntype: R\ntitle: B\n---\n# B\n")},
+		"index.md": {Data: []byte("# C\n\n* [A](a.md) - The a.\n")},
+	}, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.ConceptAt("a.md").Body = nil
+	b.ConceptAt("b.md").Frontmatter = nil
+	ds := Run(b, Options{Now: streamNow})
+	failed := 0
+	for _, d := range ds {
+		if strings.Contains(d.Message, "failed") {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no rule reported failing on the holes: %v", ds)
+	}
+}
+
+// TestStreamUnseen: a Stream finishing a bundle loaded without its OnConcept finds what Run finds.
+func TestStreamUnseen(t *testing.T) {
+	fsys := streamBundle()
+	load := func() *okf.Bundle {
+		b, err := okf.Load(fsys, okf.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	run := Run(load(), Options{Now: streamNow})
+	stream := NewStream(Options{Now: streamNow}).Finish(load())
+	if !hasCode(run, Orphan.Code) || !hasCode(run, TitleDuplicate.Code) {
+		t.Fatalf("the case tests nothing: %v", run)
+	}
+	sameFindings(t, "unseen", run, stream)
+}
+
+// TestFactsDirectiveCopied: a directive kept in a concept's facts is a copy, not a slice of its
+// comment block's text (which a Stream would otherwise keep whole until the end of the run).
+func TestFactsDirectiveCopied(t *testing.T) {
+	c, _ := okf.ParseConcept("a.md", []byte("---\ntype: R\n---\n<!-- "+strings.Repeat("x", 1000)+" --> <!-- okf-lint-disable OKF606 -->\n"))
+	var dir okf.Comment
+	for _, cm := range c.Body.Comments {
+		if strings.HasPrefix(cm.Text, directivePrefix) {
+			dir = cm
+		}
+	}
+	if dir.Text == "" {
+		t.Fatalf("no directive parsed: %+v", c.Body.Comments)
+	}
+	f := factsOf(&okf.Bundle{}, c, nil)
+	if len(f.directives) != 1 || f.directives[0].Text != dir.Text {
+		t.Fatalf("directives %+v, want %q", f.directives, dir.Text)
+	}
+	if unsafe.StringData(f.directives[0].Text) == unsafe.StringData(dir.Text) {
+		t.Error("the directive's text shares the comment block's memory")
+	}
 }

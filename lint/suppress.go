@@ -45,12 +45,15 @@ type suppressions struct {
 	diags  []okf.Diagnostic
 }
 
-// parseSuppressions reads the suppression comments of every concept body.
-func parseSuppressions(b *okf.Bundle, facts []conceptFacts) *suppressions {
+// parseSuppressions reads the suppression comments of every concept body: comments(i) returns
+// the HTML comments of b.Concepts[i] (all of them, or only the lint directives among them).
+func parseSuppressions(b *okf.Bundle, comments func(i int) []okf.Comment) *suppressions {
 	s := &suppressions{byPath: map[string][]*directive{}}
-	for i, f := range facts {
-		c := b.Concepts[i]
-		for _, cm := range f.directives {
+	for i, c := range b.Concepts {
+		for _, cm := range comments(i) {
+			if !strings.HasPrefix(cm.Text, directivePrefix) {
+				continue
+			}
 			word, rest := cm.Text, ""
 			if i := strings.IndexAny(cm.Text, " \t\r\n"); i >= 0 {
 				word, rest = cm.Text[:i], cm.Text[i:]
