@@ -98,8 +98,9 @@ func newPlan(opts Options) *plan {
 	return pl
 }
 
-// finish runs the rules run over the loaded bundle, adds the findings already made (earlier, by a
-// Stream's per-concept rules), and applies the configuration, suppressions, filters and baseline.
+// finish runs the rules in run over the loaded bundle, adds the findings already made (earlier, by
+// a Stream's per-concept rules; given is then the concepts' facts, by index), and applies the
+// configuration, suppressions, filters and baseline.
 //
 // The result does not depend on the order of earlier: findings are sorted by position, code and
 // message, and two that tie there come from one rule on one file, whose findings keep their order

@@ -129,6 +129,9 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		ds = make([]okf.Diagnostic, len(fc.out)) // kept: fc.out is the next concept's
 		copy(ds, fc.out)
 		clear(fc.out) // no message kept alive from the pool
+		if cap(fc.out) > 1<<12 {
+			fc.out = nil // a hostile file's thousands of findings are not kept for the next concept
+		}
 	}
 	s.mu.Lock()
 	s.facts[c] = f

@@ -54,7 +54,7 @@ type Concept struct {
 // empty one. Both are shared by every dropped concept and must not be changed; the frontmatter's
 // Node and Raw no longer answer.
 func (c *Concept) Drop() {
-	if c.Frontmatter.Present {
+	if c.Frontmatter != nil && c.Frontmatter.Present {
 		c.Frontmatter = droppedPresent
 	} else {
 		c.Frontmatter = droppedAbsent
