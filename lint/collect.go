@@ -91,18 +91,26 @@ func (c *collector) seen(path string) int {
 
 // report is the rule's report function.
 func (c *collector) report(d okf.Diagnostic) {
-	n := c.seen(d.Pos.Path)
+	if keep(&c.over, c.seen(d.Pos.Path), d) {
+		c.push(d)
+	}
+}
+
+// keep reports whether a rule's finding d, which comes after n of its findings on the same file,
+// is kept; past the bound it is counted in over instead.
+func keep(over *map[string]*overflow, n int, d okf.Diagnostic) bool {
 	switch {
 	case n < MaxFindingsPerFile:
-		c.push(d)
+		return true
 	case n == MaxFindingsPerFile:
-		if c.over == nil {
-			c.over = map[string]*overflow{}
+		if *over == nil {
+			*over = map[string]*overflow{}
 		}
-		c.over[d.Pos.Path] = &overflow{first: d, total: n + 1}
+		(*over)[d.Pos.Path] = &overflow{first: d, total: n + 1}
 	default:
-		c.over[d.Pos.Path].total++
+		(*over)[d.Pos.Path].total++
 	}
+	return false
 }
 
 // push appends a finding to the last chunk, starting a new one (twice as large, up to 1,024

@@ -201,16 +201,8 @@ func (fc *fileCollector) report(d okf.Diagnostic) {
 		n = fc.other[d.Pos.Path]
 		fc.other[d.Pos.Path] = n + 1
 	}
-	switch {
-	case n < MaxFindingsPerFile:
+	if keep(&fc.over, n, d) {
 		fc.out = append(fc.out, d)
-	case n == MaxFindingsPerFile:
-		if fc.over == nil {
-			fc.over = map[string]*overflow{}
-		}
-		fc.over[d.Pos.Path] = &overflow{first: d, total: n + 1}
-	default:
-		fc.over[d.Pos.Path].total++
 	}
 }
 
