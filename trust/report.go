@@ -136,6 +136,9 @@ type Concept struct {
 
 	selected bool
 	srcIDs   []string // bundle concepts this one derives from, sorted
+	// The files its sources name and its links lead to (existing, in the bundle), until assemble
+	// turns them into srcIDs and UsedBy: a row is made before the whole bundle is known.
+	srcFiles, linkFiles []string
 	// computation is true for an Attested Computation (okf.IsAttestedComputation).
 	computation bool
 	// contentEdited: with --base, the content changed under the same verification.
@@ -247,7 +250,21 @@ func FormatWindow(d time.Duration) string {
 // Build makes the report of bundle b at opts.Now. Lineage and "used by" are computed over the whole
 // bundle; the filters only choose which concepts are listed, counted and queued.
 func Build(b *okf.Bundle, opts Options) *Report {
-	r := &Report{
+	return assemble(newReport(b, opts), b, rows(b, opts), opts)
+}
+
+// rows returns the row of every concept of b, in b.Concepts order.
+func rows(b *okf.Bundle, opts Options) []*Concept {
+	all := make([]*Concept, 0, len(b.Concepts))
+	for _, c := range b.Concepts {
+		all = append(all, row(b, c, opts))
+	}
+	return all
+}
+
+// newReport is a report with nothing in it yet.
+func newReport(b *okf.Bundle, opts Options) *Report {
+	return &Report{
 		Version:        1,
 		Now:            opts.Now.UTC(),
 		ExpiringWithin: FormatWindow(opts.ExpiringWithin),
@@ -258,15 +275,20 @@ func Build(b *okf.Bundle, opts Options) *Report {
 		Queue:          []QueueItem{},
 		Concepts:       []*Concept{},
 	}
-	var all []*Concept
-	for _, c := range b.Concepts {
-		rc := row(b, c, opts)
-		all = append(all, rc)
+}
+
+// assemble finishes the report from every concept's row (in b.Concepts order): what relates one
+// concept to others (lineage, "used by") is resolved here, over the whole bundle.
+func assemble(r *Report, b *okf.Bundle, all []*Concept, opts Options) *Report {
+	for _, rc := range all {
 		r.all[rc.ID] = rc
+	}
+	for _, rc := range all {
+		rc.resolveSources(b)
 	}
 	r.Bundle = bundleName(b)
 	r.Scope = opts.Scope
-	usedBy(b, r.all)
+	usedBy(b, all, r.all)
 	r.Cycles = lineage(all, r.all)
 
 	sel := newSelector(opts)
@@ -362,15 +384,17 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	seen := map[string]bool{} // a set, not slices.Contains: a file may list 100,000 sources
 	for _, s := range f.Sources.Items {
 		res := b.ResolvePath(c.Path, s.Resource.Text())
-		if res.Kind != okf.RefLocal || !res.Exists || res.Escapes {
+		if res.Kind != okf.RefLocal || !res.Exists || res.Escapes || seen[res.Target] {
 			continue
 		}
-		if up := b.ConceptAt(res.Target); up != nil && !seen[up.ID] {
-			seen[up.ID] = true
-			rc.srcIDs = append(rc.srcIDs, up.ID)
+		seen[res.Target] = true
+		rc.srcFiles = append(rc.srcFiles, res.Target)
+	}
+	for _, l := range c.Body.Links {
+		if res := b.ResolveLink(c.Path, l.Target); res.Kind == okf.RefLocal && res.Exists {
+			rc.linkFiles = append(rc.linkFiles, res.Target)
 		}
 	}
-	slices.Sort(rc.srcIDs)
 
 	if okf.IsAttestedComputation(f) {
 		rc.computation = true
@@ -499,7 +523,20 @@ func topDir(dir string) string {
 
 // usedBy records, for each concept, the other concepts that cite it in sources or link to it
 // (§6.1, D15), the "used" of the review queue.
-func usedBy(b *okf.Bundle, all map[string]*Concept) {
+// resolveSources turns the files the concept's sources name into the concepts it derives from
+// (srcIDs): which files are concepts is known only once the whole bundle is loaded.
+func (rc *Concept) resolveSources(b *okf.Bundle) {
+	rc.srcIDs = nil
+	for _, p := range rc.srcFiles {
+		if up := b.ConceptAt(p); up != nil {
+			rc.srcIDs = append(rc.srcIDs, up.ID) // distinct: one ID per path, and srcFiles are
+		}
+	}
+	slices.Sort(rc.srcIDs)
+	rc.srcFiles = nil
+}
+
+func usedBy(b *okf.Bundle, rows []*Concept, all map[string]*Concept) {
 	users := map[string]map[string]bool{}
 	add := func(target, user string) {
 		if target == user {
@@ -510,19 +547,16 @@ func usedBy(b *okf.Bundle, all map[string]*Concept) {
 		}
 		users[target][user] = true
 	}
-	for _, c := range b.Concepts {
-		for _, id := range all[c.ID].srcIDs {
-			add(id, c.ID)
+	for _, rc := range rows {
+		for _, id := range rc.srcIDs {
+			add(id, rc.ID)
 		}
-		for _, l := range c.Body.Links {
-			res := b.ResolveLink(c.Path, l.Target)
-			if res.Kind != okf.RefLocal || !res.Exists {
-				continue
-			}
-			if t := b.ConceptAt(res.Target); t != nil {
-				add(t.ID, c.ID)
+		for _, p := range rc.linkFiles {
+			if t := b.ConceptAt(p); t != nil {
+				add(t.ID, rc.ID)
 			}
 		}
+		rc.linkFiles = nil
 	}
 	for id, us := range users {
 		rc := all[id]

@@ -111,11 +111,14 @@ func runTrust(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := okf.LoadRoot(r, okf.LoadOptions{})
+	// Each concept's row is made as it loads and its model dropped (trust.Stream): a large bundle
+	// is never held whole.
+	stream := trust.NewStream(opts)
+	b, err := okf.LoadRoot(r, okf.LoadOptions{OnConcept: stream.OnConcept})
 	if err != nil {
 		return fatalErr("cannot read bundle %q: %v", dir, err)
 	}
-	report := trust.Build(b, opts)
+	report := stream.Finish(b)
 	if format != "text" {
 		report.Revision = trust.Revision(dir) // the header of markdown, html and json
 	}
@@ -125,14 +128,15 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	full += " " + shellQuote(named)
 	if ref := c.String("base"); ref != "" {
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize()})
+		base := trust.NewStream(opts)
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize(), OnConcept: base.OnConcept})
 		if errors.Is(err, trust.ErrRevision) {
 			return usageErr("--base: %v", err)
 		}
 		if err != nil {
 			return fatalErr("--base: %v", err)
 		}
-		report.Compare(trust.Build(old, opts), ref)
+		report.Compare(base.Finish(old), ref)
 	}
 
 	out := c.String("output")
