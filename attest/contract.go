@@ -89,6 +89,23 @@ func IsComputation(c *okf.Concept) bool {
 	return okf.IsAttestedComputation(c.Frontmatter)
 }
 
+// OnConcept, as okf.LoadOptions.OnConcept, drops what this package never reads of a bundle while
+// it loads: it reads whole only the Attested Computations, and of any other concept only where its
+// body links lead (who links to a computation). So okf attest never holds a large bundle whole.
+func OnConcept(_ *okf.Bundle, c *okf.Concept) {
+	if IsComputation(c) {
+		return
+	}
+	links := c.Body.Links
+	c.Drop()
+	if len(links) > 0 {
+		for i := range links {
+			links[i].Text = ""
+		}
+		c.Body = &okf.Body{Links: links}
+	}
+}
+
 // Computations reads every Attested Computation of a bundle, sorted by concept ID.
 func Computations(b *okf.Bundle, allowOutside bool) []*Computation {
 	var out []*Computation

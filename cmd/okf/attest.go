@@ -155,7 +155,8 @@ func loadBundle(c *cli.Context, dir string) (*okf.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := okf.LoadRoot(r, okf.LoadOptions{})
+	// Only the Attested Computations are kept whole (attest.OnConcept).
+	b, err := okf.LoadRoot(r, okf.LoadOptions{OnConcept: attest.OnConcept})
 	if err != nil {
 		return nil, fatalErr("%v", err)
 	}
