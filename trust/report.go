@@ -390,8 +390,11 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 		seen[res.Target] = true
 		rc.srcFiles = append(rc.srcFiles, res.Target)
 	}
+	linked := map[string]bool{}
 	for _, l := range c.Body.Links {
-		if res := b.ResolveLink(c.Path, l.Target); res.Kind == okf.RefLocal && res.Exists {
+		// Only a .md file can be a concept (ConceptAt): images and data files are not kept.
+		if res := b.ResolveLink(c.Path, l.Target); res.Kind == okf.RefLocal && res.Exists && strings.HasSuffix(res.Target, ".md") && !linked[res.Target] {
+			linked[res.Target] = true
 			rc.linkFiles = append(rc.linkFiles, res.Target)
 		}
 	}
@@ -521,8 +524,6 @@ func topDir(dir string) string {
 	return first
 }
 
-// usedBy records, for each concept, the other concepts that cite it in sources or link to it
-// (§6.1, D15), the "used" of the review queue.
 // resolveSources turns the files the concept's sources name into the concepts it derives from
 // (srcIDs): which files are concepts is known only once the whole bundle is loaded.
 func (rc *Concept) resolveSources(b *okf.Bundle) {
@@ -536,6 +537,8 @@ func (rc *Concept) resolveSources(b *okf.Bundle) {
 	rc.srcFiles = nil
 }
 
+// usedBy records, for each concept, the other concepts that cite it in sources or link to it
+// (§6.1, D15), the "used" of the review queue.
 func usedBy(b *okf.Bundle, rows []*Concept, all map[string]*Concept) {
 	users := map[string]map[string]bool{}
 	add := func(target, user string) {
