@@ -155,9 +155,29 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 	return out
 }
 
-// conceptAt returns the concept at path p when its frontmatter was read.
-func conceptAt(b *okf.Bundle, p string) *okf.Concept {
+// conceptModel returns the concept at path p with its whole model: as loaded, or read again from
+// its file when a Stream dropped it (okf.ParseConcept reads a file as the loader does). A file that
+// can no longer be read gives the dropped concept, whose empty model is what the loader made of a
+// file it could not read.
+// The model is parsed once per file and fix run (memo: the finding's file's memo).
+func conceptModel(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
 	c := b.ConceptAt(p)
+	if c == nil || !c.Dropped() {
+		return c
+	}
+	if m, ok := memo["model:"+p].(*okf.Concept); ok {
+		return m
+	}
+	if src, err := b.ReadFile(p); err == nil {
+		c, _ = okf.ParseConcept(p, src)
+	}
+	memo["model:"+p] = c
+	return c
+}
+
+// conceptAt returns the concept at path p when its frontmatter was read.
+func conceptAt(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
+	c := conceptModel(b, p, memo)
 	if c == nil || c.Frontmatter == nil || !c.Frontmatter.Present {
 		return nil
 	}
@@ -165,7 +185,7 @@ func conceptAt(b *okf.Bundle, p string) *okf.Concept {
 }
 
 func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path)
+	c := conceptAt(b, d.Pos.Path, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -193,7 +213,7 @@ func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]a
 }
 
 func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path)
+	c := conceptAt(b, d.Pos.Path, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -255,7 +275,7 @@ func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any
 }
 
 func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path)
+	c := conceptAt(b, d.Pos.Path, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -291,7 +311,7 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]
 	if !ok {
 		return Fix{}, false
 	}
-	c := b.ConceptAt(p)
+	c := conceptModel(b, p, memo)
 	if c == nil || path.Dir(c.Path) != path.Dir(d.Pos.Path) {
 		return Fix{}, false
 	}

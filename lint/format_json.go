@@ -149,17 +149,3 @@ func plainJSON(s string) bool {
 	}
 	return ascii || (utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029"))
 }
-
-// writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog): the same
-// values, with no `##[` the Actions runner would read as a command.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
-	return err
-}

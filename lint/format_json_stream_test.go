@@ -2,6 +2,8 @@ package lint
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -100,5 +102,73 @@ func TestJSONFindingsByHand(t *testing.T) {
 	// By hand: a plain finding, as the README documents the format.
 	if !strings.Contains(got.String(), "{\n      \"path\": \"a.md\",\n      \"line\": 1,\n      \"column\": 1,\n      \"code\": \"OKF101\",\n      \"rule\": \"title-missing\",\n      \"severity\": \"warning\",\n      \"message\": \"m\"\n    }") {
 		t.Errorf("the plain finding is not written as documented:\n%s", got.String()[len(got.String())-400:])
+	}
+}
+
+// writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog), all at once:
+// the reference the streamed formats are compared with.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
+	return err
+}
+
+// TestSARIFStreamed: the SARIF log written result by result is byte for byte the log encoded
+// whole, on no finding, one, and 2,000 random ones (strings JSON and HTML escaping touch, CI log
+// commands, registered and unknown codes, end positions, fixes).
+func TestSARIFStreamed(t *testing.T) {
+	pieces := []string{"a", "Z 9", "é", "\"", "\\", "\n", "\x00", "\u2028", "\xff", "<b>", "&", "##[error]", "::warning::", "\U0001F600", `"results": []`}
+	r := rand.New(rand.NewPCG(7, 8))
+	str := func() string {
+		var b strings.Builder
+		for range r.IntN(5) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	codes := []string{"OKF101", "OKF201", "OKF601", "OKF905", "X1"}
+	var many []okf.Diagnostic
+	fixes := map[okf.Diagnostic]Fix{}
+	for range 2000 {
+		p := str() + ".md"
+		d := okf.Diagnostic{Pos: okf.Position{Path: p, Line: int32(r.IntN(4)), Col: int32(r.IntN(4))}, Code: codes[r.IntN(len(codes))], Severity: okf.Severity(r.IntN(3)), Message: str()}
+		if r.IntN(2) == 0 {
+			d.End = okf.Position{Path: p, Line: int32(r.IntN(4) + 1), Col: int32(r.IntN(4))}
+		}
+		if r.IntN(3) == 0 {
+			fixes[d] = Fix{Description: str(), Path: p, Edits: []okf.Edit{{Start: 0, End: 1, New: str()}}}
+		}
+		many = append(many, d)
+	}
+	read := func(string) ([]byte, error) { return []byte("0123456789\nabc\n"), nil }
+	for _, ds := range [][]okf.Diagnostic{nil, many[:1], many} {
+		rep := &Report{Diagnostics: ds, Fixes: fixes, ReadFile: read, Version: "test"}
+		var got bytes.Buffer
+		if err := (SARIFPrinter{}).Print(&got, rep); err != nil {
+			t.Fatal(err)
+		}
+		log, result := rep.sarif()
+		for i := range ds {
+			log.Runs[0].Results = append(log.Runs[0].Results, result(i))
+		}
+		var want bytes.Buffer
+		if err := writeJSON(&want, log); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			g, w := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+			for i := range min(len(g), len(w)) {
+				if g[i] != w[i] {
+					t.Fatalf("%d findings: line %d streamed:\n%q\nwhole:\n%q", len(ds), i+1, g[i], w[i])
+				}
+			}
+			t.Fatalf("%d findings: streamed %d lines, whole %d", len(ds), len(g), len(w))
+		}
 	}
 }

@@ -394,3 +394,40 @@ func TestFactsDirectiveCopied(t *testing.T) {
 		t.Error("the directive's text shares the comment block's memory")
 	}
 }
+
+// TestStreamFixes: the fixes SARIF carries are the same from a Stream's bundle, whose concepts are
+// dropped (the fixes read the files they fix again), as from the bundle held whole.
+func TestStreamFixes(t *testing.T) {
+	var dirs []string
+	for _, code := range []string{"OKF013", "OKF104", "OKF107", "OKF201", "OKF202", "OKF602", "OKF802"} {
+		dirs = append(dirs, filepath.Join("testdata", "rules", code, "bad"))
+	}
+	fixed := 0
+	check := func(name string, fsys fs.FS) {
+		r := okf.NewRoot(fsys, 0)
+		whole, err := okf.Load(r, okf.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := Run(whole, Options{Now: streamNow})
+		s := NewStream(Options{Now: streamNow})
+		dropped, err := okf.Load(r, okf.LoadOptions{OnConcept: s.OnConcept})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream := s.Finish(dropped)
+		sameFindings(t, name, run, stream)
+		a, b := Fixes(whole, run), Fixes(dropped, stream)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: %d fixes from the whole bundle, %d from a Stream's: %v\n%v", name, len(a), len(b), a, b)
+		}
+		fixed += len(a)
+	}
+	for _, dir := range dirs {
+		check(dir, os.DirFS(dir))
+	}
+	check("streamBundle", streamBundle())
+	if fixed < 7 {
+		t.Fatalf("only %d fixes: the case tests little", fixed)
+	}
+}

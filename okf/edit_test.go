@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,27 @@ func TestUnifiedDiffHunks(t *testing.T) {
 		"@@ -12,7 +13,7 @@\n ll\n lm\n ln\n-lo\n+CHANGED\n lp\n lq\n lr\n"
 	if got := UnifiedDiff("f.md", src, edits); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPlainSafeMemo: the remembered verdicts are the ones PlainSafe computes, asked once or again,
+// and the memo never holds more than its bound.
+func TestPlainSafeMemo(t *testing.T) {
+	texts := []string{"finance", "3", "1e3", "true", "null", "~", "a: b", "a:b", "#x", "x #y", "[a]", "{a}", "é", "2026-01-01", "- a", "a,b", "'q'", "yes", ".inf", "0x1F"}
+	for round := range 2 {
+		for _, s := range texts {
+			if got, want := PlainSafe(s), plainSafe(s); got != want {
+				t.Errorf("round %d: PlainSafe(%q) = %v, want %v", round, s, got, want)
+			}
+		}
+	}
+	for i := range maxPlainSafeMemo + 100 {
+		PlainSafe(fmt.Sprintf("tag%d", i))
+	}
+	plainSafeMemo.Lock()
+	n := len(plainSafeMemo.m)
+	plainSafeMemo.Unlock()
+	if n > maxPlainSafeMemo {
+		t.Errorf("the memo holds %d verdicts, more than %d", n, maxPlainSafeMemo)
 	}
 }

@@ -62,6 +62,9 @@ func (c *Concept) Drop() {
 	c.Body = droppedBody
 }
 
+// Dropped reports whether Drop released the concept's model.
+func (c *Concept) Dropped() bool { return c.Body == droppedBody }
+
 // What Drop leaves.
 var (
 	droppedPresent = &Frontmatter{Present: true, uncommon: noUncommon}

@@ -301,9 +301,10 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 	opts.Config = cfg
 	opts.Filter = t.Filter()
 	// The per-concept rules run as each concept loads, and the bundle is not held whole (see
-	// lint.Stream); not for SARIF, whose fixes read the whole model, nor --fix, which loads again.
+	// lint.Stream; SARIF's fixes read the few files they fix again); not with --fix, which loads
+	// the bundle again for each round.
 	var stream *lint.Stream
-	if !fix.enabled && !fix.sarif {
+	if !fix.enabled {
 		stream = lint.NewStream(opts)
 		lo.OnConcept = stream.OnConcept
 	}
