@@ -53,12 +53,19 @@ func ghData(s string) string {
 	for i, l := range lines {
 		lines[i] = okf.EscapeControl(l)
 	}
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(strings.Join(lines, "\n"))
+	return ghDataEscapes.Replace(strings.Join(lines, "\n"))
 }
+
+// The runner's escapes, built once (a Replacer builds its table on first use, which cost a
+// third of -f github on 17,000 findings when every call made a new one).
+var (
+	ghDataEscapes     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEscapes = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 // ghProperty escapes a workflow command property value, as the runner unescapes it
 // (UnescapeProperty: %25, %0D, %0A, %3A, %2C). With `:` and `,` escaped, a value can end neither the
 // property list nor the command; callers escape control characters first.
 func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return ghPropertyEscapes.Replace(s)
 }
