@@ -159,8 +159,9 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 // its file when a Stream dropped it (okf.ParseConcept reads a file as the loader does). A file that
 // can no longer be read gives the dropped concept, whose empty model is what the loader made of a
 // file it could not read.
-// The model is parsed once per file and fix run (memo: the finding's file's memo).
-func conceptModel(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
+// The model is parsed once per file and fix run (memo: the finding's file's memo), from src when
+// it is p's text already read (nil: read here).
+func conceptModel(b *okf.Bundle, p string, src []byte, memo map[string]any) *okf.Concept {
 	c := b.ConceptAt(p)
 	if c == nil || !c.Dropped() {
 		return c
@@ -168,7 +169,10 @@ func conceptModel(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
 	if m, ok := memo["model:"+p].(*okf.Concept); ok {
 		return m
 	}
-	if src, err := b.ReadFile(p); err == nil {
+	if src == nil {
+		src, _ = b.ReadFile(p)
+	}
+	if src != nil {
 		c, _ = okf.ParseConcept(p, src)
 	}
 	memo["model:"+p] = c
@@ -176,8 +180,8 @@ func conceptModel(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
 }
 
 // conceptAt returns the concept at path p when its frontmatter was read.
-func conceptAt(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
-	c := conceptModel(b, p, memo)
+func conceptAt(b *okf.Bundle, p string, src []byte, memo map[string]any) *okf.Concept {
+	c := conceptModel(b, p, src, memo)
 	if c == nil || c.Frontmatter == nil || !c.Frontmatter.Present {
 		return nil
 	}
@@ -185,7 +189,7 @@ func conceptAt(b *okf.Bundle, p string, memo map[string]any) *okf.Concept {
 }
 
 func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path, memo)
+	c := conceptAt(b, d.Pos.Path, src, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -213,7 +217,7 @@ func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]a
 }
 
 func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path, memo)
+	c := conceptAt(b, d.Pos.Path, src, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -275,7 +279,7 @@ func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any
 }
 
 func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
-	c := conceptAt(b, d.Pos.Path, memo)
+	c := conceptAt(b, d.Pos.Path, src, memo)
 	if c == nil {
 		return Fix{}, false
 	}
@@ -311,7 +315,7 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]
 	if !ok {
 		return Fix{}, false
 	}
-	c := conceptModel(b, p, memo)
+	c := conceptModel(b, p, nil, memo)
 	if c == nil || path.Dir(c.Path) != path.Dir(d.Pos.Path) {
 		return Fix{}, false
 	}
