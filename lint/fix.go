@@ -156,7 +156,8 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 }
 
 // conceptModel returns the concept at path p with its whole model: as loaded, or read again from
-// its file when a Stream dropped it (okf.ParseConcept reads a file as the loader does). A file that
+// its file when a Stream dropped it (okf.ParseConceptFrontmatter reads a file as the loader does,
+// but its body, which no fix reads). A file that
 // can no longer be read gives the dropped concept, whose empty model is what the loader made of a
 // file it could not read.
 // The model is parsed once per file and fix run (memo: the finding's file's memo), from src when
@@ -173,7 +174,7 @@ func conceptModel(b *okf.Bundle, p string, src []byte, memo map[string]any) *okf
 		src, _ = b.ReadFile(p)
 	}
 	if src != nil {
-		c, _ = okf.ParseConcept(p, src)
+		c = okf.ParseConceptFrontmatter(p, src) // the fixes read frontmatters only
 	}
 	memo["model:"+p] = c
 	return c

@@ -204,8 +204,8 @@ func PlainSafe(text string) bool {
 	if plainSafeMemo.m == nil {
 		plainSafeMemo.m = map[string]bool{}
 	}
-	if len(plainSafeMemo.m) < maxPlainSafeMemo {
-		plainSafeMemo.m[text] = safe
+	if len(plainSafeMemo.m) < maxPlainSafeMemo && len(text) <= maxPlainSafeMemoText {
+		plainSafeMemo.m[strings.Clone(text)] = safe // a copy: text may be cut from a larger string
 	}
 	plainSafeMemo.Unlock()
 	return safe
@@ -213,13 +213,17 @@ func PlainSafe(text string) bool {
 
 // plainSafeMemo remembers PlainSafe's verdicts: each takes two YAML parses, and the tags a
 // bundle's fixes quote repeat from concept to concept (fixing 3,400 concepts' comma-string tags
-// spent a fifth of okf lint -f sarif in them). Bound: at most maxPlainSafeMemo texts.
+// spent a fifth of okf lint -f sarif in them). Bound: at most maxPlainSafeMemo texts, each of at
+// most maxPlainSafeMemoText bytes (a tag longer than that is checked each time).
 var plainSafeMemo struct {
 	sync.Mutex
 	m map[string]bool
 }
 
-const maxPlainSafeMemo = 1 << 14
+const (
+	maxPlainSafeMemo     = 1 << 14
+	maxPlainSafeMemoText = 256
+)
 
 // plainSafe is PlainSafe without the memo.
 func plainSafe(text string) bool {

@@ -62,8 +62,9 @@ func (c *Concept) Drop() {
 	c.Body = droppedBody
 }
 
-// Dropped reports whether Drop released the concept's model.
-func (c *Concept) Dropped() bool { return c.Body == droppedBody }
+// Dropped reports whether Drop released the concept's model (a caller may have given it a new
+// Body since: its frontmatter says).
+func (c *Concept) Dropped() bool { return c.Frontmatter == droppedPresent || c.Frontmatter == droppedAbsent }
 
 // What Drop leaves.
 var (
@@ -526,6 +527,12 @@ func (l *loader) empty(j job, diags []Diagnostic) result {
 		return result{log: &Log{Path: j.path, Frontmatter: fm}, diags: diags}
 	}
 	return result{concept: &Concept{ID: strings.TrimSuffix(j.path, ".md"), Path: j.path, Frontmatter: fm, Body: &Body{}}, diags: diags}
+}
+
+// ParseConceptFrontmatter is ParseConcept without the body (Body is empty, as with
+// LoadOptions.SkipBodies), for a caller that reads only the frontmatter.
+func ParseConceptFrontmatter(path string, src []byte) *Concept {
+	return parseFile(job{path: path, kind: conceptFile}, src, nil, nil, nil, true).concept
 }
 
 // ParseConcept parses one concept file's text as the loader does, for callers that hold a file

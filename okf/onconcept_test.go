@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -79,7 +80,22 @@ func TestDrop(t *testing.T) {
 		if len(c.Body.Links) == 0 {
 			t.Fatalf("%q: no link parsed: the case tests nothing", tc.src)
 		}
+		if c.Dropped() {
+			t.Errorf("%q: a parsed concept says it is dropped", tc.src)
+		}
+		head := ParseConceptFrontmatter("a.md", []byte(tc.src))
+		if !reflect.DeepEqual(head.Frontmatter, c.Frontmatter) || len(head.Body.Links) != 0 {
+			t.Errorf("%q: ParseConceptFrontmatter gives %+v and %d links, ParseConcept %+v", tc.src, head.Frontmatter, len(head.Body.Links), c.Frontmatter)
+		}
 		c.Drop()
+		if !c.Dropped() {
+			t.Errorf("%q: a dropped concept says it is not", tc.src)
+		}
+		c.Body = &Body{Links: []Link{{Target: "b.md"}}} // as attest.OnConcept keeps the links
+		if !c.Dropped() {
+			t.Errorf("%q: a dropped concept given links says it is not dropped", tc.src)
+		}
+		c.Body = droppedBody
 		fm := c.Frontmatter
 		if c.Path != "a.md" || c.ID != "a" || fm.Present != tc.present {
 			t.Errorf("%q: dropped concept %s/%s, present %v", tc.src, c.Path, c.ID, fm.Present)

@@ -447,7 +447,7 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 	// --bundle (default: the working directory) is placed in its bundle as okf lint finds it, so
 	// from a folder below the root the real bundle is read; CONCEPT is an ID from the root, or from
 	// that folder.
-	root, scope, err := bundleScope(c.String("bundle"))
+	root, scope, err := bundleScope(aliased(c, "bundle", "b", "."))
 	if err != nil {
 		return nil, nil, err
 	}
