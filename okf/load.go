@@ -64,7 +64,9 @@ func (c *Concept) Drop() {
 
 // Dropped reports whether Drop released the concept's model (a caller may have given it a new
 // Body since: its frontmatter says).
-func (c *Concept) Dropped() bool { return c.Frontmatter == droppedPresent || c.Frontmatter == droppedAbsent }
+func (c *Concept) Dropped() bool {
+	return c.Frontmatter == droppedPresent || c.Frontmatter == droppedAbsent
+}
 
 // What Drop leaves.
 var (
