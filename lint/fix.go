@@ -155,13 +155,12 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 	return out
 }
 
-// conceptModel returns the concept at path p with its whole model: as loaded, or read again from
-// its file when a Stream dropped it (okf.ParseConceptFrontmatter reads a file as the loader does,
-// but its body, which no fix reads). A file that
-// can no longer be read gives the dropped concept, whose empty model is what the loader made of a
-// file it could not read.
-// The model is parsed once per file and fix run (memo: the finding's file's memo), from src when
-// it is p's text already read (nil: read here).
+// conceptModel returns the concept at path p with its model: as loaded, or read again from its
+// file when a Stream dropped it (okf.ParseConceptFrontmatter reads a file as the loader does, all
+// but its body, which no fix reads). It is parsed once per file and fix run (memo: the finding's
+// file's memo), from src when that is p's text already read (nil: read here). A file that can no
+// longer be read gives the dropped concept, whose empty model is what the loader made of a file it
+// could not read.
 func conceptModel(b *okf.Bundle, p string, src []byte, memo map[string]any) *okf.Concept {
 	c := b.ConceptAt(p)
 	if c == nil || !c.Dropped() {
