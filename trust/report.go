@@ -530,7 +530,7 @@ func (rc *Concept) resolveSources(b *okf.Bundle) {
 	rc.srcIDs = nil
 	for _, p := range rc.srcFiles {
 		if up := b.ConceptAt(p); up != nil {
-			rc.srcIDs = append(rc.srcIDs, up.ID) // distinct: one ID per path, and srcFiles are
+			rc.srcIDs = append(rc.srcIDs, up.ID) // distinct: srcFiles are, and a path is one ID
 		}
 	}
 	slices.Sort(rc.srcIDs)
