@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -18,6 +19,28 @@ type Fix struct {
 	Description string
 	Path        string
 	Edits       []okf.Edit
+	// Changes are what the edits mean (okf.ProveEdit): PlanFixes parses the fixed file again and
+	// writes it only when it means exactly this and nothing else moved. None: the meaning stays.
+	Changes []okf.Change
+	// Appends is set when the fix adds to the end of the body (an index entry): the body may grow
+	// by what is appended, and nothing else in it may change.
+	Appends bool
+}
+
+// valueFix is a fix that replaces one frontmatter value: its meaning is the value at that place
+// becoming what the new text reads as (okf.ValueChange), so a replacement the parser reads
+// otherwise than intended is never written. ok is false when that cannot be said.
+func valueFix(src []byte, memo map[string]any, desc, path string, e okf.Edit) (Fix, bool) {
+	paths, seen := memo["value-paths"].(map[int][]string)
+	if !seen {
+		paths = okf.ValuePaths(src) // Bound: once per file, for all its findings
+		memo["value-paths"] = paths
+	}
+	ch, ok := okf.ValueChange(paths, e)
+	if !ok {
+		return Fix{}, false
+	}
+	return Fix{Description: desc, Path: path, Edits: []okf.Edit{e}, Changes: []okf.Change{ch}}, true
 }
 
 // fixer computes the fix of one finding from the bundle and the file's current text; ok is false
@@ -45,7 +68,7 @@ func fixers() map[string]fixer {
 var FixDocs = map[string]string{
 	"OKF201": "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes",
 	"OKF202": "adds the Z okf already reads the datetime with (2026-06-20T22:53:05 → 2026-06-20T22:53:05Z), keeping its quotes",
-	"OKF104": "rewrites a tags string as a flow list (\"sales, orders\" → [sales, orders]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); other shapes are left to you",
+	"OKF104": "rewrites a tags string as the list it means (\"sales, orders\" → [sales, orders]; a string that is itself a flow list, \"[okf, agent]\" → [okf, agent]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); a string whose tags are not clear (\"a, [b\") and other shapes are left to you",
 	"OKF107": "renames the look-alike key to okf_version, when it is the only one and okf_version is not there",
 	"OKF602": "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes",
 	"OKF013": "rewrites the delimiter line as exactly --- (its spaces and tabs removed; the line ending stays)",
@@ -98,6 +121,12 @@ type FileFix struct {
 	Old, New []byte
 	Edits    []okf.Edit
 	Fixed    []okf.Diagnostic
+	// Unproven, when set, is why the file is not rewritten: its new text, parsed again, does not
+	// mean what the fixes said (okf.ProveEdit). New is nil then.
+	Unproven error
+
+	changes []okf.Change
+	appends bool
 }
 
 // PlanFixes groups fixes by file, in the order of the findings (ds), and applies them to each
@@ -141,6 +170,8 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 		}
 		ff.Edits = append(ff.Edits, f.Edits...)
 		ff.Fixed = append(ff.Fixed, d)
+		ff.changes = append(ff.changes, f.Changes...)
+		ff.appends = ff.appends || f.Appends
 	}
 	var out []FileFix
 	for _, ff := range byPath {
@@ -148,11 +179,27 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 		if err != nil || bytes.Equal(nw, ff.Old) {
 			continue
 		}
-		ff.New = nw
+		if err := proveFix(ff.Old, nw, ff.changes, ff.appends); err != nil {
+			ff.Unproven = err
+		} else {
+			ff.New = nw
+		}
 		out = append(out, *ff)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// proveFix checks that a file's fixes together mean what they said and nothing else moved.
+func proveFix(old, nw []byte, changes []okf.Change, appends bool) error {
+	if !appends {
+		return okf.ProveEdit(old, nw, changes...)
+	}
+	ob, nb := okf.SplitFrontmatter(old).Body, okf.SplitFrontmatter(nw).Body
+	if !bytes.HasPrefix(nb, ob) {
+		return fmt.Errorf("%w: the body changed before what was appended", okf.ErrUnproven)
+	}
+	return okf.ProveFrontmatter(old, nw, changes...)
 }
 
 // conceptModel returns the concept at path p with its model: as loaded, or read again from its
@@ -211,7 +258,7 @@ func fixTimestamp(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]a
 			return Fix{}, false
 		}
 		text, _ := okf.DatetimeText(f.ts)
-		return Fix{Description: f.name() + " → " + text, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+		return valueFix(src, memo, f.name()+" → "+text, d.Pos.Path, e)
 	}
 	return Fix{}, false
 }
@@ -238,7 +285,7 @@ func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (
 			return Fix{}, false
 		}
 		nv := okf.Quote(it.Raw, '"')
-		return Fix{Description: "tag " + it.Raw + " → " + nv, Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: nv}}}, true
+		return valueFix(src, memo, "tag "+it.Raw+" → "+nv, d.Pos.Path, okf.Edit{Start: s, End: e, New: nv})
 	}
 	if c.Frontmatter.Tags.Pos != d.Pos {
 		return Fix{}, false
@@ -247,7 +294,9 @@ func fixTags(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (
 	if !ok {
 		return Fix{}, false
 	}
-	return Fix{Description: "tags → " + e.New, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+	tags, _ := okf.TagsFromString(c.Frontmatter.Tags.Raw)
+	return Fix{Description: "tags → " + e.New, Path: d.Pos.Path, Edits: []okf.Edit{e},
+		Changes: []okf.Change{{Path: []string{"tags"}, Value: okf.StrList(tags)}}}, true
 }
 
 func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any) (Fix, bool) {
@@ -275,7 +324,8 @@ func fixVersionKey(b *okf.Bundle, d okf.Diagnostic, src []byte, _ map[string]any
 	if !ok {
 		return Fix{}, false
 	}
-	return Fix{Description: only.Name + " → okf_version", Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: "okf_version"}}}, true
+	return Fix{Description: only.Name + " → okf_version", Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: "okf_version"}},
+		Changes: []okf.Change{{Path: []string{"okf_version"}, From: []string{only.Name}}}}, true
 }
 
 func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool) {
@@ -303,7 +353,7 @@ func fixRootRelative(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[strin
 			return Fix{}, false
 		}
 		nv := okf.Quote("/"+r.Target, q)
-		return Fix{Description: f.name() + " → /" + r.Target, Path: d.Pos.Path, Edits: []okf.Edit{{Start: s, End: e, New: nv}}}, true
+		return valueFix(src, memo, f.name()+" → /"+r.Target, d.Pos.Path, okf.Edit{Start: s, End: e, New: nv})
 	}
 	return Fix{}, false
 }
@@ -356,7 +406,7 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]
 	if !found {
 		return Fix{}, false
 	}
-	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{e}}, true
+	return Fix{Description: "add " + entry, Path: d.Pos.Path, Edits: []okf.Edit{e}, Appends: true}, true
 }
 
 // appendsLink reports whether an index entry appended to the index text src (after lead) is read

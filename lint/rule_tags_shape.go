@@ -26,15 +26,17 @@ func checkTagsNotStringList(p *Pass) {
 			return
 		case okf.Sequence:
 		case okf.Scalar:
-			if t.IsString() && strings.Contains(t.Raw, ",") {
-				parts := strings.Split(t.Raw, ",")
-				for i := range parts {
-					parts[i] = strings.TrimSpace(parts[i])
+			if t.IsString() {
+				// The advice is the list --fix writes (okf.TagsFromString), or none when the
+				// string's meaning is not mechanical: never a list that splits a list.
+				if items, ok := okf.TagsFromString(t.Raw); ok {
+					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+": write tags: "+okf.FlowList(items)+" (§4.1)")
+				} else {
+					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+", whose tags are not clear: write them as a YAML list of strings, tags: [a, b] (§4.1)")
 				}
-				p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+": write tags: ["+strings.Join(parts, ", ")+"] (§4.1)")
 				return
 			}
-			p.Reportf(at(t.Value, fileStart(c)), "tags must be a list of strings, found %s: write tags: [%s] (§4.1)", t.Describe(), t.Raw)
+			p.Reportf(at(t.Value, fileStart(c)), "tags must be a list of strings, found %s: write tags: %s (§4.1)", t.Describe(), okf.FlowList([]string{t.Raw}))
 			return
 		default:
 			p.Reportf(at(t.Value, fileStart(c)), "tags must be a list of strings, found %s (§4.1)", t.Describe())

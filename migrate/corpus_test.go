@@ -333,11 +333,29 @@ func checkMapped(t *testing.T, before, after snapshot, untouched, listed map[str
 				}
 			case "tags":
 				if s, ok := v.(string); ok {
-					var want []any
-					for _, part := range strings.Split(s, ",") {
-						if part = strings.TrimSpace(part); part != "" {
-							want = append(want, part)
+					// What the string means, read without okf: a flow list's items, else its
+					// comma-separated parts; a string with brackets that is no flow list, or with
+					// quotes, is not clear and stays as it was.
+					var want any
+					ts := strings.TrimSpace(s)
+					var items []string
+					switch {
+					case strings.HasPrefix(ts, "[") && yaml.Unmarshal([]byte(ts), &items) == nil && len(items) > 0:
+						var l []any
+						for _, it := range items {
+							l = append(l, strings.TrimSpace(it))
 						}
+						want = l
+					case strings.ContainsAny(ts, "[]{}\"'"):
+						want = s
+					default:
+						var l []any
+						for _, part := range strings.Split(s, ",") {
+							if part = strings.TrimSpace(part); part != "" {
+								l = append(l, part)
+							}
+						}
+						want = l
 					}
 					if !reflect.DeepEqual(nw.fm[k], want) {
 						t.Errorf("%s: tags = %v, want %v", p, nw.fm[k], want)

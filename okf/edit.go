@@ -271,16 +271,40 @@ func RetimeEdit(src []byte, ts Timestamp) (Edit, bool) {
 	return Edit{start, end, string(q) + text + string(q)}, true
 }
 
-// TagsList splits a comma-separated tags string into its tags (§4.1 wants a list); empty parts are
-// dropped.
-func TagsList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
+// TagsFromString reads the list of tags a person meant by writing `tags` as a string (§4.1 wants a
+// list). A string that is itself a YAML flow list ("[okf, agent]", quoted so that YAML reads it as
+// one string) means its items; a comma-separated string ("sales, orders") its parts, empty parts
+// dropped; one word itself. ok is false when the meaning is not mechanical: a flow list that does
+// not parse or holds anything but scalars, brackets, braces or quotes anywhere else, or no tag at all.
+func TagsFromString(s string) (tags []string, ok bool) {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte("k: "+t+"\n"), &doc); err != nil || len(doc.Content) != 1 {
+			return nil, false
+		}
+		m := doc.Content[0]
+		if m.Kind != yaml.MappingNode || len(m.Content) != 2 || m.Content[1].Kind != yaml.SequenceNode {
+			return nil, false
+		}
+		for _, it := range m.Content[1].Content {
+			v := strings.TrimSpace(it.Value)
+			if it.Kind != yaml.ScalarNode || it.Alias != nil || v == "" || strings.ContainsAny(v, "[]{}") {
+				return nil, false
+			}
+			tags = append(tags, v)
+		}
+		return tags, len(tags) > 0
+	}
+	if strings.ContainsAny(t, "[]{}\"'") {
+		return nil, false
+	}
+	for _, p := range strings.Split(t, ",") {
 		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+			tags = append(tags, p)
 		}
 	}
-	return out
+	return tags, len(tags) > 0
 }
 
 // FlowList writes items as a YAML flow list, quoting an item only where it must be.
@@ -292,17 +316,28 @@ func FlowList(items []string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// TagsEdit rewrites `tags` written as a string ("a, b") as a flow list ([a, b]). ok is false when
-// tags is not a one-line string.
+// TagsEdit rewrites `tags` written as a string as the YAML list TagsFromString reads in it
+// ("a, b" → [a, b]; "[a, b]" → [a, b]), and proves the rewrite (ProveEdit): tags becomes exactly
+// that list of strings and nothing else in the file changes. ok is false when tags is not a one-line
+// string, when its text is ambiguous, or when the rewrite cannot be proven.
 func TagsEdit(src []byte, tags List) (Edit, bool) {
 	if !tags.IsString() {
+		return Edit{}, false
+	}
+	items, ok := TagsFromString(tags.Raw)
+	if !ok {
 		return Edit{}, false
 	}
 	start, end, _, ok := ScalarSpan(src, tags.Value)
 	if !ok {
 		return Edit{}, false
 	}
-	return Edit{start, end, FlowList(TagsList(tags.Raw))}, true
+	e := Edit{start, end, FlowList(items)}
+	next, err := ApplyEdits(src, []Edit{e})
+	if err != nil || ProveEdit(src, next, Change{Path: []string{"tags"}, Value: StrList(items)}) != nil {
+		return Edit{}, false
+	}
+	return e, true
 }
 
 // Newline returns the line ending src uses ("\r\n" when its first line ends so, else "\n").

@@ -29,14 +29,25 @@ func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint
 		}
 		defer unlock()
 	}
-	fixed, files := 0, map[string]bool{}
+	fixed, files, unproven := 0, map[string]bool{}, map[string]bool{}
 	for round := 0; round < maxFixRounds; round++ {
 		b, err := load()
 		if err != nil {
 			return false, fatalErr("%v", err)
 		}
 		ds := lint.Run(b, opts)
-		plan := lint.PlanFixes(b, ds, lint.Fixes(b, ds))
+		var plan []lint.FileFix
+		for _, f := range lint.PlanFixes(b, ds, lint.Fixes(b, ds)) {
+			if f.Unproven != nil {
+				// Not written: its findings stay in the report.
+				if !unproven[f.Path] {
+					fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", okf.EscapeLineStart(displayPath(root, f.Path)), okf.EscapeControl(f.Unproven.Error()))
+				}
+				unproven[f.Path] = true
+				continue
+			}
+			plan = append(plan, f)
+		}
 		if len(plan) == 0 {
 			break
 		}
