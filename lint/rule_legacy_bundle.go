@@ -53,10 +53,15 @@ func legacyBundle(p *Pass) (bool, string) {
 	return true, "it uses v0.1 keys and no v0.2 field"
 }
 
-// hasV02Field reports whether a concept uses a family v0.2 added (§13.2).
+// hasV02Field reports whether a concept uses a family v0.2 added (§13.2). A key v0.2 defines but
+// written with a value v0.2 does not allow is no evidence: v0.1 producers wrote their own `status`
+// (`status: active` on every file of a real v0.1 bundle) and `stale_after` words long before v0.2
+// gave those keys a meaning.
 func hasV02Field(fm *okf.Frontmatter) bool {
-	return fm.Generated != nil || fm.Verified.Present() || fm.Sources.Present() || fm.Status.Present() ||
-		fm.StaleAfter.Present() || fm.UsageWindow != nil || fm.Runtime.Present() || fm.Parameters.Present() ||
+	_, knownStatus := okf.StatusOf(fm.Status)
+	return fm.Generated != nil || fm.Verified.Present() || fm.Sources.Present() ||
+		(fm.Status.Present() && knownStatus) || (fm.StaleAfter.Present() && fm.StaleAfter.Usable()) ||
+		fm.UsageWindow != nil || fm.Runtime.Present() || fm.Parameters.Present() ||
 		fm.Computation.Present() || fm.Executor != nil || fm.Attester != nil
 }
 

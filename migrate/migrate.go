@@ -95,7 +95,9 @@ func (f *fileEdits) block(pos okf.Position, format string, a ...any) {
 // counts tallies the kinds of change, for the log entry.
 type counts struct {
 	timestamps, citations, retimed, tags int
-	version                              bool
+	// untouched counts the concepts okf had something to change in but left as they were.
+	untouched int
+	version   bool
 }
 
 // Run plans the migration of a loaded bundle. Files are read again through the bundle's confined
@@ -104,12 +106,28 @@ func Run(b *okf.Bundle, opts Options) *Plan {
 	plan := &Plan{}
 	var n counts
 	for _, c := range b.Concepts {
-		plan.collect(migrateConcept(b, c), &n)
+		f := migrateConcept(b, c)
+		if f != nil && f.blocked && hasV01(c) {
+			n.untouched++
+		}
+		plan.collect(f, &n)
 	}
-	if x := b.RootIndex(); x != nil {
+	migrated := len(plan.Changes)
+	x := b.RootIndex()
+	switch {
+	case n.untouched > migrated:
+		// A bundle most of whose concepts were left as they were is not a v0.2 bundle yet:
+		// raising its okf_version, or logging it as migrated, would say it is.
+		pos := okf.Position{}
+		if x != nil {
+			pos = okf.Position{Path: x.Path, Line: 1, Col: 1}
+		}
+		plan.Left = append(plan.Left, Problem{Pos: pos, Untouched: x != nil,
+			Message: fmt.Sprintf("%d of %d concepts okf migrate had to change were left untouched (each is listed with its reason): okf_version is not raised and the migration is not logged; migrate them (by hand where okf cannot) and run okf migrate again", n.untouched, n.untouched+migrated)})
+	case x != nil:
 		plan.collect(migrateRootIndex(b, x), &n)
 	}
-	if len(plan.Changes) > 0 {
+	if len(plan.Changes) > 0 && n.untouched <= migrated {
 		if ch, p := logEntry(b, opts.Now, len(plan.Changes), n); ch != nil {
 			plan.Changes = append(plan.Changes, *ch)
 		} else if p != nil {
@@ -119,6 +137,25 @@ func Run(b *okf.Bundle, opts Options) *Plan {
 	sort.Slice(plan.Changes, func(i, j int) bool { return plan.Changes[i].Path < plan.Changes[j].Path })
 	sort.SliceStable(plan.Left, func(i, j int) bool { return plan.Left[i].Pos.Less(plan.Left[j].Pos) })
 	return plan
+}
+
+// hasV01 reports whether a concept holds something okf migrate changes: the legacy timestamp, a
+// tags string, or a # Citations section. A file whose frontmatter cannot be read is not counted: what
+// it holds is unknown, and it is listed on its own.
+func hasV01(c *okf.Concept) bool {
+	fm := c.Frontmatter
+	if fm == nil || !fm.Present {
+		return false
+	}
+	if fm.LegacyTimestamp.Present() || fm.Tags.IsString() {
+		return true
+	}
+	for _, h := range c.Body.Headings {
+		if strings.EqualFold(strings.TrimSpace(h.Text), "citations") {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Plan) collect(f *fileEdits, n *counts) {
@@ -309,6 +346,9 @@ func timestamps(fm *okf.Frontmatter) []namedTS {
 var (
 	listItemRE     = &lazyRegexp{Expr: `^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`}
 	continuationRE = &lazyRegexp{Expr: `^(?: {2,}|\t)\S`}
+	// citeLineRE is a line of the v0.1 specification's numbered citation form, `[1] [Title](url)`,
+	// or a line that is one link, autolink or URL: the body parser reads each as one citation.
+	citeLineRE = &lazyRegexp{Expr: `^ {0,3}(?:\[\d{1,9}\][ \t]|\[[^\]]*\]\(|<[A-Za-z][A-Za-z0-9+.-]{1,31}:|[A-Za-z][A-Za-z0-9+.-]{1,31}://\S+$)`}
 )
 
 // migrateCitations moves a body `# Citations` list into `sources` (§13.1) and removes the section.
@@ -360,7 +400,7 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 		line := strings.TrimRight(string(src[off:okf.LineEnd(src, off)]), "\r\n")
 		switch {
 		case strings.TrimSpace(line) == "":
-		case listItemRE.Get().MatchString(line):
+		case listItemRE.Get().MatchString(line), citeLineRE.Get().MatchString(line):
 			items++
 		case continuationRE.Get().MatchString(line):
 		default:
@@ -556,6 +596,9 @@ func logEntry(b *okf.Bundle, now time.Time, files int, n counts) (*Change, *Prob
 	}
 	if n.version {
 		what = append(what, `okf_version "0.2" in the root index.md`)
+	}
+	if n.untouched > 0 {
+		what = append(what, fmt.Sprintf("%s left untouched (okf migrate says why)", plural(n.untouched, "concept")))
 	}
 	entry := fmt.Sprintf("- Migrated from OKF v0.1 to v0.2 with okf migrate (%s): %s.", plural(files, "file"), strings.Join(what, "; "))
 	var lg *okf.Log

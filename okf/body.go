@@ -112,6 +112,78 @@ func (p *bodyParser) pos(off int) Position {
 }
 
 // inlineText concatenates the text of an inline subtree.
+// citationMarkRE is the number that opens a line of the numbered form of v0.1 citations
+// (`[1] [Title](url)`).
+var citationMarkRE = &lazyRegexp{expr: `^\[\d{1,9}\][ \t]*`}
+
+// citationLines reads a paragraph of a Citations section written in the numbered form of the v0.1
+// specification, one citation a line: `[1] [Title](url)`, `[2] https://…`, `<https://…>`, or a line
+// that is one link or URL. Each line becomes a citation (its text without the number, its first
+// link or URL as target); a paragraph any of whose lines is not such a line is prose, and gives
+// none.
+func (p *bodyParser) citationLines(para *ast.Paragraph) []Citation {
+	var out []Citation
+	var line []ast.Node
+	ok := true
+	flush := func() {
+		if len(line) == 0 {
+			return
+		}
+		var t strings.Builder
+		target := ""
+		for _, n := range line {
+			t.WriteString(inlineText(n, p.src))
+			_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+				if entering && target == "" {
+					switch l := c.(type) {
+					case *ast.Link:
+						target = string(l.Destination)
+					case *ast.AutoLink:
+						target = string(l.URL(p.src))
+					}
+				}
+				return ast.WalkContinue, nil
+			})
+			if tx, isText := n.(*ast.Text); isText && (tx.SoftLineBreak() || tx.HardLineBreak()) {
+				t.WriteByte(' ')
+			}
+		}
+		text := strings.TrimSpace(t.String())
+		numbered := citationMarkRE.get().MatchString(text)
+		text = strings.TrimSpace(citationMarkRE.get().ReplaceAllString(text, ""))
+		if target == "" && IsURL(text) && !strings.ContainsAny(text, " \t") {
+			target = text
+		}
+		_, firstIsLink := line[0].(*ast.Link)
+		_, firstIsAuto := line[0].(*ast.AutoLink)
+		if target == "" || !(numbered || firstIsLink || firstIsAuto || target == text) {
+			ok = false
+		}
+		out = append(out, Citation{Text: text, Target: target, Pos: p.pos(lineStartOf(line[0], p.src))})
+		line = line[:0]
+	}
+	for c := para.FirstChild(); c != nil; c = c.NextSibling() {
+		line = append(line, c)
+		if tx, isText := c.(*ast.Text); isText && (tx.SoftLineBreak() || tx.HardLineBreak()) {
+			flush()
+		}
+	}
+	flush()
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// lineStartOf returns the offset of the start of the line an inline node begins on.
+func lineStartOf(n ast.Node, src []byte) int {
+	off := n.Pos()
+	if off < 0 || off > len(src) {
+		return 0
+	}
+	return bytes.LastIndexByte(src[:off], '\n') + 1
+}
+
 func inlineText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -238,6 +310,10 @@ func (p *bodyParser) treeBody(doc ast.Node) *Body {
 			p.comments(b, segs)
 		case *ast.RawHTML:
 			p.comments(b, t.Segments)
+		case *ast.Paragraph:
+			if inCitations > 0 && t.Parent() == doc {
+				b.Citations = append(b.Citations, p.citationLines(t)...)
+			}
 		case *ast.ListItem:
 			if inCitations > 0 && t.Parent() != nil && t.Parent().Parent() == doc {
 				c := Citation{Text: inlineText(t, p.src), Pos: p.pos(t.Pos())}

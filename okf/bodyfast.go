@@ -306,6 +306,12 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		switch kind {
 		case fkPara:
+			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.Contains(line, []byte("://"))) {
+				// A paragraph in a Citations section may be the numbered form of v0.1
+				// citations ([1] [Title](url), one per line): goldmark's reading records them
+				// (citationLines). A paragraph none of whose lines may be one records none.
+				return nil, false
+			}
 			if paraStart < 0 {
 				paraStart = off
 			}

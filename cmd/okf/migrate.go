@@ -87,6 +87,9 @@ func migrateCommand(e *env) *cli.Command {
 			for _, p := range plan.Left {
 				pos := p.Pos
 				pos.Path = displayPath(root, pos.Path)
+				if p.Pos.Path == "" {
+					pos.Path = root // about the bundle as a whole
+				}
 				fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
 			}
 			switch {
