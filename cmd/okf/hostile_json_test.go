@@ -216,7 +216,10 @@ func TestJSONOutputsEscaped(t *testing.T) {
 			return run1("attest", "verify", "computations/ext", "--bundle", "b", "--receipt", "b/receipt.json", "--allow-exec", "--unsafe-no-sandbox")
 		}, nil, false},
 		{"attest run --format json", func() []byte { return run1(append(runArgs, "--format", "json")...) }, []string{"-- " + sqlLine}, true},
-		{"attest run --receipt-out", func() []byte { run1(append(runArgs, "--receipt-out", out("receipt.json"))...); return readOut("receipt.json") }, []string{"-- " + sqlLine}, true},
+		{"attest run --receipt-out", func() []byte {
+			run1(append(runArgs, "--receipt-out", out("receipt.json"))...)
+			return readOut("receipt.json")
+		}, []string{"-- " + sqlLine}, true},
 		{"attest run (text)", func() []byte { return run1(runArgs...) }, nil, false},
 	}
 	for _, c := range cases {
