@@ -34,7 +34,8 @@ func CheckLinkedOut(dir string) error {
 // symbolic link on its path leads outside its checkout, or, when the path is in no checkout,
 // outside the named file's folder. The user picks the name, but a pull request decides what is at
 // that path: report.sarif committed as a link to ~/.bashrc, or a folder out committed as a link to
-// /etc, for -o out/report.sarif. It returns the path with every link resolved, which is what
+// /etc, for -o out/report.sarif. A link into the checkout's own .git folder (its config, where CI
+// keeps credentials, or its hooks) is refused too. It returns the path with every link resolved, which is what
 // WriteFileAtomic then writes, so the check and the write agree on the file. The refusal is a
 // *fs.PathError naming name whose error is an ErrOutside.
 func CheckWritePath(name string) (real string, err error) {
@@ -42,13 +43,19 @@ func CheckWritePath(name string) (real string, err error) {
 	if err != nil {
 		return "", &fs.PathError{Op: "write", Path: name, Err: err}
 	}
-	bound, what, link := w.checkout, "the checkout", w.link
+	bound, where, link := w.checkout, "outside the checkout", w.link
 	if bound == "" {
 		// In no checkout, the folder named (links and all) is the user's choice; the file's own
 		// name is what a stranger may have made a link.
-		bound, what, link = w.dir, "the folder", w.lastLink
+		bound, where, link = w.dir, "outside the folder", w.lastLink
 	}
-	if within(bound, w.real) {
+	inside := within(bound, w.real)
+	if inside && w.checkout != "" && w.link != "" && inGitDir(w.checkout, w.real) {
+		// Inside the checkout, but in a repository's folder (.git/config, where CI keeps
+		// credentials; hooks): reached through a link, that is a stranger's choice too.
+		where, inside = "into the .git folder of the checkout", false
+	}
+	if inside {
 		return w.real, nil
 	}
 	shown := link
@@ -58,8 +65,8 @@ func CheckWritePath(name string) (real string, err error) {
 		shown = rel
 	}
 	return "", &fs.PathError{Op: "write", Path: name, Err: &linkedOutError{fmt.Sprintf(
-		"the symbolic link %q leads outside %s %s: not written (name the file it leads to, if you mean it)",
-		filepath.ToSlash(shown), what, bound)}}
+		"the symbolic link %q leads %s %s: not written (name the file it leads to, if you mean it)",
+		filepath.ToSlash(shown), where, bound)}}
 }
 
 // pathWalk is what walkPath finds.
@@ -183,6 +190,20 @@ func walkPath(name string) (w pathWalk, err error) {
 	}
 	w.real = cur
 	return w, nil
+}
+
+// inGitDir reports whether p, below checkout, passes through a folder named .git (in any case).
+func inGitDir(checkout, p string) bool {
+	rel, err := filepath.Rel(checkout, p)
+	if err != nil {
+		return false
+	}
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestGit is the nearest of dir and its parents holding .git, or "".

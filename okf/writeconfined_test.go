@@ -63,6 +63,10 @@ func TestWriteFileAtomicConfined(t *testing.T) {
 		{"link climbing out with ..", [][2]string{{"sub/r", "../../outside/bashrc"}}, "sub/r"},
 		{"link to a device outside", [][2]string{{"report.sarif", "/dev/null"}}, "report.sarif"},
 		{"link to the checkout's parent", [][2]string{{"up", ".."}}, "up/outside/bashrc"},
+		// Inside the checkout, but its repository: .git/config (where CI keeps credentials) or a hook.
+		{"link into the checkout's .git", [][2]string{{"report.sarif", ".git/config"}}, "report.sarif"},
+		{"folder link into the checkout's .git", [][2]string{{"hooks", ".git"}}, "hooks/pre-commit"},
+		{"link into a submodule's repository", [][2]string{{"report.sarif", ".git/modules/sub/config"}}, "report.sarif"},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +81,7 @@ func TestWriteFileAtomicConfined(t *testing.T) {
 			if !errors.Is(err, ErrOutside) || !errors.As(err, &pe) || pe.Path != name {
 				t.Fatalf("error %v, want an ErrOutside naming %s", err, name)
 			}
-			if !strings.Contains(err.Error(), "outside") {
+			if !strings.Contains(err.Error(), "the symbolic link") || !strings.Contains(err.Error(), "not written") {
 				t.Errorf("error %q does not say why", err)
 			}
 			for _, f := range []string{"outside/bashrc", "other/README"} {
