@@ -34,8 +34,8 @@ func CheckLinkedOut(dir string) error {
 // symbolic link on its path leads outside its checkout, or, when the path is in no checkout,
 // outside the named file's folder. The user picks the name, but a pull request decides what is at
 // that path: report.sarif committed as a link to ~/.bashrc, or a folder out committed as a link to
-// /etc, for -o out/report.sarif. A link into the checkout's own .git folder (its config, where CI
-// keeps credentials, or its hooks) is refused too. It returns the path with every link resolved, which is what
+// /etc, for -o out/report.sarif. A link into the checkout's own .git folder (its config, which
+// every later git command reads, or its hooks) is refused too. It returns the path with every link resolved, which is what
 // WriteFileAtomic then writes, so the check and the write agree on the file. The refusal is a
 // *fs.PathError naming name whose error is an ErrOutside.
 func CheckWritePath(name string) (real string, err error) {
@@ -51,8 +51,8 @@ func CheckWritePath(name string) (real string, err error) {
 	}
 	inside := within(bound, w.real)
 	if inside && w.checkout != "" && w.link != "" && inGitDir(w.checkout, w.real) {
-		// Inside the checkout, but in a repository's folder (.git/config, where CI keeps
-		// credentials; hooks): reached through a link, that is a stranger's choice too.
+		// Inside the checkout, but in a repository's folder (.git/config, which later git
+		// commands read; hooks): reached through a link, that is a stranger's choice too.
 		where, inside = "into the .git folder of the checkout", false
 	}
 	if inside {
