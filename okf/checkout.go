@@ -35,9 +35,9 @@ func CheckLinkedOut(dir string) error {
 // outside the named file's folder. The user picks the name, but a pull request decides what is at
 // that path: report.sarif committed as a link to ~/.bashrc, or a folder out committed as a link to
 // /etc, for -o out/report.sarif. A link into the checkout's own .git folder (its config, which
-// every later git command reads, or its hooks) is refused too. It returns the path with every link resolved, which is what
-// WriteFileAtomic then writes, so the check and the write agree on the file. The refusal is a
-// *fs.PathError naming name whose error is an ErrOutside.
+// every later git command reads, or its hooks) is refused too. It returns the path with every link
+// resolved, which is what WriteFileAtomic then writes, so the check and the write agree on the
+// file. The refusal is a *fs.PathError naming name whose error is an ErrOutside.
 func CheckWritePath(name string) (real string, err error) {
 	w, err := walkPath(name)
 	if err != nil {
