@@ -215,3 +215,34 @@ func TestCheckLinkedOutMissing(t *testing.T) {
 		t.Errorf("a missing folder with no link: %v", err)
 	}
 }
+
+// TestWriteFileWithin: a file okf names itself inside a bundle (the default baseline) must stay in
+// the bundle, not only in the checkout: a link to elsewhere in the checkout is refused too, one
+// inside the bundle is written through, and a plain file is written.
+func TestWriteFileWithin(t *testing.T) {
+	top := confinedLayout(t)
+	co := filepath.Join(top, "co")
+	bundle := filepath.Join(co, "sub")
+	name := filepath.Join(bundle, ".okf-baseline.json")
+	if err := WriteFileWithin(bundle, name, []byte("plain"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(name)
+	symlink(t, "../build/base.json", name)
+	err := WriteFileWithin(bundle, name, []byte("x"), 0o644)
+	var pe *fs.PathError
+	if !errors.Is(err, ErrOutside) || !errors.As(err, &pe) || pe.Path != name {
+		t.Errorf("a link leaving the bundle but not the checkout: error %v, want an ErrOutside naming it", err)
+	}
+	if _, err := os.Lstat(filepath.Join(co, "build", "base.json")); err == nil {
+		t.Error("the file outside the bundle was created")
+	}
+	os.Remove(name)
+	symlink(t, "real.txt", name)
+	if err := WriteFileWithin(bundle, name, []byte("through"), 0o644); err != nil {
+		t.Errorf("a link inside the bundle: %v", err)
+	}
+	if got := readString(t, filepath.Join(bundle, "real.txt")); got != "through" {
+		t.Errorf("real.txt holds %q", got)
+	}
+}

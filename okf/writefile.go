@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,6 +37,18 @@ const maxSymlinkHops = 40
 //
 // No folder is created. Errors are *fs.PathError naming name, never the temporary file.
 func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
+	return writeFileBounded("", name, data, perm)
+}
+
+// WriteFileWithin is WriteFileAtomic for a file okf names itself inside a folder that may come
+// from a stranger (the default baseline, <root>/.okf-baseline.json): the file its path leads to
+// must also be inside the folder bound, links followed, or it is refused (an ErrOutside naming
+// name), even when it stays in the checkout. An empty bound is WriteFileAtomic.
+func WriteFileWithin(bound, name string, data []byte, perm fs.FileMode) error {
+	return writeFileBounded(bound, name, data, perm)
+}
+
+func writeFileBounded(bound, name string, data []byte, perm fs.FileMode) error {
 	fail := func(op string, err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -47,7 +60,7 @@ func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
 		}
 		return &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	target, existing, direct, err := writeTarget(name)
+	target, existing, direct, err := writeTarget(bound, name)
 	if err != nil {
 		return fail("write", err)
 	}
@@ -107,12 +120,25 @@ func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
 // writeTarget finds what WriteFileAtomic writes for name: the regular file CheckWritePath resolves
 // it to (with its FileInfo, nil when it does not exist yet), or direct when name names a stream or
 // resolves to something that is not a regular file.
-func writeTarget(name string) (target string, existing fs.FileInfo, direct bool, err error) {
-	if streamAlias(name) {
+func writeTarget(bound, name string) (target string, existing fs.FileInfo, direct bool, err error) {
+	if bound == "" && streamAlias(name) {
 		// A file descriptor's name (/dev/stdout -> /proc/self/fd/1) is an open stream the user's
 		// shell made, even when that stream is a regular file (okf ... -o /dev/stdout >> log):
 		// write to it. No path in a checkout is one, and a link to one is checked like any other.
 		return name, nil, true, nil
+	}
+	if bound != "" {
+		b, err := walkPath(bound)
+		if err != nil {
+			return "", nil, false, err
+		}
+		w, err := walkPath(name)
+		if err != nil {
+			return "", nil, false, err
+		}
+		if !within(b.real, w.real) {
+			return "", nil, false, &linkedOutError{fmt.Sprintf("a symbolic link on the path leads outside %q: not written", filepath.ToSlash(bound))}
+		}
 	}
 	real, err := CheckWritePath(name)
 	if err != nil {
