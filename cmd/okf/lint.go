@@ -433,7 +433,6 @@ func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet boo
 	return nil
 }
 
-
 // displayPath shows a bundle path as a path from the working directory, so editors and CI can open
 // it (a bundle found above the working directory shows as "a.md", not "../sub/a.md"); under a root
 // written as an absolute path, as an absolute path.
