@@ -334,6 +334,7 @@ func MakePlan(opts Options) (*Plan, error) {
 			}
 		}
 		plan.journal, _ = json.Marshal(j)
+		plan.journal = okf.EscapeJSONLog(plan.journal) // as all JSON okf writes
 	}
 	return plan, nil
 }

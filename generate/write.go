@@ -39,8 +39,14 @@ type AtomicWriter struct {
 	createTemp func(dir, pattern string) (tempFile, error)
 }
 
-// WriteFile writes data to name atomically, creating missing folders.
+// WriteFile writes data to name atomically, creating missing folders, only once the folders that
+// exist already are known to stay inside Within: no folder is ever made outside it.
 func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
+	if w.Within != "" {
+		if err := checkWithin(w.Within, filepath.Dir(name)); err != nil {
+			return fmt.Errorf("%s: %w; not written", name, err)
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
@@ -104,13 +110,14 @@ func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
 	return os.Rename(tmp, name)
 }
 
-// checkWithin refuses a folder that, once its links are followed, is not root or below it.
+// checkWithin refuses a folder that, once its links are followed, is not root or below it. Either
+// may not exist yet: the part that exists is resolved and the rest, which holds no link, appended.
 func checkWithin(root, dir string) error {
-	r, err := filepath.EvalSymlinks(root)
+	r, err := resolveExisting(root)
 	if err != nil {
 		return err
 	}
-	d, err := filepath.EvalSymlinks(dir)
+	d, err := resolveExisting(dir)
 	if err != nil {
 		return err
 	}
@@ -119,4 +126,31 @@ func checkWithin(root, dir string) error {
 		return fmt.Errorf("a symbolic link leads outside %s", root)
 	}
 	return nil
+}
+
+// resolveExisting is filepath.EvalSymlinks for a path whose last folders may not exist yet: its
+// nearest part that exists (a link counts, even to nowhere, and then fails) is resolved, and the
+// rest appended as it is.
+func resolveExisting(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = up
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(r, rest), nil
 }

@@ -80,3 +80,25 @@ func TestAtomicWriterTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicWriterNoFolderOutside: a file whose folders do not exist yet, below a linked folder
+// leading outside the bundle, is refused before any folder is made: nothing appears outside.
+func TestAtomicWriterNoFolderOutside(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "dir")); err != nil {
+		t.Fatal(err)
+	}
+	w := AtomicWriter{Within: root}
+	for _, p := range []string{"dir/a/b/new.md", "dir/a/new.md"} {
+		if err := w.WriteFile(filepath.Join(root, p), []byte("evil")); err == nil || !strings.Contains(err.Error(), "not written") {
+			t.Errorf("%s: %v, want a refusal", p, err)
+		}
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Errorf("outside now holds %v", names)
+	}
+	if err := w.WriteFile(filepath.Join(root, "x", "y", "new.md"), []byte("ok")); err != nil {
+		t.Errorf("new folders inside: %v", err)
+	}
+}

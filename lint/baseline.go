@@ -67,10 +67,12 @@ func NewBaseline(ds []okf.Diagnostic) *Baseline {
 	return b
 }
 
-// Marshal renders the baseline as indented JSON ending in a newline.
+// Marshal renders the baseline as indented JSON ending in a newline. Its paths come from the
+// bundle, so it is escaped as all JSON okf writes (okf.EscapeJSONLog): a baseline printed or
+// diffed in a CI log carries no workflow command.
 func (b *Baseline) Marshal() []byte {
 	out, _ := json.MarshalIndent(b, "", "  ")
-	return append(out, '\n')
+	return append(okf.EscapeJSONLog(out), '\n')
 }
 
 // ParseBaseline reads a baseline file written by NewBaseline.

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -108,15 +107,7 @@ func TestJSONFindingsByHand(t *testing.T) {
 // writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog), all at once:
 // the reference the streamed formats are compared with.
 func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
-	return err
+	return okf.EncodeJSONLog(w, v, "  ", false)
 }
 
 // TestSARIFStreamed: the SARIF log written result by result is byte for byte the log encoded

@@ -64,7 +64,7 @@ func WriteRules(w io.Writer, rules []*Rule, format string) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(append(data, '\n'))
+		_, err = w.Write(append(okf.EscapeJSONLog(data), '\n'))
 		return err
 	case "text", "pretty":
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

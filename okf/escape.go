@@ -2,7 +2,9 @@ package okf
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -114,16 +116,90 @@ func EscapeLineStart(s string) string {
 	return s
 }
 
-// EscapeJSONLog makes JSON text safe to print to a CI log while it stays the same JSON: every
-// `##[` (which can only occur inside a string) becomes `##\u005b`, so the GitHub Actions runner,
-// which reads `##[command]` anywhere in a log line, finds none. encoding/json already escapes the
-// control characters and line separators inside strings, and every line of indented JSON starts
-// with white space then `"`, `{`, `}`, `[` or `]`, never with `::`.
+// EscapeJSONLog is the one escaping path for JSON okf prints or writes (lint's json and sarif,
+// trust's json, attest's json and receipts, baselines): it makes JSON text safe to print to a
+// terminal or CI log while it stays the same JSON, every value decoding exactly as before. Inside
+// strings, every rune EscapeControl escapes that the encoder left raw (DEL, C1 controls, bidi
+// embeddings, overrides, isolates and marks, line and paragraph separators, any C0 control) is
+// written as a \uXXXX escape, invalid UTF-8 as \ufffd (what a decoder reads it as), and the `[`
+// of every `##[` as \u005b, so the GitHub Actions runner, which reads `##[command]` anywhere in a
+// log line, finds none. Those runes can only occur inside strings of valid JSON, so the bytes
+// between tokens (tab, line feed, carriage return, ASCII) are left alone. No line of JSON can start
+// with `::`: a line break only occurs between tokens, and no token starts with a colon. A chunk
+// of a document cut between tokens (a streamed report) may be escaped on its own. Text with
+// nothing to escape is returned as it is.
 func EscapeJSONLog(b []byte) []byte {
-	if !bytes.Contains(b, []byte("##[")) {
+	i := firstJSONUnsafe(b)
+	if i < 0 {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte("##["), []byte(`##\u005b`))
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\t' || c == '\n' || c == '\r':
+				out = append(out, c)
+			case c < 0x20 || c == 0x7f:
+				out = fmt.Appendf(out, `\u%04x`, c)
+			case c == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#':
+				out = append(out, `\u005b`...)
+			default:
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			out = append(out, `\ufffd`...)
+		case unsafeRune(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// firstJSONUnsafe returns the offset of the first byte EscapeJSONLog would change, or -1.
+func firstJSONUnsafe(b []byte) int {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f || (c == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#') {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if (r == utf8.RuneError && size <= 1) || unsafeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// EncodeJSONLog writes v to w as JSON through EscapeJSONLog, in one write: indented by indent
+// (compact when empty), ending in a line feed, with <, > and & left as they are (escapeHTML false)
+// or written \u003c, \u003e, \u0026. It is how okf prints a whole JSON value.
+func EncodeJSONLog(w io.Writer, v any, indent string, escapeHTML bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(EscapeJSONLog(buf.Bytes()))
+	return err
 }
 
 // EscapeMarkdown makes untrusted text literal inside a line of Markdown (a table cell, a list item,

@@ -1,7 +1,9 @@
 package okf
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -113,6 +115,70 @@ func FuzzEscapeLineStart(f *testing.F) {
 		}
 		if strings.Contains(got, "##[") || strings.HasPrefix(strings.TrimLeftFunc(got, unicode.IsSpace), ":") {
 			t.Fatalf("%q: %q can still be read as a workflow command", s, got)
+		}
+	})
+}
+
+// TestEscapeJSONLogRaw: JSON that no encoder wrote (an attester's details, a receipt file) may hold
+// raw DEL, C1 controls, bidi controls and line separators inside strings, and invalid UTF-8. Each
+// is escaped, white space between tokens is kept, and the JSON reads as the same values (invalid
+// UTF-8 as U+FFFD, as a decoder reads it).
+func TestEscapeJSONLogRaw(t *testing.T) {
+	in := []byte("{\n\t\"a\": \"x\u2028y\u2029z\u202eq\u2066\x7f\u0085\u200e\u061c\",\r\n \"##[\": [\"##[error]\", \"\xff\"]}")
+	got := EscapeJSONLog(in)
+	want := "{\n\t\"a\": \"x\\u2028y\\u2029z\\u202eq\\u2066\\u007f\\u0085\\u200e\\u061c\",\r\n \"##\\u005b\": [\"##\\u005berror]\", \"\\ufffd\"]}"
+	if string(got) != want {
+		t.Errorf("EscapeJSONLog =\n%q\nwant\n%q", got, want)
+	}
+	var a, b any
+	if err := json.Unmarshal(in, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf("escaped JSON reads %v (%v), want %v", b, err, a)
+	}
+}
+
+// FuzzEscapeJSONLog checks the promises on any string, encoded as okf encodes it (with and without
+// HTML escaping, compact and indented, as a raw message inside another value): the result is valid
+// UTF-8 JSON holding no `##[`, no line that starts with `::`, no raw control, bidi or separator
+// rune, and decodes to exactly the values encoding/json wrote.
+func FuzzEscapeJSONLog(f *testing.F) {
+	for _, s := range []string{"##[error]x", "\n::error::x", "a\u2028b\u2029", "\x1b[31m\u202e", "\x7f\u0085", "\xff#", "#", "[", "##"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw, _ := json.Marshal(s)
+		for _, html := range []bool{false, true} {
+			for _, indent := range []string{"", "  "} {
+				v := map[string]any{s: []any{s, json.RawMessage(raw)}, "k": s}
+				var buf bytes.Buffer
+				if err := EncodeJSONLog(&buf, v, indent, html); err != nil {
+					t.Fatal(err)
+				}
+				got := buf.Bytes()
+				if !utf8.Valid(got) || bytes.Contains(got, []byte("##[")) {
+					t.Fatalf("%q: %q", s, got)
+				}
+				for _, line := range strings.Split(string(got), "\n") {
+					if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), ":") {
+						t.Fatalf("%q: a line starts with a colon: %q", s, line)
+					}
+				}
+				for _, r := range string(got) {
+					if unsafeRune(r) && r != '\n' {
+						t.Fatalf("%q: %q keeps %U", s, got, r)
+					}
+				}
+				plain, _ := json.Marshal(v)
+				var a, b any
+				if err := json.Unmarshal(plain, &a); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(got, &b); err != nil || !reflect.DeepEqual(a, b) {
+					t.Fatalf("%q: reads %v (%v), want %v", s, b, err, a)
+				}
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,20 +17,38 @@ import (
 const maxSymlinkHops = 40
 
 // WriteFileAtomic writes data to the file name, for every file okf writes (reports, baselines,
-// receipts, generated files). What name is decides how:
+// receipts, rewritten bundle files). The user picks name, but a pull request may have decided what
+// is at that path, so first CheckWritePath refuses a symbolic link anywhere on it (a folder of the
+// path included) that leads outside the path's checkout, or outside the file's folder when the path
+// is in no checkout (an ErrOutside; nothing is written or created). What name then is decides how:
 //
 //   - a regular file, or no file yet: data goes to a temporary file in the target's own folder, which
 //     is renamed over the target, so a reader never sees half a file and a failed write leaves the
 //     old content intact. An existing file keeps its permission bits; a new one gets perm minus the
 //     umask, as os.WriteFile does. The temporary file is removed on every failure path.
-//   - a symbolic link: it is followed (up to 40 links) and its target is replaced as above; the link
-//     stays a link. A link to nowhere creates the file it names.
-//   - anything else that exists (/dev/stdout, /dev/null, a FIFO, a terminal, a socket): it is opened
-//     for writing and written directly; no device node is ever renamed over or removed. Writing to a
-//     FIFO waits for a reader, as any writer would.
+//   - a symbolic link that stays inside: it is followed (up to 40 links) and its target is replaced
+//     as above; the link stays a link. A link to nowhere creates the file it names. The file written
+//     is the one the check resolved, through no link.
+//   - a descriptor's name (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N):
+//     written as the open stream it names, even when that stream is a regular file (appended to).
+//   - anything else that exists (/dev/null, a FIFO, a terminal, a socket): it is opened for writing
+//     and written directly; no device node is ever renamed over or removed. Writing to a FIFO waits
+//     for a reader, as any writer would.
 //
-// Errors are *fs.PathError naming name, never the temporary file.
+// No folder is created. Errors are *fs.PathError naming name, never the temporary file.
 func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
+	return writeFileBounded("", name, data, perm)
+}
+
+// WriteFileWithin is WriteFileAtomic for a file okf names itself inside a folder that may come
+// from a stranger (the default baseline, <root>/.okf-baseline.json): the file its path leads to
+// must also be inside the folder bound, links followed, or it is refused (an ErrOutside naming
+// name), even when it stays in the checkout. An empty bound is WriteFileAtomic.
+func WriteFileWithin(bound, name string, data []byte, perm fs.FileMode) error {
+	return writeFileBounded(bound, name, data, perm)
+}
+
+func writeFileBounded(bound, name string, data []byte, perm fs.FileMode) error {
 	fail := func(op string, err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -41,14 +60,18 @@ func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
 		}
 		return &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	target, existing, direct, err := writeTarget(name)
+	target, existing, direct, err := writeTarget(bound, name)
 	if err != nil {
 		return fail("write", err)
 	}
 	if direct {
 		// Not a regular file: write to it as it is. O_APPEND so that an alias of an already open
 		// stream (/dev/stdout redirected with >> to a file) adds to it rather than overwriting it.
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		flags := os.O_WRONLY | os.O_APPEND
+		if !streamAlias(name) {
+			flags |= openNoFollow // the resolved path holds no link; a link now is a race
+		}
+		f, err := os.OpenFile(target, flags, 0)
 		if err != nil {
 			return fail("open", err)
 		}
@@ -94,56 +117,81 @@ func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-// writeTarget finds what WriteFileAtomic writes for name: the regular file at the end of its chain of
-// symbolic links (with its FileInfo, nil when it does not exist yet), or direct when name is, or
-// leads to, something that is not a regular file.
-func writeTarget(name string) (target string, existing fs.FileInfo, direct bool, err error) {
-	// What the kernel reaches through every link, magic links such as /dev/stdout -> /proc/self/fd/1
-	// included: if that is not a regular file, write to it directly.
-	st, statErr := os.Stat(name)
-	if statErr == nil && !st.Mode().IsRegular() {
-		if st.IsDir() {
-			return "", nil, false, syscall.EISDIR
-		}
-		return "", nil, true, nil
+// writeTarget finds what WriteFileAtomic writes for name: the regular file CheckWritePath resolves
+// it to (with its FileInfo, nil when it does not exist yet), or direct when name names a stream or
+// resolves to something that is not a regular file.
+func writeTarget(bound, name string) (target string, existing fs.FileInfo, direct bool, err error) {
+	if bound == "" && streamAlias(name) {
+		// A file descriptor's name (/dev/stdout -> /proc/self/fd/1) is an open stream the user's
+		// shell made, even when that stream is a regular file (okf ... -o /dev/stdout >> log):
+		// write to it. No path in a checkout is one, and a link to one is checked like any other.
+		return name, nil, true, nil
 	}
-	p := name
-	for range maxSymlinkHops {
-		if strings.HasPrefix(filepath.ToSlash(p), "/proc/") {
-			// A file descriptor's alias (/dev/stdout -> /proc/self/fd/1) names an open stream,
-			// even when that stream is a regular file (okf ... -o /dev/stdout >> log): write to it.
-			return "", nil, true, nil
-		}
-		fi, err := os.Lstat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if statErr == nil {
-				// The kernel found a file where following the links by hand finds none: a
-				// link through /proc (a file descriptor's alias). Write to what it opens.
-				return "", nil, true, nil
-			}
-			return p, nil, false, nil
-		case err != nil:
+	if bound != "" {
+		b, err := walkPath(bound)
+		if err != nil {
 			return "", nil, false, err
-		case fi.Mode()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return "", nil, false, err
-			}
-			if !filepath.IsAbs(link) {
-				link = filepath.Join(filepath.Dir(p), link)
-			}
-			p = link
-		case fi.Mode().IsRegular():
-			if statErr == nil && !os.SameFile(fi, st) {
-				return "", nil, true, nil // an alias the links by hand do not reach
-			}
-			return p, fi, false, nil
-		default:
-			return "", nil, true, nil
+		}
+		w, err := walkPath(name)
+		if err != nil {
+			return "", nil, false, err
+		}
+		if !within(b.real, w.real) {
+			return "", nil, false, &linkedOutError{fmt.Sprintf("a symbolic link on the path leads outside %q: not written", filepath.ToSlash(bound))}
 		}
 	}
-	return "", nil, false, syscall.ELOOP
+	real, err := CheckWritePath(name)
+	if err != nil {
+		return "", nil, false, err
+	}
+	fi, err := os.Lstat(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return real, nil, false, nil
+	case err != nil:
+		return "", nil, false, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "", nil, false, syscall.ELOOP // made a link since the check: not followed
+	case fi.IsDir():
+		return "", nil, false, syscall.EISDIR
+	case fi.Mode().IsRegular():
+		return real, fi, false, nil
+	}
+	return real, nil, true, nil
+}
+
+// streamAlias reports whether name, as named (not through links), is a file descriptor's name:
+// /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, or /proc/{self,thread-self,PID}[/task/TID]/fd/N.
+func streamAlias(name string) bool {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	p := strings.Split(strings.TrimPrefix(filepath.ToSlash(abs), "/"), "/")
+	num := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case len(p) == 2 && p[0] == "dev" && (p[1] == "stdin" || p[1] == "stdout" || p[1] == "stderr"):
+		return true
+	case len(p) == 3 && p[0] == "dev" && p[1] == "fd" && num(p[2]):
+		return true
+	case len(p) >= 4 && p[0] == "proc" && (p[1] == "self" || p[1] == "thread-self" || num(p[1])):
+		rest := p[2:]
+		if len(rest) == 4 && rest[0] == "task" && num(rest[1]) {
+			rest = rest[2:]
+		}
+		return len(rest) == 2 && rest[0] == "fd" && num(rest[1])
+	}
+	return false
 }
 
 // createTemp creates a hidden file beside target, named after it, with mode perm (less the umask,

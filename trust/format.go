@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -447,11 +446,10 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// writeJSON writes the report as okf writes all JSON (okf.EncodeJSONLog): the same values, with
+// no `##[`, control, bidi or separator character raw, whatever the bundle's titles and actors hold.
 func writeJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return okf.EncodeJSONLog(w, r, "  ", false)
 }
 
 // concepts counts concepts in words: "1 concept", "7 concepts".

@@ -163,18 +163,11 @@ func loadBundle(c *cli.Context, dir string) (*okf.Bundle, error) {
 	return b, nil
 }
 
-// writeJSON writes v as indented JSON, with no `##[` a CI runner would read as a command
-// (okf.EscapeJSONLog).
+// writeJSON writes v as indented JSON as okf writes all JSON (okf.EncodeJSONLog): no `##[` a CI
+// runner would read as a command, no control, bidi or separator character raw, even inside the
+// raw JSON an attester or a receipt file supplied.
 func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(okf.EscapeJSONLog(buf.Bytes()))
-	return err
+	return okf.EncodeJSONLog(w, v, "  ", false)
 }
 
 func attestListCommand(e *env) *cli.Command {
@@ -669,6 +662,9 @@ func attestRunCommand(e *env) *cli.Command {
 			if err != nil {
 				return fatalErr("cannot encode the receipt: %v", err)
 			}
+			// Escaped once, here: the file written, the attester's request and what is printed
+			// hold the same bytes (the same JSON values as rec).
+			recJSON = okf.EscapeJSONLog(recJSON)
 			if out := c.String("receipt-out"); out != "" {
 				if err := okf.WriteFileAtomic(out, indentJSON(recJSON), 0o644); err != nil {
 					return fatalErr("--receipt-out: cannot write %q: %v", out, unwrapPathErr(err))
@@ -687,7 +683,7 @@ func attestRunCommand(e *env) *cli.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(e.stdout, "receipt:\n%s", okf.EscapeJSONLog(indentJSON(recJSON)))
+				fmt.Fprintf(e.stdout, "receipt:\n%s", indentJSON(recJSON))
 				if rec.Error != nil {
 					fmt.Fprintf(e.stdout, "run failed: %s\n", okf.EscapeControl(*rec.Error))
 				}

@@ -414,15 +414,16 @@ func unwrapPathErr(err error) error {
 }
 
 func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet bool) error {
+	// The default file is in the bundle, which may come from a stranger: it must stay in the
+	// bundle (okf.WriteFileWithin). A file the user names must stay in its checkout, as any.
+	bound := ""
 	if path == "" {
-		path = filepath.Join(root, defaultBaseline)
-		// The default file is in the bundle, which may come from a stranger: a symbolic link there
-		// must not make okf write outside the bundle. A file the user names is written through.
-		if !resolvesInside(root, path) {
-			return fatalErr("cannot write %q: it is a symbolic link that leaves the bundle (name the file with --write-baseline=FILE)", filepath.ToSlash(path))
-		}
+		path, bound = filepath.Join(root, defaultBaseline), root
 	}
-	if err := okf.WriteFileAtomic(path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
+	if err := okf.WriteFileWithin(bound, path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
+		if bound != "" && errors.Is(err, okf.ErrOutside) {
+			return fatalErr("cannot write %q: %v (name the file with --write-baseline=FILE)", filepath.ToSlash(path), unwrapPathErr(err))
+		}
 		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
 	}
 	if quiet {
@@ -430,39 +431,6 @@ func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet boo
 	}
 	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(path)))
 	return nil
-}
-
-// resolvesInside reports whether p, with every symbolic link followed, is inside root (true when p
-// does not exist yet or is not a link).
-func resolvesInside(root, p string) bool {
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return true
-	}
-	realRoot, err1 := filepath.EvalSymlinks(root)
-	dir, err2 := filepath.EvalSymlinks(filepath.Dir(p))
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	cur := filepath.Join(dir, filepath.Base(p))
-	for range 40 {
-		fi, err := os.Lstat(cur)
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			break
-		}
-		link, err := os.Readlink(cur)
-		if err != nil {
-			return false
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(cur), link)
-		}
-		if d, err := filepath.EvalSymlinks(filepath.Dir(link)); err == nil {
-			link = filepath.Join(d, filepath.Base(link))
-		}
-		cur = link
-	}
-	rel, err := filepath.Rel(realRoot, cur)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // displayPath shows a bundle path as a path from the working directory, so editors and CI can open

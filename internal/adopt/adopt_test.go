@@ -2,6 +2,7 @@ package adopt
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -223,5 +224,85 @@ func TestDecisionsShipped(t *testing.T) {
 		if ours[i][1] != theirs[i][1] {
 			t.Errorf("decision %d is %s, want %s", i, ours[i][1], theirs[i][1])
 		}
+	}
+}
+
+// TestActionSARIFRefused runs the action's lint step, with okf built from this module, in a
+// workspace where the pull request committed the sarif: input's file as a link leading out of the
+// checkout. okf refuses to write it (exit 3), and the step must fail with that code rather than
+// swallow it and upload a stale or missing report; the file outside stays as it was. With a plain
+// sarif path, findings (exit 1) still let the step pass and write the report.
+func TestActionSARIFRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds okf")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	var a action
+	if err := yaml.Unmarshal([]byte(read(t, "action.yml")), &a); err != nil {
+		t.Fatal(err)
+	}
+	var script string
+	for _, s := range a.Runs.Steps {
+		if s.Name == "Lint" {
+			script = s.Run
+		}
+	}
+	if script == "" {
+		t.Fatal("no Lint step in action.yml")
+	}
+	top := t.TempDir()
+	bin := filepath.Join(top, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "okf"), "./cmd/okf")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ws := filepath.Join(top, "ws")
+	for _, d := range []string{".git", "docs"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "docs", "note.md"), []byte("# no frontmatter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(top, "secret")
+	if err := os.WriteFile(secret, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../secret", filepath.Join(ws, "results.sarif")); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	step := func(sarif string) (int, string) {
+		out := filepath.Join(top, "github_output")
+		os.Remove(out)
+		cmd := exec.Command(bash, "-c", script)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"OKF_PATH=docs", "OKF_FAIL_ON=error", "OKF_CONFIG=", "OKF_SARIF="+sarif, "GITHUB_OUTPUT="+out)
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(out)
+		return code, string(b)
+	}
+	if code, out := step("results.sarif"); code != 3 || !strings.Contains(out, "exit-code=3") {
+		t.Errorf("a refused sarif path: step exit %d, output %q; want 3 and exit-code=3", code, out)
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "keep" {
+		t.Errorf("the file the link leads to holds %q", b)
+	}
+	if code, out := step("plain.sarif"); code != 0 || !strings.Contains(out, "exit-code=1") {
+		t.Errorf("a plain sarif path: step exit %d, output %q; want 0 and exit-code=1", code, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "plain.sarif")); err != nil || !strings.Contains(string(b), "OKF001") {
+		t.Errorf("plain.sarif: %v %.80q", err, b)
 	}
 }
