@@ -31,6 +31,9 @@ const (
 	maxEntries     = 1000      // browse entries
 	maxList        = 200       // used_by, sources and such in a trust answer
 	defaultPage    = 500
+	maxTrustLine   = 8 << 10 // the trust line, whatever the bundle
+	maxActorShown  = 200     // an actor as the trust tool shows it
+	maxNote        = 500     // one note of the trust tool
 
 	// ttlMs: how long a host may keep a list or a read. The server notifies list changes where the
 	// protocol era lets it; the TTL bounds staleness where it cannot (stateless HTTP).
@@ -133,7 +136,7 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	if len(d.text) > maxResource {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit of a resource read; use the read tool with offset", d.path, len(d.text), maxResource)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit of a resource read; use the read tool with offset", showID(d.path), len(d.text), maxResource)}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: d.uri, MIMEType: "text/markdown", Text: string(d.text)}}}, nil
 }

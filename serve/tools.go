@@ -93,7 +93,10 @@ type TrustIn struct {
 // Stamp is an actor and an instant.
 type Stamp struct {
 	By string `json:"by,omitempty"`
-	At string `json:"at,omitempty"`
+	// Kind is okf's reading of By: human, process, agent, team, or invalid when By is not of one
+	// of the §7 forms (see showActor).
+	Kind string `json:"kind,omitempty"`
+	At   string `json:"at,omitempty"`
 }
 
 // Source is one `sources` entry.
@@ -318,24 +321,25 @@ func when(t time.Time, approx bool) string {
 }
 
 // trustLine states a concept's trust in one line: tier, status, who verified it and when, who
-// generated it, staleness, sources and flagged lineage. Bundle text in it is escaped so it cannot
-// break the line.
+// generated it, staleness, sources and flagged lineage. It is the server's voice, so no bundle text
+// goes into it unchecked: tier, status and freshness are okf's readings, times are re-rendered from
+// parsed values, actors are shown only when valid (showActor) and IDs plain or quoted (showID). It
+// is at most maxTrustLine bytes whatever the bundle.
 func (s *Server) trustLine(snap *snapshot, d *doc) string {
 	if d.isIndex() {
 		return "Trust: this is a folder index (a list of links), not a concept."
 	}
-	e := okf.EscapeControl
 	parts := []string{fmt.Sprintf("Trust: %s %s", d.tier, d.status)}
 	r := snap.rowOf(d)
 	if r != nil && r.Verified != nil {
-		parts = append(parts, fmt.Sprintf("verified by %s (%s) at %s", e(r.Verified.By), okf.ClassifyActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
+		parts = append(parts, fmt.Sprintf("verified by %s at %s", showActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
 	} else {
 		parts = append(parts, "never verified")
 	}
 	if r != nil && r.Generated != nil {
 		g := "generated"
-		if r.Generated.By != "" {
-			g += fmt.Sprintf(" by %s (%s)", e(r.Generated.By), okf.ClassifyActor(r.Generated.By))
+		if strings.TrimSpace(r.Generated.By) != "" {
+			g += " by " + showActor(r.Generated.By)
 		}
 		if !r.Generated.At.IsZero() {
 			g += " at " + when(r.Generated.At, r.Generated.Approximate)
@@ -364,15 +368,28 @@ func (s *Server) trustLine(snap *snapshot, d *doc) string {
 		parts = append(parts, fmt.Sprintf("%d sources", n))
 	}
 	if r != nil && len(r.Upstream) > 0 {
+		// As many flagged upstreams as fit the line; the trust tool lists them all.
+		room := maxTrustLine - 400
+		for _, p := range parts {
+			room -= len(p) + 2
+		}
 		var ups []string
-		for _, u := range r.Upstream {
-			ups = append(ups, fmt.Sprintf("%s (%s)", e(u.ID), strings.Join(u.Reasons, ", ")))
+		for i, u := range r.Upstream {
+			up := fmt.Sprintf("%s (%s)", showID(u.ID), strings.Join(u.Reasons, ", "))
+			if room -= len(up) + 2; room < 0 {
+				ups = append(ups, fmt.Sprintf("%d more (the trust tool lists them)", len(r.Upstream)-i+r.UpstreamMore))
+				break
+			}
+			ups = append(ups, up)
+			if i == len(r.Upstream)-1 && r.UpstreamMore > 0 {
+				ups = append(ups, fmt.Sprintf("%d more (the trust tool lists them)", r.UpstreamMore))
+			}
 		}
 		parts = append(parts, "derives from flagged "+strings.Join(ups, ", "))
 	}
 	line := strings.Join(parts, "; ") + "."
-	if d.stale != "" {
-		line += " Note: the file on disk has an error (" + e(d.stale) + "); this is its last good version."
+	if d.stale != nil {
+		line += " Note: " + staleNote(d.stale) + "."
 	}
 	return line
 }
@@ -448,7 +465,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		return nil, out, err
 	}
 	if d.isIndex() {
-		return nil, out, fmt.Errorf("%s is a folder index, not a concept: it has no provenance", d.id)
+		return nil, out, fmt.Errorf("%s is a folder index, not a concept: it has no provenance", showID(d.id))
 	}
 	f := d.concept.Frontmatter
 	out = TrustOut{
@@ -459,7 +476,11 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		out.StaleAfter = when(f.StaleAfter.Time, f.StaleAfter.Approximate())
 	}
 	for _, v := range f.Verified.Entries {
-		st := Stamp{By: strings.TrimSpace(v.By.Text())}
+		if len(out.Verified) == maxList {
+			break
+		}
+		var st Stamp
+		st.By, st.Kind = stampActor(v.By.Text())
 		if v.At.Usable() {
 			st.At = when(v.At.Time, v.At.Approximate())
 		}
@@ -467,7 +488,8 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 	}
 	if r := snap.rowOf(d); r != nil {
 		if r.Generated != nil {
-			out.Generated = &Stamp{By: r.Generated.By}
+			out.Generated = &Stamp{}
+			out.Generated.By, out.Generated.Kind = stampActor(r.Generated.By)
 			if !r.Generated.At.IsZero() {
 				out.Generated.At = when(r.Generated.At, r.Generated.Approximate)
 			}
@@ -478,7 +500,9 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			out.FlaggedUpstream = r.Upstream[:min(len(r.Upstream), maxList)]
 		}
 		out.UsedBy = append(out.UsedBy, capList(r.UsedBy)...)
-		out.Notes = r.Notes
+		for _, n := range r.Notes[:min(len(r.Notes), maxList)] {
+			out.Notes = append(out.Notes, clipNote(n, maxNote))
+		}
 	}
 	for _, src := range f.Sources.Items {
 		if len(out.Sources) == maxList {
@@ -488,8 +512,8 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			ID: strings.TrimSpace(src.ID.Text()), Resource: strings.TrimSpace(src.Resource.Text()), Title: strings.TrimSpace(src.Title.Text()),
 		})
 	}
-	if d.stale != "" {
-		out.Notes = append(out.Notes, "the file on disk has an error ("+d.stale+"); this is its last good version")
+	if d.stale != nil {
+		out.Notes = append(out.Notes, staleNote(d.stale))
 	}
 	return nil, out, nil
 }
