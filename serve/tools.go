@@ -43,6 +43,8 @@ type Hit struct {
 // SearchOut is the search tool's output.
 type SearchOut struct {
 	Hits []Hit `json:"hits"`
+	// Omitted counts the hits left out to keep the answer within maxAnswerBytes.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // ReadIn is the read tool's input.
@@ -83,6 +85,9 @@ type BrowseOut struct {
 	// Index is the folder's index.md as a resource URI ("" when the folder has none).
 	Index   string  `json:"index,omitempty"`
 	Entries []Entry `json:"entries"`
+	// Omitted counts the entries left out: past maxEntries, or to keep the answer within
+	// maxAnswerBytes.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // TrustIn is the trust tool's input.
@@ -241,6 +246,12 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 			Score: float64(int64(h.score*1000+0.5)) / 1000,
 		})
 	}
+	// Within answerBudget as a whole: the best hits that fit.
+	all := out.Hits
+	k = fitCount(len(all), func(k int) bool {
+		return toolSize(SearchOut{Hits: all[:k], Omitted: len(all) - k}) <= answerBudget
+	})
+	out.Hits, out.Omitted = all[:k], len(all)-k
 	return nil, out, nil
 }
 
@@ -295,18 +306,36 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 	if err != nil {
 		return nil, out, err
 	}
-	text, total, next := cutWords(string(d.body), in.Offset, n)
-	out = ReadOut{ID: d.id, Trust: s.trustLine(snap, d), Text: text, Words: total, Next: next}
-	var b strings.Builder
-	b.WriteString(out.Trust)
-	b.WriteString("\n\n")
-	b.WriteString(text)
-	if next > 0 {
-		fmt.Fprintf(&b, "\n\n[words %d-%d of %d; continue with offset=%d]", in.Offset+1, next, total, next)
-	} else if in.Offset >= total && total > 0 {
-		fmt.Fprintf(&b, "[offset %d is past the end: the text has %d words]", in.Offset, total)
+	// The whole answer (trust line and text, then both again as structuredContent, as JSON writes
+	// them) within answerBudget: cut the text, measure, and cut shorter until it fits. Each try
+	// cuts the text in proportion to the excess, so few are needed; a text of minCut bytes always
+	// fits (the trust line is at most maxTrustLine).
+	const minCut = 1 << 10
+	body := string(d.body)
+	starts := wordStarts(body)
+	line := s.trustLine(snap, d)
+	limit := maxAnswerBytes
+	var res *mcp.CallToolResult
+	for {
+		text, total, next := cutWords(body, starts, in.Offset, n, limit)
+		out = ReadOut{ID: d.id, Trust: line, Text: text, Words: total, Next: next}
+		var b strings.Builder
+		b.WriteString(out.Trust)
+		b.WriteString("\n\n")
+		b.WriteString(text)
+		if next > 0 {
+			fmt.Fprintf(&b, "\n\n[words %d-%d of %d; continue with offset=%d]", in.Offset+1, next, total, next)
+		} else if in.Offset >= total && total > 0 {
+			fmt.Fprintf(&b, "[offset %d is past the end: the text has %d words]", in.Offset, total)
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+		size := readSize(res.Content, out)
+		if size <= answerBudget || limit <= minCut {
+			break
+		}
+		limit = max(minCut, int(int64(len(text))*int64(answerBudget)/int64(size)*9/10))
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	return res, out, nil
 }
 
 // when prints an instant as written: a date when it was date-only or had no offset (D10).
@@ -408,6 +437,8 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 	add := func(e Entry) {
 		if len(out.Entries) < maxEntries {
 			out.Entries = append(out.Entries, e)
+		} else {
+			out.Omitted++
 		}
 	}
 	concept := func(d *doc, title, desc string) Entry {
@@ -417,7 +448,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 		if desc == "" {
 			desc = d.description
 		}
-		return Entry{Title: title, ID: d.id, Type: d.typ, Tier: d.tier.String(), Status: d.status.String(), Description: clip(desc, 500)}
+		return Entry{Title: clip(title, 300), ID: d.id, Type: clip(d.typ, 100), Tier: d.tier.String(), Status: d.status.String(), Description: clip(desc, 500)}
 	}
 	if x := snap.byID[indexID(dir)]; x != nil {
 		out.Index = x.uri
@@ -440,14 +471,14 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				}
 				if _, isDir := snap.bundle.Stat(target); isDir && !listed[target+"/"] {
 					listed[target+"/"] = true
-					add(Entry{Title: ie.Title, Dir: target, Description: clip(ie.Description, 500)})
+					add(Entry{Title: clip(ie.Title, 300), Dir: target, Description: clip(ie.Description, 500)})
 				}
 			}
 		}
 	}
 	for _, sub := range snap.dirs[dir] {
 		if !listed[sub+"/"] {
-			add(Entry{Title: path.Base(sub), Dir: sub})
+			add(Entry{Title: clip(path.Base(sub), 300), Dir: sub})
 		}
 	}
 	for _, d := range snap.docs[:snap.concepts] {
@@ -455,6 +486,14 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 			add(concept(d, "", ""))
 		}
 	}
+	// Within answerBudget as a whole: the first entries that fit.
+	all, past := out.Entries, out.Omitted
+	k := fitCount(len(all), func(k int) bool {
+		o := out
+		o.Entries, o.Omitted = all[:k], past+len(all)-k
+		return toolSize(o) <= answerBudget
+	})
+	out.Entries, out.Omitted = all[:k], past+len(all)-k
 	return nil, out, nil
 }
 
@@ -509,13 +548,57 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			break
 		}
 		out.Sources = append(out.Sources, Source{
-			ID: strings.TrimSpace(src.ID.Text()), Resource: strings.TrimSpace(src.Resource.Text()), Title: strings.TrimSpace(src.Title.Text()),
+			ID: clip(strings.TrimSpace(src.ID.Text()), 200), Resource: clip(strings.TrimSpace(src.Resource.Text()), 1000), Title: clip(strings.TrimSpace(src.Title.Text()), 300),
 		})
 	}
 	if d.stale != nil {
 		out.Notes = append(out.Notes, staleNote(d.stale))
 	}
+	fitTrust(&out)
 	return nil, out, nil
+}
+
+// fitTrust keeps a trust answer within answerBudget as a whole: while it is over, the list that
+// weighs most loses its second half, and a note says how many of its items were left out.
+func fitTrust(out *TrustOut) {
+	// Room for the notes of what was left out.
+	budget := answerBudget - 1<<10
+	var cut [6]int
+	names := [6]string{"sources", "derives_from", "flagged_upstream", "used_by", "verified", "notes"}
+	for toolSize(out) > budget {
+		lists := [6]int{jsonSize(out.Sources), jsonSize(out.DerivesFrom), jsonSize(out.FlaggedUpstream), jsonSize(out.UsedBy), jsonSize(out.Verified), jsonSize(out.Notes)}
+		lens := [6]int{len(out.Sources), len(out.DerivesFrom), len(out.FlaggedUpstream), len(out.UsedBy), len(out.Verified), len(out.Notes)}
+		big := -1
+		for i := range lists {
+			if lens[i] > 0 && (big < 0 || lists[i] > lists[big]) {
+				big = i
+			}
+		}
+		if big < 0 {
+			break
+		}
+		keep := lens[big] / 2
+		cut[big] += lens[big] - keep
+		switch big {
+		case 0:
+			out.Sources = out.Sources[:keep]
+		case 1:
+			out.DerivesFrom = out.DerivesFrom[:keep]
+		case 2:
+			out.FlaggedUpstream = out.FlaggedUpstream[:keep]
+		case 3:
+			out.UsedBy = out.UsedBy[:keep]
+		case 4:
+			out.Verified = out.Verified[:keep]
+		case 5:
+			out.Notes = out.Notes[:keep]
+		}
+	}
+	for i, n := range cut {
+		if n > 0 {
+			out.Notes = append(out.Notes, leftOut(n, names[i]))
+		}
+	}
 }
 
 func capList(l []string) []string { return l[:min(len(l), maxList)] }
