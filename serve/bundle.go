@@ -174,7 +174,7 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 			notes = append(notes, notRead(x.Path, broken))
 			continue
 		}
-		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: "Index of /" + x.Dir()}
+		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: indexTitle(x.Dir())}
 		d.setText(text)
 		s.add(d)
 	}

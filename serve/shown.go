@@ -128,3 +128,17 @@ func clipNote(s string, n int) string {
 func staleNote(p *okf.Position) string {
 	return fmt.Sprintf("the file on disk has an error at line %d, column %d (okf lint names it); this is its last good version", p.Line, p.Col)
 }
+
+// oneLine is a bundle string as an answer's field carries it (a title, a description): control
+// characters, line and paragraph separators and bidi controls escaped (okf.EscapeControl), so a
+// host that prints it cannot be made to show a line of its own, and clipped to n bytes.
+func oneLine(s string, n int) string { return clip(okf.EscapeControl(s), n) }
+
+// indexTitle is the title the server gives the index of dir.
+func indexTitle(dir string) string {
+	if p := showID(dir); dir == "" || p == dir {
+		return "Index of /" + dir
+	} else {
+		return "Index of folder " + p
+	}
+}

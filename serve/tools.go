@@ -241,7 +241,7 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 	for _, h := range snap.idx.search(q, k, keep) {
 		d := snap.docs[h.doc]
 		out.Hits = append(out.Hits, Hit{
-			ID: d.id, URI: d.uri, Title: clip(d.title, 300), Description: clip(d.description, 500), Type: clip(d.typ, 100),
+			ID: d.id, URI: d.uri, Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), Type: oneLine(d.typ, 100),
 			Status: d.status.String(), Tier: d.tier.String(), Freshness: s.freshness(d),
 			Score: float64(int64(h.score*1000+0.5)) / 1000,
 		})
@@ -448,7 +448,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 		if desc == "" {
 			desc = d.description
 		}
-		return Entry{Title: clip(title, 300), ID: d.id, Type: clip(d.typ, 100), Tier: d.tier.String(), Status: d.status.String(), Description: clip(desc, 500)}
+		return Entry{Title: oneLine(title, 300), ID: d.id, Type: oneLine(d.typ, 100), Tier: d.tier.String(), Status: d.status.String(), Description: oneLine(desc, 500)}
 	}
 	if x := snap.byID[indexID(dir)]; x != nil {
 		out.Index = x.uri
@@ -471,14 +471,14 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				}
 				if _, isDir := snap.bundle.Stat(target); isDir && !listed[target+"/"] {
 					listed[target+"/"] = true
-					add(Entry{Title: clip(ie.Title, 300), Dir: target, Description: clip(ie.Description, 500)})
+					add(Entry{Title: oneLine(ie.Title, 300), Dir: target, Description: oneLine(ie.Description, 500)})
 				}
 			}
 		}
 	}
 	for _, sub := range snap.dirs[dir] {
 		if !listed[sub+"/"] {
-			add(Entry{Title: clip(path.Base(sub), 300), Dir: sub})
+			add(Entry{Title: oneLine(path.Base(sub), 300), Dir: sub})
 		}
 	}
 	for _, d := range snap.docs[:snap.concepts] {
@@ -548,7 +548,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			break
 		}
 		out.Sources = append(out.Sources, Source{
-			ID: clip(strings.TrimSpace(src.ID.Text()), 200), Resource: clip(strings.TrimSpace(src.Resource.Text()), 1000), Title: clip(strings.TrimSpace(src.Title.Text()), 300),
+			ID: oneLine(strings.TrimSpace(src.ID.Text()), 200), Resource: oneLine(strings.TrimSpace(src.Resource.Text()), 1000), Title: oneLine(strings.TrimSpace(src.Title.Text()), 300),
 		})
 	}
 	if d.stale != nil {
