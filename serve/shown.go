@@ -136,9 +136,8 @@ func oneLine(s string, n int) string { return clip(okf.EscapeControl(s), n) }
 
 // indexTitle is the title the server gives the index of dir.
 func indexTitle(dir string) string {
-	if p := showID(dir); dir == "" || p == dir {
-		return "Index of /" + dir
-	} else {
+	if p := showID(dir); dir != "" && p != dir {
 		return "Index of folder " + p
 	}
+	return "Index of /" + dir
 }
