@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -162,7 +163,10 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 				refuse(w, "Bad Request: JSON-RPC batches are not accepted over HTTP; send one message a request", http.StatusBadRequest)
 				return
 			}
-			if bytes.Contains(body, []byte(`"subscriptions/listen"`)) {
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method == "subscriptions/listen" {
 				// A listen stream lasts as long as the client keeps it: it holds a connection (of
 				// maxConns), not a request slot.
 				release()

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // startHTTP runs s.ServeHTTP, the way okf serve --http does, on a free loopback port.
@@ -69,6 +72,7 @@ func TestHTTPRefusedBeforeBody(t *testing.T) {
 		{"no token, 1 GiB body", "Content-Length: 1073741824\r\n", "401"},
 		{"wrong token, chunked body", "Authorization: Bearer nope\r\nTransfer-Encoding: chunked\r\n", "401"},
 		{"foreign origin, chunked body", "Authorization: Bearer s3cret\r\nOrigin: http://evil.example\r\nTransfer-Encoding: chunked\r\n", "403"},
+		{"100 KiB of headers", "X-Pad: " + strings.Repeat("a", 100<<10) + "\r\nTransfer-Encoding: chunked\r\n", "431"},
 	} {
 		c := dial(t, addr)
 		fmt.Fprint(c, mcpHeaders+tc.headers+"\r\n")
@@ -228,4 +232,53 @@ func TestHTTPRequestLimit(t *testing.T) {
 	if got != 200 {
 		t.Errorf("after the held request: %d, want 200", got)
 	}
+}
+
+// TestHTTPListenHoldsNoSlot: a 2026-07-28 client's subscriptions/listen stream, open as long as the
+// client is, does not take one of the request slots: with one slot, the client's calls are served.
+func TestHTTPListenHoldsNoSlot(t *testing.T) {
+	s, _ := newServer(t, "testdata/bundle", 0)
+	addr := startHTTP(t, s, HTTPOptions{limits: httpLimits{inflight: 1}})
+	listening := make(chan struct{}, 1)
+	hc := &http.Client{Transport: listenSeen{listening}}
+	c := connect(t, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + Path, DisableStandaloneSSE: true, HTTPClient: hc}, eras[0])
+	select {
+	case <-listening:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client opened no subscriptions/listen stream")
+	}
+	// A call may meet the slot of the one before it not yet given back (the answer is read before
+	// the handler returns): it is tried again. A stream holding the slot would refuse them all.
+	for range 3 {
+		var err error
+		for range 100 {
+			if _, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "glossary"}}); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatalf("search with a listen stream open and one request slot: %v", err)
+		}
+	}
+}
+
+// listenSeen signals once the server has answered a subscriptions/listen request's headers: its
+// stream is then open.
+type listenSeen struct{ ch chan struct{} }
+
+func (l listenSeen) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && bytes.Contains(body, []byte(`"method":"subscriptions/listen"`)) {
+		select {
+		case l.ch <- struct{}{}:
+		default:
+		}
+	}
+	return res, err
 }
