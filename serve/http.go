@@ -113,8 +113,10 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		rc := http.NewResponseController(w)
 		// Deadlines of this request (the server's own ReadTimeout and WriteTimeout would also end
 		// the long-lived streams of subscriptions/listen): its answer's first write, then each
-		// write again (deadlineWriter); its body, until it has been read.
+		// write again (deadlineWriter); its body, until a POST's has been read (any other body is
+		// only read by net/http, to discard it, and must come in time too).
 		rc.SetWriteDeadline(time.Now().Add(lim.write))
+		rc.SetReadDeadline(time.Now().Add(lim.body))
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.Origins) {
 			refuse(w, "Forbidden: origin not allowed", http.StatusForbidden)
 			return
@@ -144,7 +146,6 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		defer release()
 		w = &deadlineWriter{ResponseWriter: w, rc: rc, d: lim.write}
 		if r.Method == http.MethodPost {
-			rc.SetReadDeadline(time.Now().Add(lim.body))
 			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 			if err != nil {
 				var mbe *http.MaxBytesError

@@ -131,6 +131,11 @@ func TestHTTPTimeouts(t *testing.T) {
 	fmt.Fprint(c, mcpHeaders+"Content-Length: 1000\r\n\r\n{\"jsonrpc\":") // and no more body
 	closedAfter(t, c, "slow body")
 
+	// A method the endpoint refuses, with a body that never comes: net/http would wait to discard it.
+	c = dial(t, addr)
+	fmt.Fprint(c, strings.Replace(mcpHeaders, "POST", "PUT", 1)+"Transfer-Encoding: chunked\r\n\r\n")
+	closedAfter(t, c, "slow body of a refused method")
+
 	c = dial(t, addr)
 	fmt.Fprint(c, mcpHeaders+fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(initBody), initBody))
 	r := bufio.NewReader(c)
