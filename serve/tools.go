@@ -360,9 +360,21 @@ func (s *Server) trustLine(snap *snapshot, d *doc) string {
 	}
 	parts := []string{fmt.Sprintf("Trust: %s %s", d.tier, d.status)}
 	r := snap.rowOf(d)
-	if r != nil && r.Verified != nil {
+	switch {
+	case r != nil && r.Verified != nil:
 		parts = append(parts, fmt.Sprintf("verified by %s at %s", showActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
-	} else {
+	case r != nil && len(r.Verifiers) > 0:
+		// Counted entries (they make the tier, D12), none with a readable time: the one that made
+		// the tier, not "never verified" beside a tier that says otherwise.
+		by := r.Verifiers[0]
+		for _, v := range r.Verifiers {
+			if d.tier == okf.HumanReviewed && okf.ClassifyActor(v) == okf.ActorHuman {
+				by = v
+				break
+			}
+		}
+		parts = append(parts, fmt.Sprintf("verified by %s at %s", showActor(by), when(time.Time{}, false)))
+	default:
 		parts = append(parts, "never verified")
 	}
 	if r != nil && r.Generated != nil {
