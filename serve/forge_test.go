@@ -153,11 +153,11 @@ func TestTrustToolForged(t *testing.T) {
 		if out.Generated == nil || out.Generated.Kind != "invalid" || out.Generated.At != "" || out.StaleAfter != "" || out.Status != "draft" || out.Tier != "unverified" {
 			t.Errorf("gen%d: %+v generated %+v", i, out, out.Generated)
 		}
-		if out.Generated != nil && len(out.Generated.By) > maxActorShown+len("…") {
-			t.Errorf("gen%d: generated.by of %d bytes", i, len(out.Generated.By))
+		if out.Generated != nil && (out.Generated.By != "" || out.Generated.AsWritten == "" || len(out.Generated.AsWritten) > maxActorShown+len("…")) {
+			t.Errorf("gen%d: generated %+v, want no by and the text as written, at most %d bytes", i, out.Generated, maxActorShown)
 		}
 		call(t, c, "trust", map[string]any{"id": fmt.Sprintf("ver%d", i)}, &out)
-		if len(out.Verified) != 1 || out.Verified[0].Kind != "invalid" || out.Verified[0].At != "" || out.Status != "stable" {
+		if len(out.Verified) != 1 || out.Verified[0].Kind != "invalid" || out.Verified[0].By != "" || out.Verified[0].At != "" || out.Status != "stable" {
 			t.Errorf("ver%d: %+v", i, out)
 		}
 		for _, note := range out.Notes {

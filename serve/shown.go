@@ -77,11 +77,18 @@ func showActor(s string) string {
 	return strings.TrimSpace(s) + " (" + k + ")"
 }
 
-// stampActor is an actor as the trust tool gives it: escaped for any display (okf.EscapeControl)
-// and clipped, with okf's reading beside it.
-func stampActor(s string) (by, kind string) {
+// stamp is an actor as the trust tool gives it: in By when valid, else in AsWritten, escaped for any
+// display (okf.EscapeControl) and clipped; with okf's reading as Kind. An absent actor is neither.
+func stamp(s string) Stamp {
 	s = strings.TrimSpace(s)
-	return clip(okf.EscapeControl(s), maxActorShown), actorKind(s)
+	if s == "" {
+		return Stamp{}
+	}
+	k := actorKind(s)
+	if k == "invalid" {
+		return Stamp{Kind: k, AsWritten: clip(okf.EscapeControl(s), maxActorShown)}
+	}
+	return Stamp{By: s, Kind: k}
 }
 
 // maxIDShown is the longest ID the trust line writes out; a longer one is clipped, in quotes.

@@ -97,11 +97,14 @@ type TrustIn struct {
 
 // Stamp is an actor and an instant.
 type Stamp struct {
+	// By is the actor, when it is of the §7 forms (actorKind).
 	By string `json:"by,omitempty"`
-	// Kind is okf's reading of By: human, process, agent, team, or invalid when By is not of one
-	// of the §7 forms (see showActor).
+	// Kind is okf's reading of the actor: human, process, agent, team, or invalid.
 	Kind string `json:"kind,omitempty"`
-	At   string `json:"at,omitempty"`
+	// AsWritten is an invalid actor's text, escaped and clipped: the bundle's words, kept apart
+	// from By so that no reader takes them for an actor okf accepted.
+	AsWritten string `json:"as_written,omitempty"`
+	At        string `json:"at,omitempty"`
 }
 
 // Source is one `sources` entry.
@@ -530,8 +533,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		if len(out.Verified) == maxList {
 			break
 		}
-		var st Stamp
-		st.By, st.Kind = stampActor(v.By.Text())
+		st := stamp(v.By.Text())
 		if v.At.Usable() {
 			st.At = when(v.At.Time, v.At.Approximate())
 		}
@@ -539,8 +541,8 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 	}
 	if r := snap.rowOf(d); r != nil {
 		if r.Generated != nil {
-			out.Generated = &Stamp{}
-			out.Generated.By, out.Generated.Kind = stampActor(r.Generated.By)
+			st := stamp(r.Generated.By)
+			out.Generated = &st
 			if !r.Generated.At.IsZero() {
 				out.Generated.At = when(r.Generated.At, r.Generated.Approximate)
 			}
