@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okf-tools/okf/okf"
 )
 
 // Limits on what one answer may hold: a bundle is strangers' text, and every byte of an answer
@@ -177,7 +178,7 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		size := envelope + len(uris[min(end, len(uris)-1)])*3
 		for i, u := range uris[start:end] {
 			d := snap.byURI[u]
-			r := &mcp.Resource{URI: d.uri, Name: d.id, Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), MIMEType: "text/markdown", Size: int64(len(d.text))}
+			r := &mcp.Resource{URI: d.uri, Name: okf.EscapeControl(d.id), Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), MIMEType: "text/markdown", Size: int64(len(d.text))}
 			if size += jsonSize(r) + 1; size > maxListPage && i > 0 {
 				end = start + i
 				break
