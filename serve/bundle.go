@@ -35,8 +35,9 @@ type doc struct {
 	status                  okf.Status
 	tier                    okf.Tier
 
-	// stale is set when the file on disk is broken and this is the last good version: the error.
-	stale string
+	// stale is set when the file on disk is broken and this is the last good version: where the
+	// error is (its message is for stderr: it may quote the broken file).
+	stale *okf.Position
 }
 
 func (d *doc) isIndex() bool { return d.index != nil }
@@ -134,12 +135,12 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 	for _, c := range b.Concepts {
 		d := &doc{id: c.ID, path: c.Path, concept: c}
 		if e, bad := broken[c.Path]; bad && prev != nil {
-			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != "" || prev.cleanFile(old.path)) {
+			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != nil || prev.cleanFile(old.path)) {
 				kept := *old
 				kept.row, kept.ownRow = prev.rowOf(old), true
-				kept.stale = fmt.Sprintf("%s: %s", e.Pos, e.Message)
-				if old.stale != "" {
-					kept.stale = old.stale
+				if old.stale == nil {
+					pos := e.Pos
+					kept.stale = &pos
 				}
 				notes = append(notes, fmt.Sprintf("%s: serving the last good version (%s)", c.Path, e.Message))
 				s.add(&kept)
@@ -173,7 +174,7 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 			notes = append(notes, notRead(x.Path, broken))
 			continue
 		}
-		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: "Index of /" + x.Dir()}
+		d := &doc{id: indexID(x.Dir()), path: x.Path, index: x, title: indexTitle(x.Dir())}
 		d.setText(text)
 		s.add(d)
 	}

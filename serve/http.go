@@ -1,15 +1,19 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,6 +26,46 @@ type HTTPOptions struct {
 	// Origins are browser origins allowed besides the loopback ones (http://localhost:*,
 	// http://127.0.0.1:*, http://[::1]:*), written as scheme://host[:port].
 	Origins []string
+	// limits are the timeouts and limits of ServeHTTP (zero fields: the defaults).
+	limits httpLimits
+}
+
+// httpLimits bound what clients can hold of the server: time (a request's headers, its body, each
+// write of the answer, an idle connection) and number (open connections, requests in progress).
+type httpLimits struct {
+	header, body, write, idle time.Duration
+	conns, inflight           int
+}
+
+// The defaults of httpLimits. A request body is at most maxBody bytes, so inflight requests hold
+// at most inflight × (2 × maxBody + an answer) of memory.
+const (
+	headerTimeout = 10 * time.Second
+	bodyTimeout   = 30 * time.Second
+	writeTimeout  = 30 * time.Second
+	idleTimeout   = 60 * time.Second
+	maxConns      = 256
+	maxInflight   = 64
+	maxBody       = 1 << 20
+)
+
+func (l httpLimits) withDefaults() httpLimits {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&l.header, headerTimeout)
+	def(&l.body, bodyTimeout)
+	def(&l.write, writeTimeout)
+	def(&l.idle, idleTimeout)
+	if l.conns <= 0 {
+		l.conns = maxConns
+	}
+	if l.inflight <= 0 {
+		l.inflight = maxInflight
+	}
+	return l
 }
 
 // Path is where the MCP endpoint is served.
@@ -30,35 +74,136 @@ const Path = "/mcp"
 // Handler returns the Streamable HTTP handler: stateless (no Mcp-Session-Id), so one endpoint
 // serves both the 2026-07-28 revision (server/discover, per-request _meta) and the older
 // initialize handshake. It checks the bearer token and the Origin header (DNS rebinding protection,
-// as the MCP transport specification requires) before the SDK sees the request; the SDK adds its
-// own Host check for loopback connections.
+// as the MCP transport specification requires) on the request's headers, before its body is read
+// and before the SDK sees it; the SDK adds its own Host check for loopback connections. It refuses
+// JSON-RPC batches, bounds the requests in progress, and gives each request's body and each write
+// of its answer a deadline (see guard).
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
-		MaxRequestBodyBytes: 1 << 20,
+		MaxRequestBodyBytes: maxBody,
 	})
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
 	return guard(mux, o)
 }
 
+// refuse answers with an error and closes the connection at once: net/http would otherwise read
+// (to discard it) up to 256 KiB of a body the request may still be sending, waiting for it.
+func refuse(w http.ResponseWriter, msg string, code int) {
+	h := w.Header()
+	h.Set("Connection", "close")
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", fmt.Sprint(len(msg)+1))
+	w.WriteHeader(code)
+	io.WriteString(w, msg+"\n")
+	rc := http.NewResponseController(w)
+	if rc.Flush() == nil {
+		if conn, _, err := rc.Hijack(); err == nil {
+			conn.Close()
+		}
+	}
+}
+
 func guard(next http.Handler, o HTTPOptions) http.Handler {
+	lim := o.limits.withDefaults()
+	slots := make(chan struct{}, lim.inflight)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		// Deadlines of this request (the server's own ReadTimeout and WriteTimeout would also end
+		// the long-lived streams of subscriptions/listen): its answer's first write, then each
+		// write again (deadlineWriter); its body, until a POST's has been read (any other body is
+		// only read by net/http, to discard it, and must come in time too).
+		rc.SetWriteDeadline(time.Now().Add(lim.write))
+		rc.SetReadDeadline(time.Now().Add(lim.body))
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.Origins) {
-			http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
+			refuse(w, "Forbidden: origin not allowed", http.StatusForbidden)
 			return
 		}
 		if o.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(o.Token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="okf serve"`)
-				http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
+				refuse(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
 				return
 			}
+		}
+		select {
+		case slots <- struct{}{}:
+		default:
+			w.Header().Set("Retry-After", "1")
+			refuse(w, fmt.Sprintf("Service Unavailable: %d requests in progress, the most this server takes", lim.inflight), http.StatusServiceUnavailable)
+			return
+		}
+		held := true
+		release := func() {
+			if held {
+				held = false
+				<-slots
+			}
+		}
+		defer release()
+		w = &deadlineWriter{ResponseWriter: w, rc: rc, d: lim.write}
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					refuse(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+					return
+				}
+				refuse(w, "failed to read body", http.StatusBadRequest)
+				return
+			}
+			// Read: the connection may now wait for the client as long as the answer lasts.
+			rc.SetReadDeadline(time.Time{})
+			if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] == '[' {
+				// The SDK serves batches to protocol versions before 2025-06-18, each call answered
+				// on its own: a 1 MiB batch could ask for thousands of 256 KiB answers at once.
+				refuse(w, "Bad Request: JSON-RPC batches are not accepted over HTTP; send one message a request", http.StatusBadRequest)
+				return
+			}
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method == "subscriptions/listen" {
+				// A listen stream lasts as long as the client keeps it: it holds a connection (of
+				// maxConns), not a request slot.
+				release()
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// deadlineWriter gives each write of an answer its own deadline: an answer may stream for long (a
+// subscriptions/listen stream), but a client that stops reading it stalls a write, which then
+// fails and ends the connection.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) WriteHeader(code int) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // originAllowed accepts loopback origins on any port and the listed ones.
 func originAllowed(origin string, allowed []string) bool {
@@ -112,7 +257,16 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, o HTTPOptions, read
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.Handler(o), ReadHeaderTimeout: 10 * time.Second}
+	lim := o.limits.withDefaults()
+	ln = &limitListener{Listener: ln, slots: make(chan struct{}, lim.conns)}
+	srv := &http.Server{
+		Handler:           s.Handler(o),
+		ReadHeaderTimeout: lim.header,
+		IdleTimeout:       lim.idle,
+		MaxHeaderBytes:    64 << 10,
+		// No ReadTimeout or WriteTimeout: they would end subscriptions/listen streams; guard sets
+		// a deadline on each request's body and on each write instead.
+	}
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + Path)
 	}
@@ -130,4 +284,39 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, o HTTPOptions, read
 		}
 		return err
 	}
+}
+
+// limitListener keeps at most cap(slots) connections open: one past the limit is closed as soon as
+// it is accepted (a client gets a closed connection at once, not a wait in the kernel's queue), and
+// a slot is freed when its connection closes.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

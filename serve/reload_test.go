@@ -58,7 +58,7 @@ func TestReload(t *testing.T) {
 			}
 			var r ReadOut
 			call(t, c, "read", map[string]any{"id": "caching/paged-attention"}, &r)
-			if !strings.HasPrefix(r.Trust, "Trust: unverified draft;") || !strings.Contains(r.Trust, "Note: the file on disk has an error (caching/paged-attention.md:") || !strings.Contains(r.Text, "like virtual memory") {
+			if !strings.HasPrefix(r.Trust, "Trust: unverified draft;") || !strings.Contains(r.Trust, "Note: the file on disk has an error at line 3, column 1 (okf lint names it)") || !strings.Contains(r.Text, "like virtual memory") {
 				t.Errorf("broken file: %+v", r)
 			}
 			res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://caching/paged-attention"})

@@ -428,14 +428,14 @@ func TestTrust(t *testing.T) {
 		var out TrustOut
 		call(t, c, "trust", map[string]any{"id": "caching/paged-attention"}, &out)
 		want := `{"id":"caching/paged-attention","tier":"unverified","status":"draft","freshness":"none",` +
-			`"generated":{"by":"process:okf-gen","at":"2026-11-30T12:00:00Z"},"verified":[],"changed_since_verified":false,` +
+			`"generated":{"by":"process:okf-gen","kind":"process","at":"2026-11-30T12:00:00Z"},"verified":[],"changed_since_verified":false,` +
 			`"sources":[{"resource":"/caching/kv-cache.md","title":"KV cache"}],"derives_from":["caching/kv-cache"],` +
 			`"flagged_upstream":[],"used_by":[]}`
 		if got, _ := json.Marshal(out); string(got) != want {
 			t.Errorf("paged-attention\n%s\nwant\n%s", got, want)
 		}
 		call(t, c, "trust", map[string]any{"id": "caching/kv-cache"}, &out)
-		if out.StaleAfter != "2026-12-10T00:00:00Z" || out.Freshness != "expiring" || len(out.Verified) != 1 || out.Verified[0] != (Stamp{By: "process:ci-check", At: "2026-11-01T00:00:00Z"}) ||
+		if out.StaleAfter != "2026-12-10T00:00:00Z" || out.Freshness != "expiring" || len(out.Verified) != 1 || out.Verified[0] != (Stamp{By: "process:ci-check", Kind: "process", At: "2026-11-01T00:00:00Z"}) ||
 			!slices.Equal(out.UsedBy, []string{"caching/paged-attention"}) || !slices.Equal(out.DerivesFrom, []string{"glossary"}) {
 			t.Errorf("kv-cache %+v", out)
 		}

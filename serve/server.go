@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okf-tools/okf/okf"
 )
 
 // Limits on what one answer may hold: a bundle is strangers' text, and every byte of an answer
@@ -31,6 +32,10 @@ const (
 	maxEntries     = 1000      // browse entries
 	maxList        = 200       // used_by, sources and such in a trust answer
 	defaultPage    = 500
+	maxListPage    = 1 << 20 // a resources/list page
+	maxTrustLine   = 8 << 10 // the trust line, whatever the bundle
+	maxActorShown  = 200     // an actor as the trust tool shows it
+	maxNote        = 500     // one note of the trust tool
 
 	// ttlMs: how long a host may keep a list or a read. The server notifies list changes where the
 	// protocol era lets it; the TTL bounds staleness where it cannot (stateless HTTP).
@@ -132,8 +137,9 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	if d == nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	if len(d.text) > maxResource {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit of a resource read; use the read tool with offset", d.path, len(d.text), maxResource)}
+	// The cap is on the answer: the text as JSON writes it ('<' as six bytes), and its envelope.
+	if len(d.text) > maxResource || jsonStringSize(string(d.text)) > maxResource-envelope {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes (%d as JSON), over the %d-byte limit of a resource read; use the read tool with offset", showID(d.path), len(d.text), jsonStringSize(string(d.text)), maxResource)}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: d.uri, MIMEType: "text/markdown", Text: string(d.text)}}}, nil
 }
@@ -167,9 +173,16 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, 0, end-start)}
 		res.TTLMs = listTTL
 		res.CacheScope = "public"
-		for _, u := range uris[start:end] {
+		// A page ends early when it would pass maxListPage bytes (it has at least one resource); the
+		// cursor goes on from its last URI.
+		size := envelope + len(uris[min(end, len(uris)-1)])*3
+		for i, u := range uris[start:end] {
 			d := snap.byURI[u]
-			r := &mcp.Resource{URI: d.uri, Name: d.id, Title: d.title, Description: d.description, MIMEType: "text/markdown", Size: int64(len(d.text))}
+			r := &mcp.Resource{URI: d.uri, Name: okf.EscapeControl(d.id), Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), MIMEType: "text/markdown", Size: int64(len(d.text))}
+			if size += jsonSize(r) + 1; size > maxListPage && i > 0 {
+				end = start + i
+				break
+			}
 			res.Resources = append(res.Resources, r)
 		}
 		if end < len(uris) {
@@ -212,31 +225,39 @@ func wordStarts(text string) []int {
 	return starts
 }
 
-// cutWords returns the words [offset, offset+n) of text with the text between them as written,
-// the total number of words, and the offset to continue from (0 when the end was reached).
-func cutWords(text string, offset, n int) (string, int, int) {
-	starts := wordStarts(text)
+// cutWords returns the words [offset, offset+n) of text (whose word starts are starts) with the
+// text between them as written, at most limit bytes of it, the total number of words, and the
+// offset to continue from (0 when the end was reached). When words [offset, offset+n) are longer
+// than limit, they are cut at the last word start that fits; a single word longer than limit is
+// cut at limit, and the read goes on at the next word.
+func cutWords(text string, starts []int, offset, n, limit int) (string, int, int) {
 	total := len(starts)
 	if offset >= total {
 		return "", total, 0
 	}
 	from := starts[offset]
-	end := offset + n
-	if end >= total {
-		return strings.TrimRight(text[from:], " \t\r\n"), total, 0
+	end := min(offset+n, total)
+	upTo := func(end int) string {
+		if end >= total {
+			return strings.TrimRight(text[from:], " \t\r\n\f\v")
+		}
+		return strings.TrimRight(text[from:starts[end]], " \t\r\n\f\v")
 	}
-	cut := strings.TrimRight(text[from:starts[end]], " \t\r\n\f\v")
-	if len(cut) > maxAnswerBytes {
+	cut := upTo(end)
+	if len(cut) > limit {
 		// Very long "words" (a base64 blob): cut at the last word start that fits.
-		i := sort.SearchInts(starts, from+maxAnswerBytes) - 1
+		i := sort.SearchInts(starts, from+limit) - 1
 		if i <= offset {
 			i = offset + 1
 		}
-		end = i
-		cut = strings.TrimRight(text[from:starts[end]], " \t\r\n\f\v")
-		if len(cut) > maxAnswerBytes {
-			cut = strings.ToValidUTF8(cut[:maxAnswerBytes], "")
+		end = min(i, end)
+		cut = upTo(end)
+		if len(cut) > limit {
+			cut = strings.ToValidUTF8(cut[:limit], "")
 		}
+	}
+	if end >= total {
+		end = 0
 	}
 	return cut, total, end
 }

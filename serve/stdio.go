@@ -159,6 +159,11 @@ type lines struct {
 
 const maxLine = 1 << 20
 
+// maxBatch is the most messages a JSON-RPC batch may hold (where the session's version has batches):
+// the SDK answers a batch as one array, so its answers are held together, up to maxAnswerBytes
+// each.
+const maxBatch = 16
+
 // feed calls each for every line that ends in p, with tooLong set (and no text) for a line longer
 // than maxLine.
 func (l *lines) feed(p []byte, each func(line []byte, tooLong bool)) {
@@ -266,6 +271,13 @@ func (d *drainingReader) line(line []byte, tooLong bool) {
 			// initialize decides.
 			d.refuse(-32600, fmt.Sprintf("line %d: JSON-RPC batches are not part of MCP from 2025-06-18 on; send one message a line", d.n))
 			return
+		}
+		if bytes.TrimSpace(line)[0] == '[' {
+			var batch []json.RawMessage
+			if json.Unmarshal(line, &batch) == nil && len(batch) > maxBatch {
+				d.refuse(-32600, fmt.Sprintf("line %d: a batch of %d messages; at most %d a batch", d.n, len(batch), maxBatch))
+				return
+			}
 		}
 		if id := d.record(line); id != "" {
 			d.refuse(-32600, fmt.Sprintf("line %d: id %s is already used by a request not yet answered", d.n, id))

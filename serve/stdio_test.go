@@ -319,3 +319,30 @@ func FuzzStdio(f *testing.F) {
 		}
 	})
 }
+
+// TestStdioBatchCap: a batch, where the session's version has them, holds at most maxBatch
+// messages, so one line cannot ask for thousands of answers of up to 256 KiB each at once.
+func TestStdioBatchCap(t *testing.T) {
+	init := strings.Replace(initLine, "2025-06-18", "2025-03-26", 1)
+	mk := func(n int) string {
+		var msgs []string
+		for i := range n {
+			msgs = append(msgs, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r%d","method":"tools/call","params":{"name":"read","arguments":{"id":"glossary"}}}`, i))
+		}
+		return "[" + strings.Join(msgs, ",") + "]"
+	}
+	_, out := serveLines(t, strings.NewReader(strings.Join([]string{init, mk(maxBatch), mk(maxBatch + 1), `{"jsonrpc":"2.0","id":"last","method":"ping"}`}, "\n")+"\n"))
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var served, refused int
+	for _, line := range lines {
+		var many []json.RawMessage
+		if json.Unmarshal([]byte(line), &many) == nil {
+			served += len(many)
+		} else if strings.Contains(line, `"id":null`) && strings.Contains(line, "batch") {
+			refused++
+		}
+	}
+	if served != maxBatch || refused != 1 || !strings.Contains(out, `"id":"last"`) {
+		t.Errorf("served %d in batches, refused %d batches, want %d and 1:\n%.2000s", served, refused, maxBatch, out)
+	}
+}

@@ -43,6 +43,8 @@ type Hit struct {
 // SearchOut is the search tool's output.
 type SearchOut struct {
 	Hits []Hit `json:"hits"`
+	// Omitted counts the hits left out to keep the answer within maxAnswerBytes.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // ReadIn is the read tool's input.
@@ -83,6 +85,9 @@ type BrowseOut struct {
 	// Index is the folder's index.md as a resource URI ("" when the folder has none).
 	Index   string  `json:"index,omitempty"`
 	Entries []Entry `json:"entries"`
+	// Omitted counts the entries left out: past maxEntries, or to keep the answer within
+	// maxAnswerBytes.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // TrustIn is the trust tool's input.
@@ -92,8 +97,14 @@ type TrustIn struct {
 
 // Stamp is an actor and an instant.
 type Stamp struct {
+	// By is the actor, when it is of the §7 forms (actorKind).
 	By string `json:"by,omitempty"`
-	At string `json:"at,omitempty"`
+	// Kind is okf's reading of the actor: human, process, agent, team, or invalid.
+	Kind string `json:"kind,omitempty"`
+	// AsWritten is an invalid actor's text, escaped and clipped: the bundle's words, kept apart
+	// from By so that no reader takes them for an actor okf accepted.
+	AsWritten string `json:"as_written,omitempty"`
+	At        string `json:"at,omitempty"`
 }
 
 // Source is one `sources` entry.
@@ -233,11 +244,17 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 	for _, h := range snap.idx.search(q, k, keep) {
 		d := snap.docs[h.doc]
 		out.Hits = append(out.Hits, Hit{
-			ID: d.id, URI: d.uri, Title: clip(d.title, 300), Description: clip(d.description, 500), Type: clip(d.typ, 100),
+			ID: d.id, URI: d.uri, Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), Type: oneLine(d.typ, 100),
 			Status: d.status.String(), Tier: d.tier.String(), Freshness: s.freshness(d),
 			Score: float64(int64(h.score*1000+0.5)) / 1000,
 		})
 	}
+	// Within answerBudget as a whole: the best hits that fit.
+	all := out.Hits
+	k = fitCount(len(all), func(k int) bool {
+		return toolSize(SearchOut{Hits: all[:k], Omitted: len(all) - k}) <= answerBudget
+	})
+	out.Hits, out.Omitted = all[:k], len(all)-k
 	return nil, out, nil
 }
 
@@ -292,18 +309,36 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 	if err != nil {
 		return nil, out, err
 	}
-	text, total, next := cutWords(string(d.body), in.Offset, n)
-	out = ReadOut{ID: d.id, Trust: s.trustLine(snap, d), Text: text, Words: total, Next: next}
-	var b strings.Builder
-	b.WriteString(out.Trust)
-	b.WriteString("\n\n")
-	b.WriteString(text)
-	if next > 0 {
-		fmt.Fprintf(&b, "\n\n[words %d-%d of %d; continue with offset=%d]", in.Offset+1, next, total, next)
-	} else if in.Offset >= total && total > 0 {
-		fmt.Fprintf(&b, "[offset %d is past the end: the text has %d words]", in.Offset, total)
+	// The whole answer (trust line and text, then both again as structuredContent, as JSON writes
+	// them) within answerBudget: cut the text, measure, and cut shorter until it fits. Each try
+	// cuts the text in proportion to the excess, so few are needed; a text of minCut bytes always
+	// fits (the trust line is at most maxTrustLine).
+	const minCut = 1 << 10
+	body := string(d.body)
+	starts := wordStarts(body)
+	line := s.trustLine(snap, d)
+	limit := maxAnswerBytes
+	var res *mcp.CallToolResult
+	for {
+		text, total, next := cutWords(body, starts, in.Offset, n, limit)
+		out = ReadOut{ID: d.id, Trust: line, Text: text, Words: total, Next: next}
+		var b strings.Builder
+		b.WriteString(out.Trust)
+		b.WriteString("\n\n")
+		b.WriteString(text)
+		if next > 0 {
+			fmt.Fprintf(&b, "\n\n[words %d-%d of %d; continue with offset=%d]", in.Offset+1, next, total, next)
+		} else if in.Offset >= total && total > 0 {
+			fmt.Fprintf(&b, "[offset %d is past the end: the text has %d words]", in.Offset, total)
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+		size := readSize(res.Content, out)
+		if size <= answerBudget || limit <= minCut {
+			break
+		}
+		limit = max(minCut, int(int64(len(text))*int64(answerBudget)/int64(size)*9/10))
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	return res, out, nil
 }
 
 // when prints an instant as written: a date when it was date-only or had no offset (D10).
@@ -318,24 +353,37 @@ func when(t time.Time, approx bool) string {
 }
 
 // trustLine states a concept's trust in one line: tier, status, who verified it and when, who
-// generated it, staleness, sources and flagged lineage. Bundle text in it is escaped so it cannot
-// break the line.
+// generated it, staleness, sources and flagged lineage. It is the server's voice, so no bundle text
+// goes into it unchecked: tier, status and freshness are okf's readings, times are re-rendered from
+// parsed values, actors are shown only when valid (showActor) and IDs plain or quoted (showID). It
+// is at most maxTrustLine bytes whatever the bundle.
 func (s *Server) trustLine(snap *snapshot, d *doc) string {
 	if d.isIndex() {
 		return "Trust: this is a folder index (a list of links), not a concept."
 	}
-	e := okf.EscapeControl
 	parts := []string{fmt.Sprintf("Trust: %s %s", d.tier, d.status)}
 	r := snap.rowOf(d)
-	if r != nil && r.Verified != nil {
-		parts = append(parts, fmt.Sprintf("verified by %s (%s) at %s", e(r.Verified.By), okf.ClassifyActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
-	} else {
+	switch {
+	case r != nil && r.Verified != nil:
+		parts = append(parts, fmt.Sprintf("verified by %s at %s", showActor(r.Verified.By), when(r.Verified.At, r.Verified.Approximate)))
+	case r != nil && len(r.Verifiers) > 0:
+		// Counted entries (they make the tier, D12), none with a readable time: the one that made
+		// the tier, not "never verified" beside a tier that says otherwise.
+		by := r.Verifiers[0]
+		for _, v := range r.Verifiers {
+			if d.tier == okf.HumanReviewed && okf.ClassifyActor(v) == okf.ActorHuman {
+				by = v
+				break
+			}
+		}
+		parts = append(parts, fmt.Sprintf("verified by %s at %s", showActor(by), when(time.Time{}, false)))
+	default:
 		parts = append(parts, "never verified")
 	}
 	if r != nil && r.Generated != nil {
 		g := "generated"
-		if r.Generated.By != "" {
-			g += fmt.Sprintf(" by %s (%s)", e(r.Generated.By), okf.ClassifyActor(r.Generated.By))
+		if strings.TrimSpace(r.Generated.By) != "" {
+			g += " by " + showActor(r.Generated.By)
 		}
 		if !r.Generated.At.IsZero() {
 			g += " at " + when(r.Generated.At, r.Generated.Approximate)
@@ -364,15 +412,28 @@ func (s *Server) trustLine(snap *snapshot, d *doc) string {
 		parts = append(parts, fmt.Sprintf("%d sources", n))
 	}
 	if r != nil && len(r.Upstream) > 0 {
+		// As many flagged upstreams as fit the line; the trust tool lists them all.
+		room := maxTrustLine - 400
+		for _, p := range parts {
+			room -= len(p) + 2
+		}
 		var ups []string
-		for _, u := range r.Upstream {
-			ups = append(ups, fmt.Sprintf("%s (%s)", e(u.ID), strings.Join(u.Reasons, ", ")))
+		for i, u := range r.Upstream {
+			up := fmt.Sprintf("%s (%s)", showID(u.ID), strings.Join(u.Reasons, ", "))
+			if room -= len(up) + 2; room < 0 {
+				ups = append(ups, fmt.Sprintf("%d more (the trust tool lists them)", len(r.Upstream)-i+r.UpstreamMore))
+				break
+			}
+			ups = append(ups, up)
+			if i == len(r.Upstream)-1 && r.UpstreamMore > 0 {
+				ups = append(ups, fmt.Sprintf("%d more (the trust tool lists them)", r.UpstreamMore))
+			}
 		}
 		parts = append(parts, "derives from flagged "+strings.Join(ups, ", "))
 	}
 	line := strings.Join(parts, "; ") + "."
-	if d.stale != "" {
-		line += " Note: the file on disk has an error (" + e(d.stale) + "); this is its last good version."
+	if d.stale != nil {
+		line += " Note: " + staleNote(d.stale) + "."
 	}
 	return line
 }
@@ -391,6 +452,8 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 	add := func(e Entry) {
 		if len(out.Entries) < maxEntries {
 			out.Entries = append(out.Entries, e)
+		} else {
+			out.Omitted++
 		}
 	}
 	concept := func(d *doc, title, desc string) Entry {
@@ -400,7 +463,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 		if desc == "" {
 			desc = d.description
 		}
-		return Entry{Title: title, ID: d.id, Type: d.typ, Tier: d.tier.String(), Status: d.status.String(), Description: clip(desc, 500)}
+		return Entry{Title: oneLine(title, 300), ID: d.id, Type: oneLine(d.typ, 100), Tier: d.tier.String(), Status: d.status.String(), Description: oneLine(desc, 500)}
 	}
 	if x := snap.byID[indexID(dir)]; x != nil {
 		out.Index = x.uri
@@ -423,14 +486,14 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				}
 				if _, isDir := snap.bundle.Stat(target); isDir && !listed[target+"/"] {
 					listed[target+"/"] = true
-					add(Entry{Title: ie.Title, Dir: target, Description: clip(ie.Description, 500)})
+					add(Entry{Title: oneLine(ie.Title, 300), Dir: target, Description: oneLine(ie.Description, 500)})
 				}
 			}
 		}
 	}
 	for _, sub := range snap.dirs[dir] {
 		if !listed[sub+"/"] {
-			add(Entry{Title: path.Base(sub), Dir: sub})
+			add(Entry{Title: oneLine(path.Base(sub), 300), Dir: sub})
 		}
 	}
 	for _, d := range snap.docs[:snap.concepts] {
@@ -438,6 +501,14 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 			add(concept(d, "", ""))
 		}
 	}
+	// Within answerBudget as a whole: the first entries that fit.
+	all, past := out.Entries, out.Omitted
+	k := fitCount(len(all), func(k int) bool {
+		o := out
+		o.Entries, o.Omitted = all[:k], past+len(all)-k
+		return toolSize(o) <= answerBudget
+	})
+	out.Entries, out.Omitted = all[:k], past+len(all)-k
 	return nil, out, nil
 }
 
@@ -448,7 +519,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		return nil, out, err
 	}
 	if d.isIndex() {
-		return nil, out, fmt.Errorf("%s is a folder index, not a concept: it has no provenance", d.id)
+		return nil, out, fmt.Errorf("%s is a folder index, not a concept: it has no provenance", showID(d.id))
 	}
 	f := d.concept.Frontmatter
 	out = TrustOut{
@@ -459,7 +530,10 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		out.StaleAfter = when(f.StaleAfter.Time, f.StaleAfter.Approximate())
 	}
 	for _, v := range f.Verified.Entries {
-		st := Stamp{By: strings.TrimSpace(v.By.Text())}
+		if len(out.Verified) == maxList {
+			break
+		}
+		st := stamp(v.By.Text())
 		if v.At.Usable() {
 			st.At = when(v.At.Time, v.At.Approximate())
 		}
@@ -467,7 +541,8 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 	}
 	if r := snap.rowOf(d); r != nil {
 		if r.Generated != nil {
-			out.Generated = &Stamp{By: r.Generated.By}
+			st := stamp(r.Generated.By)
+			out.Generated = &st
 			if !r.Generated.At.IsZero() {
 				out.Generated.At = when(r.Generated.At, r.Generated.Approximate)
 			}
@@ -478,20 +553,66 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			out.FlaggedUpstream = r.Upstream[:min(len(r.Upstream), maxList)]
 		}
 		out.UsedBy = append(out.UsedBy, capList(r.UsedBy)...)
-		out.Notes = r.Notes
+		for _, n := range r.Notes[:min(len(r.Notes), maxList)] {
+			out.Notes = append(out.Notes, clipNote(n, maxNote))
+		}
 	}
 	for _, src := range f.Sources.Items {
 		if len(out.Sources) == maxList {
 			break
 		}
 		out.Sources = append(out.Sources, Source{
-			ID: strings.TrimSpace(src.ID.Text()), Resource: strings.TrimSpace(src.Resource.Text()), Title: strings.TrimSpace(src.Title.Text()),
+			ID: oneLine(strings.TrimSpace(src.ID.Text()), 200), Resource: oneLine(strings.TrimSpace(src.Resource.Text()), 1000), Title: oneLine(strings.TrimSpace(src.Title.Text()), 300),
 		})
 	}
-	if d.stale != "" {
-		out.Notes = append(out.Notes, "the file on disk has an error ("+d.stale+"); this is its last good version")
+	if d.stale != nil {
+		out.Notes = append(out.Notes, staleNote(d.stale))
 	}
+	fitTrust(&out)
 	return nil, out, nil
+}
+
+// fitTrust keeps a trust answer within answerBudget as a whole: while it is over, the list that
+// weighs most loses its second half, and a note says how many of its items were left out.
+func fitTrust(out *TrustOut) {
+	// Room for the notes of what was left out.
+	budget := answerBudget - 1<<10
+	var cut [6]int
+	names := [6]string{"sources", "derives_from", "flagged_upstream", "used_by", "verified", "notes"}
+	for toolSize(out) > budget {
+		lists := [6]int{jsonSize(out.Sources), jsonSize(out.DerivesFrom), jsonSize(out.FlaggedUpstream), jsonSize(out.UsedBy), jsonSize(out.Verified), jsonSize(out.Notes)}
+		lens := [6]int{len(out.Sources), len(out.DerivesFrom), len(out.FlaggedUpstream), len(out.UsedBy), len(out.Verified), len(out.Notes)}
+		big := -1
+		for i := range lists {
+			if lens[i] > 0 && (big < 0 || lists[i] > lists[big]) {
+				big = i
+			}
+		}
+		if big < 0 {
+			break
+		}
+		keep := lens[big] / 2
+		cut[big] += lens[big] - keep
+		switch big {
+		case 0:
+			out.Sources = out.Sources[:keep]
+		case 1:
+			out.DerivesFrom = out.DerivesFrom[:keep]
+		case 2:
+			out.FlaggedUpstream = out.FlaggedUpstream[:keep]
+		case 3:
+			out.UsedBy = out.UsedBy[:keep]
+		case 4:
+			out.Verified = out.Verified[:keep]
+		case 5:
+			out.Notes = out.Notes[:keep]
+		}
+	}
+	for i, n := range cut {
+		if n > 0 {
+			out.Notes = append(out.Notes, leftOut(n, names[i]))
+		}
+	}
 }
 
 func capList(l []string) []string { return l[:min(len(l), maxList)] }
