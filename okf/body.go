@@ -399,7 +399,7 @@ var (
 // matter here: a label is the join key into `sources` (§5.1, D16). Only lines holding "[^" are
 // looked at closely, which keeps this cheap on long bodies.
 func (p *bodyParser) footnotes(b *Body, code [][2]int) {
-	if bytes.Index(p.src, []byte("[^")) < 0 {
+	if !bytes.Contains(p.src, []byte("[^")) {
 		return
 	}
 	// Bound: code ranges do not overlap; sorted (goldmark walks footnote definitions, and the code
@@ -433,7 +433,7 @@ func (p *bodyParser) footnotes(b *Body, code [][2]int) {
 			off = next
 			continue
 		}
-		if fence || bytes.Index(line, []byte("[^")) < 0 || inCode(off, off+len(line)) {
+		if fence || !bytes.Contains(line, []byte("[^")) || inCode(off, off+len(line)) {
 			off = next
 			continue
 		}

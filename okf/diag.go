@@ -216,24 +216,6 @@ func (li *lineIndex) pos(off int) (line, col int) {
 	return i + 1, col
 }
 
-// lineText returns line n (1-based) without its line ending.
-func (li *lineIndex) lineText(n int) string {
-	if n < 1 || n > len(li.starts) {
-		return ""
-	}
-	start := li.starts[n-1]
-	end := len(li.src)
-	if n < len(li.starts) {
-		end = li.starts[n] - 1
-	}
-	if end > start && li.src[end-1] == '\r' {
-		end--
-	}
-	if end < start {
-		end = start
-	}
-	return string(li.src[start:end])
-}
 
 // clamp32 narrows a line or column to a Position's int32 (a line past 2³¹−1 is held as its maximum).
 func clamp32(n int) int32 {

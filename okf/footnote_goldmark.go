@@ -74,7 +74,7 @@ func (footnoteDefParser) Open(parent ast.Node, reader text.Reader, pc parser.Con
 	}
 	open := pos + 1
 	labelBytes := line[pos+1 : min(len(line), pos+1+footnoteLabelLimit)]
-	closure := util.FindClosure(labelBytes, '[', ']', false, false) //nolint:staticcheck // as goldmark does
+	closure := util.FindClosure(labelBytes, '[', ']', false, false) //lint:ignore SA1019 one line of one label, as goldmark itself does
 	closes := pos + 1 + closure
 	next := closes + 1
 	if closure < 0 || next >= len(line) || line[next] != ':' {
@@ -143,7 +143,7 @@ func (footnoteRefParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 		return nil
 	}
 	open := pos
-	closure := util.FindClosure(line[pos:min(len(line), pos+999)], '[', ']', false, false) //nolint:staticcheck // as goldmark does
+	closure := util.FindClosure(line[pos:min(len(line), pos+999)], '[', ']', false, false) //lint:ignore SA1019 one line of one label, as goldmark itself does
 	if closure < 0 {
 		return nil
 	}

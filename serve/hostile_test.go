@@ -45,7 +45,7 @@ func TestHostileBundle(t *testing.T) {
 	}
 	_, err = c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://leak"})
 	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("okf://leak: %v", err)
 	}
 

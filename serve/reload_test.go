@@ -92,7 +92,7 @@ func TestReload(t *testing.T) {
 			waitListChanged(t, c)
 			_, err = c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://glossary"})
 			var je *jsonrpc.Error
-			if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+			if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
 				t.Errorf("removed file: %v", err)
 			}
 			if res := call(t, c, "read", map[string]any{"id": "glossary"}, nil); !res.IsError {

@@ -171,6 +171,7 @@ func TestCapabilitiesAndInstructions(t *testing.T) {
 	forEach(t, func(t *testing.T, s *Server, c *client) {
 		r := c.InitializeResult()
 		caps := r.Capabilities
+		//lint:ignore SA1019 checks that the deprecated capability is not declared
 		if caps.Logging != nil {
 			t.Error("logging capability advertised (deprecated by 2026-07-28)")
 		}
@@ -259,8 +260,8 @@ func TestResourcesRead(t *testing.T) {
 		for _, uri := range []string{"okf://caching/nope", "okf://caching/kv-cache.md", "okf://../index", "file:///etc/passwd"} {
 			_, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
 			var je *jsonrpc.Error
-			if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
-				t.Errorf("%s: %v, want resource not found (%d)", uri, err, mcp.CodeResourceNotFound)
+			if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+				t.Errorf("%s: %v, want resource not found (%d)", uri, err, jsonrpc.CodeInvalidParams)
 			}
 		}
 	})

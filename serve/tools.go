@@ -132,7 +132,6 @@ type TrustOut struct {
 }
 
 var (
-	yes      = true
 	no       = false
 	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 )

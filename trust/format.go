@@ -64,19 +64,6 @@ func when(t time.Time, approx bool) string {
 	return s
 }
 
-// stampText prints "by at" for a stamp, "-" when absent.
-func stampText(s *Stamp) string {
-	if s == nil {
-		return "-"
-	}
-	switch {
-	case s.At.IsZero():
-		return orDash(s.By)
-	case s.By == "":
-		return when(s.At, s.Approximate)
-	}
-	return s.By + " " + when(s.At, s.Approximate)
-}
 
 // staleText prints the stale_after column: the instant, and "stale"/"expiring" marks.
 func staleText(c *Concept) string {

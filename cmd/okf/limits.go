@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
 
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
@@ -48,9 +46,6 @@ func openBundleRoot(c *cli.Context, dir, prefix string) (*okf.Root, error) {
 	}
 	return r, nil
 }
-
-// isNotExist reports a missing file (not one refused for leading outside, its type or its size).
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // readCheckoutFile reads a file named by a flag or found by name in the working directory (the
 // checkout, untrusted): confined to the working directory when it lies inside it (a link leading
