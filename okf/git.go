@@ -234,6 +234,7 @@ var gitOverrides = []GitSetting{
 	{"log.follow", "false"},
 	{"log.mailmap", "false"},
 	{"color.ui", "false"},
+	{"i18n.logOutputEncoding", "UTF-8"},
 }
 
 // GitOverrides returns the `-c` settings okf gives every git it runs, in order: every key of git's

@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gitTestRepo makes a repository at a temporary folder with kb/a.md and kb/sub/b.md committed,
@@ -357,5 +359,51 @@ func TestGitBounded(t *testing.T) {
 	}
 	if _, err := repo.Tree("--output=/tmp/x"); !errors.Is(err, ErrUnknownRevision) {
 		t.Errorf("an option as a revision: %v", err)
+	}
+}
+
+// TestGitNoLazyFetch: in a partial clone, a blob okf asks for that is not there is an error, never
+// a fetch: the promisor remote's upload-pack program (remote.<name>.uploadpack, which a lazy fetch
+// runs, and which no -c can name in advance) never runs.
+func TestGitNoLazyFetch(t *testing.T) {
+	server := gitTestRepo(t)
+	gitSetup(t, server, "config", "uploadpack.allowFilter", "true")
+	gitSetup(t, server, "config", "uploadpack.allowAnySHA1InWant", "true")
+	_, marker := markerProgram(t)
+	prog := marker + ".sh" // answers nothing and exits, so that the control's git does not wait
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho upload-pack >> '"+marker+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitSetup(t, t.TempDir(), "clone", "-q", "--no-checkout", "--filter=blob:none", "file://"+server, clone)
+	gitSetup(t, clone, "config", "remote.origin.uploadpack", prog)
+	os.MkdirAll(filepath.Join(clone, "kb"), 0o755)
+
+	repo, err := OpenGitRepo(filepath.Join(clone, "kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := repo.Tree("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ls-tree -l needs each blob's size: it fails already (ReadBlobs would too).
+	if list, err := repo.ListTree(tree); err == nil {
+		if _, err := repo.ReadBlobs(list); err == nil {
+			t.Errorf("a missing blob was read: fetched?")
+		}
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("the promisor remote's upload-pack ran:\n%s", data)
+	}
+
+	// Control: plain git fetches lazily, running it.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "-p", "HEAD:kb/a.md")
+	cmd.Dir, cmd.Env, cmd.WaitDelay = clone, gitSetupEnv(), time.Second
+	cmd.Run()
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("control: plain git ran no upload-pack (the test proves nothing)")
 	}
 }
