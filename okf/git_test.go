@@ -357,6 +357,15 @@ func TestGitBounded(t *testing.T) {
 	if _, err := repo.run(nil, 100, "config", "--list"); err == nil {
 		t.Errorf("git config ran through the door")
 	}
+	// Paths are literal: pathspec magic and globs in a post's name match nothing else.
+	for _, name := range []string{"*.md", ":(top)README.txt", ":(glob)**/a.md", "kb/[a]*"} {
+		if _, ok, err := repo.LastCommitDate(name); ok || err != nil {
+			t.Errorf("LastCommitDate(%q) = %v, %v: want no commit", name, ok, err)
+		}
+	}
+	if _, ok, _ := repo.LastCommitDate("kb/a.md"); !ok {
+		t.Errorf("LastCommitDate(kb/a.md): no commit")
+	}
 	if _, err := repo.Tree("--output=/tmp/x"); !errors.Is(err, ErrUnknownRevision) {
 		t.Errorf("an option as a revision: %v", err)
 	}
