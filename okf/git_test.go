@@ -282,6 +282,13 @@ func TestGitPlantedRepo(t *testing.T) {
 			t.Errorf("%s: err = %v, want none", c.name, err)
 		}
 	}
+	// Reached through a link inside the checkout: the folder it leads to is what counts.
+	if err := os.Symlink(filepath.Join(top, "p2", "kb"), filepath.Join(top, "viaLink")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenGitRepo(filepath.Join(top, "viaLink", "deep")); !errors.Is(err, ErrPlantedRepo) {
+		t.Errorf("through a link: err = %v, want ErrPlantedRepo", err)
+	}
 	// The top itself may hold such files: git looks at its .git first, and okf names it.
 	mk(".", "HEAD", "objects/", "refs/")
 	if _, err := OpenGitRepo(top); err != nil {
