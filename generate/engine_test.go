@@ -30,8 +30,8 @@ func warningsOf(p *Plan) string {
 }
 
 // TestGitDateFallback: a post with no date in its frontmatter or name takes the date of the last
-// commit that touched it (git log -1 --format=%cI, run in the posts folder), so a fresh clone and a
-// touch change nothing. Outside a repository, one warning says the posts have no date.
+// commit that touched it (git log -1 --format=%cI on the checkout's own repository), so a fresh
+// clone and a touch change nothing. Outside a repository, one warning says the posts have no date.
 func TestGitDateFallback(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

@@ -452,24 +452,37 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 			"author key %q (%d post(s)): %s; the concept credits the key in its body and sets no sources author", k, len(unknown[k]), where)})
 	}
 	if len(undated) > 0 {
-		git := inGitRepo(opts.Posts)
+		// The posts folder's checkout, through okf's one git door: never a repository planted in
+		// the posts folder (a pull request can commit HEAD, objects/ and refs/ there), and no
+		// program any config names.
+		repo, why := okf.OpenGitRepo(opts.Posts)
+		var failed error
 		missing := 0
 		for _, p := range undated {
-			if git {
-				if t, ok := GitDate(opts.Posts, filepath.FromSlash(p.Path)); ok {
+			if repo != nil {
+				t, ok, err := repo.LastCommitDate(p.Path)
+				if ok {
 					p.Date, p.DateFrom = t, "git"
 					continue
+				}
+				if err != nil && failed == nil {
+					failed = err
 				}
 			}
 			missing++
 		}
 		if missing > 0 {
-			why := "the posts folder is not in a git repository (or git is not installed)"
-			if git {
-				why = "git has no commit for them"
+			reason := "git has no commit for them"
+			switch {
+			case failed != nil:
+				reason = fmt.Sprintf("git could not tell (%v)", failed)
+			case errors.Is(why, okf.ErrPlantedRepo):
+				reason = why.Error()
+			case why != nil:
+				reason = "the posts folder is not in a git repository (or git is not installed)"
 			}
 			warnings = append(warnings, PostProblem{Pos: okf.Position{Path: "."}, Message: fmt.Sprintf(
-				"%d post(s) have no date in frontmatter or file name and %s: their sources carry no last_modified", missing, why)})
+				"%d post(s) have no date in frontmatter or file name and %s: their sources carry no last_modified", missing, reason)})
 		}
 	}
 	return warnings, nil
