@@ -216,7 +216,6 @@ func (li *lineIndex) pos(off int) (line, col int) {
 	return i + 1, col
 }
 
-
 // clamp32 narrows a line or column to a Position's int32 (a line past 2³¹−1 is held as its maximum).
 func clamp32(n int) int32 {
 	if n > math.MaxInt32 {
