@@ -52,6 +52,8 @@ type escape2 struct {
 	before func(t *testing.T) func()
 	// check inspects the world after each run.
 	check func(t *testing.T, sandboxed bool)
+	// killed: the sandbox kills the attempt (an error result) rather than failing it.
+	killed bool
 }
 
 func runEscapes2(t *testing.T, cases []escape2) {
@@ -82,6 +84,11 @@ func runEscapes2(t *testing.T, cases []escape2) {
 				want := Fail
 				if !sandboxed {
 					want = Pass
+				} else if c.killed {
+					want = Error
+				}
+				if !sandboxed && c.killed && r.Outcome != Pass {
+					t.Skipf("the attempt does not work here even unconfined: %s (%s) %q", r.Outcome, deref(r.Reason), r.StderrTail)
 				}
 				if r.Outcome != want {
 					t.Errorf("sandboxed=%v: got %s (%s), details %s, stderr %q; want %s", sandboxed, r.Outcome, deref(r.Reason), r.Details, r.StderrTail, want)
@@ -100,6 +107,28 @@ func runEscapes2(t *testing.T, cases []escape2) {
 // succeed, so the test proves something.
 func TestSandboxEscapesBeyondLandlock(t *testing.T) {
 	needSandbox(t)
+	beyondLandlock(t)
+}
+
+// TestSandboxEscapesRootWithoutUserNS runs every escape as a root okf does where user namespaces
+// are disabled: the launcher is real root in the other namespaces, builds the root, and becomes
+// the fresh uid before anything of the attester runs.
+func TestSandboxEscapesRootWithoutUserNS(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("only a root okf runs attesters without a user namespace")
+	}
+	saved := isoNS
+	isoNS = nsFlags
+	defer func() { isoNS = saved }()
+	if why := probe(nsFlags); why != "" {
+		t.Fatalf("the sandbox cannot be built without a user namespace: %s", why)
+	}
+	t.Run("Landlock's", testEscapes)
+	t.Run("beyond Landlock", beyondLandlock)
+}
+
+func beyondLandlock(t *testing.T) {
 	savedUID := freshUID
 	freshUID = func() int { return testUID }
 	defer func() { freshUID = savedUID }()
@@ -268,6 +297,14 @@ func TestSandboxEscapesBeyondLandlock(t *testing.T) {
 				}
 				return func() { unix.KeyctlInt(unix.KEYCTL_REVOKE, id, 0, 0, 0) }
 			}},
+		{name: "a 32-bit system call from a 64-bit process", killed: true,
+			// getpid through int 0x80 (the i386 entry), from executable memory.
+			py: "import mmap\nassert platform.machine() == 'x86_64', 'not x86_64'\n" +
+				"m = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n" +
+				"m.write(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3')\n" +
+				"addr = ctypes.addressof(ctypes.c_char.from_buffer(m))\n" +
+				"pid = ctypes.CFUNCTYPE(ctypes.c_int)(addr)()\nassert pid > 0, 'int 0x80: %d' % pid"},
+		{name: "make a user namespace to undo the sandbox", sh: "unshare -U -r true 2>/dev/null"},
 		{name: "write more than the disk budget in files under the per-file limit",
 			sh: "( for i in 1 2 3 4; do head -c 4194304 /dev/zero > \"$HOME/f$i\" || exit 1; done ) 2>/dev/null"},
 	}
