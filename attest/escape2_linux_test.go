@@ -305,6 +305,8 @@ func beyondLandlock(t *testing.T) {
 				"m.write(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3')\n" +
 				"addr = ctypes.addressof(ctypes.c_char.from_buffer(m))\n" +
 				"pid = ctypes.CFUNCTYPE(ctypes.c_int)(addr)()\nassert pid > 0, 'int 0x80: %d' % pid"},
+		{name: "write more than the disk budget into memory files",
+			py: "fds = [os.memfd_create('f%d' % i) for i in range(4)]\nfor fd in fds:\n    assert os.write(fd, bytes(4 << 20)) == 4 << 20"},
 		{name: "make a user namespace to undo the sandbox", sh: "unshare -U -r true 2>/dev/null"},
 		{name: "write more than the disk budget in files under the per-file limit",
 			sh: "( for i in 1 2 3 4; do head -c 4194304 /dev/zero > \"$HOME/f$i\" || exit 1; done ) 2>/dev/null"},

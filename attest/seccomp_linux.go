@@ -15,7 +15,9 @@ import (
 // to what the rest of the sandbox does not scope (sockets of every family, the keyrings), to
 // undoing the sandbox (namespaces, mounts), to other processes (ptrace and kin) and to the
 // kernel's largest attack surface (bpf, perf, io_uring, which also performs socket operations
-// without socket(), userfaultfd, modules, kexec). Names this architecture lacks are skipped.
+// without socket(), userfaultfd, modules, kexec), and to memory files outside the disk budget
+// (memfd; the private /tmp is the only file system it can write). Names this architecture lacks
+// are skipped.
 var seccompDenied = []string{
 	"socket",
 	"keyctl", "add_key", "request_key",
@@ -23,6 +25,7 @@ var seccompDenied = []string{
 	"fsopen", "fsconfig", "fsmount", "fspick", "open_tree", "move_mount", "mount_setattr",
 	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
 	"bpf", "perf_event_open", "userfaultfd", "fanotify_init",
+	"memfd_create", "memfd_secret",
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
 	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"open_by_handle_at", "name_to_handle_at",
