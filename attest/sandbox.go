@@ -57,8 +57,8 @@ const (
 	LimitFileSize = 64 << 20
 	// LimitOpenFiles bounds open file descriptors (RLIMIT_NOFILE).
 	LimitOpenFiles = 256
-	// LimitProcesses bounds processes and threads in the attester's user namespace (RLIMIT_NPROC).
-	// It is only set inside a user namespace: outside one, the count is the whole user's.
+	// LimitProcesses bounds the attester's processes and threads (RLIMIT_NPROC), counted for its uid
+	// in its user namespace, or for its fresh uid (which nothing else uses) where a root okf has none.
 	LimitProcesses = 128
 )
 
