@@ -127,27 +127,65 @@ func fromVerdict(res *Result, v *Verdict) *Result {
 	return res
 }
 
-// runExternal runs an executable or a Python attester in the sandbox: a temporary copy of the
-// bundle as working directory, a clean environment, a timeout over the whole process group, and
-// capped output.
+// runExternal runs an executable or a Python attester in the sandbox: a copy of the bundle as
+// working directory, a clean environment, a timeout over the whole process group, and capped
+// output. okf prepares the attester's folder in a private temporary folder of its own; sandboxed,
+// the attester gets a copy of it in a private tmpfs that vanishes with it, so the host folder is
+// never the attester's to lock. That folder is removed afterwards, and a failure to remove it is
+// an error, never silence.
 func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Result) *Result {
-	reqJSON, err := json.Marshal(req)
-	if err != nil {
-		return res.set(Error, "cannot encode the request: %v", err)
-	}
 	tmp, err := os.MkdirTemp("", "okf-attest-")
 	if err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
-	defer os.RemoveAll(tmp)
-	home := filepath.Join(tmp, "home")
-	work := filepath.Join(tmp, "bundle")
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	out := runExternalIn(tmp, b, a, req, opts, res)
+	if err := removeTree(tmp); err != nil {
+		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, err)
+	}
+	return out
+}
+
+// removeTree removes dir whatever modes were set inside it (an unconfined attester can lock its
+// own user out of a folder with chmod 000): folders get their owner's rights back, then it is
+// removed again. It fails only when that cannot be done (an immutable file, a mount).
+func removeTree(dir string) error {
+	if err := os.RemoveAll(dir); err == nil {
+		return nil
+	}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		return errors.New("it is still there")
+	}
+	return nil
+}
+
+func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Options, res *Result) *Result {
+	reqJSON, err := json.Marshal(req)
+	if err != nil {
+		return res.set(Error, "cannot encode the request: %v", err)
+	}
+	sandboxed := MachineIsolation().Sandboxed() && !opts.unconfined
+	// base is where the attester sees okf's folder: the sandbox's /tmp, or the folder itself.
+	base := tmp
+	if sandboxed {
+		base = sandboxTmp
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, "home"), 0o700); err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
-	if err := copyBundle(b, work); err != nil {
+	if err := copyBundle(b, filepath.Join(tmp, "bundle")); err != nil {
 		return res.set(Error, "cannot copy the bundle into the sandbox: %v", err)
 	}
+	home := filepath.Join(base, "home")
+	work := filepath.Join(base, "bundle")
 	file := a.File
 	var ro []string // read-only paths outside the private folder the attester needs
 	if a.Target != "" && !a.Outside {
@@ -162,27 +200,27 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 		if err != nil {
 			return res.set(Error, "cannot run Python attester %q: %v", a.Resource, err)
 		}
-		adapter := filepath.Join(tmp, "okf_adapter.py")
-		if err := os.WriteFile(adapter, adapterPy, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, "okf_adapter.py"), adapterPy, 0o600); err != nil {
 			return res.set(Error, "cannot write the Python adapter: %v", err)
 		}
-		argv = []string{py, "-I", adapter, file}
+		argv = []string{py, "-I", filepath.Join(base, "okf_adapter.py"), file}
 		ro = append(ro, pythonDirs...)
 	default:
 		argv = []string{file}
 	}
-	env := []string{"HOME=" + home, "TMPDIR=" + tmp}
+	env := []string{"HOME=" + home, "TMPDIR=" + base}
 	for _, k := range append([]string{"PATH", "LANG"}, opts.Env...) {
 		if v := opts.getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}
 	var cmd *exec.Cmd
-	if MachineIsolation().Sandboxed() && !opts.unconfined {
+	if sandboxed {
 		cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
 		if err != nil {
 			return res.set(Error, "cannot prepare the sandbox: %v", err)
 		}
+		defer closeExtra(cmd)
 	} else { // UnsafeNoSandbox (checked by Attest)
 		cmd = exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = work

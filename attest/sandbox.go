@@ -1,34 +1,40 @@
 package attest
 
-// The sandbox for external attesters (issue 9).
+// The sandbox for external attesters (issues 9 and 24).
 //
 // Design. Landlock applies to the process that asks for it and to everything that process starts,
 // never to its parent, and Go cannot run code between fork and exec. So okf re-executes its own
-// binary as a tiny launcher: `okf __okf-sandbox-exec SPEC` where SPEC is JSON naming the program,
-// its arguments, environment and working folder, the paths it may read, the paths it may write and
-// the resource limits. The launcher (SandboxMain, called first thing in main) applies the limits
-// to itself, drops every capability, applies Landlock, and then execs the attester, which inherits
-// all of it. okf starts the launcher in fresh user, PID, network, IPC and UTS namespaces where the
-// kernel allows it, so the attester is process 1 of its own PID namespace: when it exits or is
-// killed, the kernel kills every process it left behind, including a `setsid` one.
+// binary as a tiny launcher, `okf __okf-sandbox-exec`, in fresh user, mount, PID, network, IPC,
+// UTS and cgroup namespaces. The launcher reads its spec (the program, its arguments and
+// environment, the paths it may see, the limits) from descriptor 3, a pipe: nothing of it is on a
+// command line, which every local user can read in /proc. The launcher (SandboxMain, called first
+// thing in main) then, in order:
+//   - marks every descriptor but 0, 1 and 2 close-on-exec (close_range), whatever okf inherited;
+//   - builds a new root: a small tmpfs holding read-only bind mounts of the system folders an
+//     interpreter needs (/usr, /lib*, a few files of /etc, the interpreter's own prefixes), the
+//     device nodes /dev/null, /dev/zero, /dev/random and /dev/urandom, and a private tmpfs at /tmp
+//     of a fixed size (the disk budget) holding the copy of the bundle, HOME and the adapter;
+//     pivots into it and detaches the old root, so no host file, socket path or /proc is left to
+//     reach, and everything the attester wrote vanishes with the mount namespace;
+//   - joins a fresh session keyring, empties the capability bounding set, and becomes an
+//     unprivileged user: okf's own uid, or, when okf runs as root, a fresh uid that no other
+//     process on the machine uses (never uid 0);
+//   - sets the resource limits, no_new_privs, Landlock (files, TCP, signals and abstract sockets,
+//     as a second wall), and a seccomp filter that denies socket() for every family (a Unix
+//     socketpair stays), the keyring, namespaces and mounts, ptrace, bpf, perf, io_uring,
+//     userfaultfd, kernel modules and kexec;
+//   - and execs the attester, which inherits all of it. It is process 1 of its PID namespace:
+//     when it exits or is killed, the kernel kills every process it left behind.
 //
-// What the attester gets:
-//   - files: read and execute on the system folders an interpreter needs (/usr, /bin, /lib*, a few
-//     files under /etc, Python's own prefix), read and write on its own temporary folder (a real
-//     copy of the bundle, a HOME, the adapter), read and write on /dev/null, /dev/zero and
-//     /dev/urandom; nothing else, so neither /proc (the parent's environment), /etc/passwd, the
-//     original bundle nor any other file can be opened;
-//   - network: no TCP bind or connect (Landlock ABI 4 and later), and in a network namespace no
-//     network at all (only a loopback interface that is down);
-//   - signals and abstract Unix sockets only inside its own domain (Landlock ABI 6 and later);
-//   - limits: address space, file size, CPU time, open files, and (in a user namespace) processes.
-//
-// Without Landlock (another OS, an old kernel, Landlock disabled) there is no sandbox and external
-// attesters are unavailable unless the caller passes Options.UnsafeNoSandbox.
+// A machine that cannot give one of these layers gives no sandbox: external attesters are then
+// unavailable unless the caller passes Options.UnsafeNoSandbox.
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -51,26 +57,47 @@ const (
 	LimitFileSize = 64 << 20
 	// LimitOpenFiles bounds open file descriptors (RLIMIT_NOFILE).
 	LimitOpenFiles = 256
-	// LimitProcesses bounds processes and threads in the attester's user namespace (RLIMIT_NPROC).
-	// It is only set inside a user namespace: outside one, the count is the whole user's.
+	// LimitProcesses bounds the attester's processes and threads (RLIMIT_NPROC), counted for its uid
+	// in its user namespace, or for its fresh uid (which nothing else uses) where a root okf has none.
 	LimitProcesses = 128
 )
 
-// sandboxSpec is what okf tells the launcher.
+// sandboxSpec is what okf tells the launcher, over descriptor 3.
 type sandboxSpec struct {
+	// Probe makes the launcher build the whole sandbox and exit 0 instead of running anything.
 	Probe bool     `json:"probe,omitempty"`
 	Argv  []string `json:"argv,omitempty"`
 	Env   []string `json:"env,omitempty"`
 	Dir   string   `json:"dir,omitempty"`
-	// RODirs and ROFiles may be read and executed; RWDirs and RWFiles also written.
-	RODirs  []string `json:"ro_dirs,omitempty"`
-	ROFiles []string `json:"ro_files,omitempty"`
-	RWDirs  []string `json:"rw_dirs,omitempty"`
-	RWFiles []string `json:"rw_files,omitempty"`
+	// Src is okf's private folder: its entries (the bundle copy, home, the adapter) are copied into
+	// the sandbox's /tmp; Src/root is where the new root is built.
+	Src string `json:"src"`
+	// RO lists the host paths mounted read-only at the same place in the new root.
+	RO []string `json:"ro,omitempty"`
+	// DiskBytes and DiskInodes size the private /tmp.
+	DiskBytes  int64 `json:"disk_bytes"`
+	DiskInodes int64 `json:"disk_inodes"`
+	// UID and GID are who the attester runs as; the launcher starts as root in its namespace
+	// when they differ from its own identity.
+	UID int `json:"uid"`
+	GID int `json:"gid"`
 	// CPUSeconds is RLIMIT_CPU; NProc is RLIMIT_NPROC (0: not set).
 	CPUSeconds uint64 `json:"cpu_seconds,omitempty"`
 	NProc      uint64 `json:"nproc,omitempty"`
 }
+
+// sandboxTmp is where the attester's private folder is, inside the sandbox.
+const sandboxTmp = "/tmp"
+
+// DiskBudget bounds everything an attester writes, all files together, besides the copy of the
+// bundle (the size of its private /tmp); DiskInodes bounds how many files and folders it makes.
+const (
+	DiskBudget = 256 << 20
+	DiskInodes = 16384
+)
+
+// diskBudget is DiskBudget; tests lower it.
+var diskBudget int64 = DiskBudget
 
 // launcherReady records that the program called SandboxMain, so re-executing it as a launcher works.
 var launcherReady bool
@@ -80,58 +107,112 @@ var launcherReady bool
 // started as a sandbox launcher it never returns: it confines itself and execs the attester.
 // Otherwise it returns at once and marks the program as able to launch sandboxes.
 func SandboxMain() {
-	if len(os.Args) >= 3 && os.Args[1] == launcherArg {
+	if len(os.Args) == 2 && os.Args[1] == launcherArg {
 		var spec sandboxSpec
-		if err := json.Unmarshal([]byte(os.Args[2]), &spec); err != nil {
+		if err := readSpec(&spec); err != nil {
 			fmt.Fprintf(os.Stderr, launcherPrefix+"bad launcher spec: %v\n", err)
 			os.Exit(launcherFailed)
 		}
-		if spec.Probe {
+		err := launch(&spec) // returns only on failure, or after a probe
+		if err == nil {
 			os.Exit(0)
 		}
-		err := launch(&spec) // returns only on failure
 		fmt.Fprintf(os.Stderr, launcherPrefix+"%v\n", err)
 		os.Exit(launcherFailed)
 	}
 	launcherReady = true
 }
 
-// Isolation is what this machine offers external attesters.
+// Isolation is what this machine offers external attesters: each layer of the sandbox, found by
+// building one (MachineIsolation). External attesters run only when every layer is there.
 type Isolation struct {
 	// Landlock is the kernel's Landlock ABI version (0: none).
 	Landlock int `json:"landlock"`
-	// UserNS, PIDNS and NetNS say which namespaces the attester gets.
-	UserNS bool `json:"user_namespace"`
-	PIDNS  bool `json:"pid_namespace"`
-	NetNS  bool `json:"net_namespace"`
-	// Why explains what is missing ("" when everything is there).
+	// UserNS, PIDNS, NetNS and MountNS say which namespaces the attester gets (a root okf needs no
+	// user namespace).
+	UserNS  bool `json:"user_namespace"`
+	PIDNS   bool `json:"pid_namespace"`
+	NetNS   bool `json:"net_namespace"`
+	MountNS bool `json:"mount_namespace"`
+	// Seccomp: the system-call filter loads. CloseRange: inherited descriptors can be closed.
+	Seccomp    bool `json:"seccomp"`
+	CloseRange bool `json:"close_range"`
+	// FreshUID: okf runs as root and gives each attester a uid no other process uses; otherwise
+	// the attester runs as okf's own (unprivileged) uid.
+	FreshUID bool `json:"fresh_uid"`
+	// Why names the missing layer and why ("" when everything is there).
 	Why string `json:"why,omitempty"`
 }
 
-// Sandboxed reports whether external attesters can run confined.
-func (i Isolation) Sandboxed() bool { return i.Landlock > 0 }
+// Sandboxed reports whether external attesters can run confined: every layer is there.
+func (i Isolation) Sandboxed() bool {
+	return i.Landlock > 0 && i.PIDNS && i.NetNS && i.MountNS && i.Seccomp && i.CloseRange && i.Why == ""
+}
 
 // String is the one-line description `okf version` and `okf attest check` print.
 func (i Isolation) String() string {
 	if !i.Sandboxed() {
 		return "none (" + i.Why + ")"
 	}
-	s := fmt.Sprintf("landlock ABI %d", i.Landlock)
-	switch {
-	case i.UserNS:
-		s += ", user+pid+net namespaces"
-	case i.PIDNS:
-		s += ", pid+net namespaces (no user namespace: no process limit)"
-	default:
-		s += ", no namespaces (a process that leaves the attester's process group can outlive it; no process limit)"
+	ns := "pid+net+mount namespaces"
+	if i.UserNS {
+		ns = "user+" + ns
 	}
-	if i.Landlock < 4 && !i.NetNS {
-		s += ", network not restricted (Landlock ABI < 4)"
+	who := "okf's own uid"
+	if i.FreshUID {
+		who = "a fresh uid"
 	}
-	return s
+	return fmt.Sprintf("landlock ABI %d, %s, read-only private root, %d MiB private /tmp, seccomp, inherited descriptors closed, own session keyring, runs as %s",
+		i.Landlock, ns, diskBudget>>20, who)
 }
 
 // cpuSeconds is the RLIMIT_CPU for a run with this timeout: the timeout rounded up, plus one.
 func cpuSeconds(d time.Duration) uint64 {
 	return uint64((d+time.Second-1)/time.Second) + 1
+}
+
+// specFD is the descriptor the launcher reads its spec from.
+const specFD = 3
+
+// maxSpec bounds the spec the launcher reads.
+const maxSpec = 16 << 20
+
+// writeSpec sends the spec: its length (8 bytes, big-endian), then its JSON.
+func writeSpec(w io.Writer, spec *sandboxSpec) error {
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(js)))
+	if _, err := w.Write(n[:]); err != nil {
+		return err
+	}
+	_, err = w.Write(js)
+	return err
+}
+
+// readSpec reads the spec from descriptor 3 and closes it.
+func readSpec(spec *sandboxSpec) error {
+	f := os.NewFile(specFD, "spec")
+	if f == nil {
+		return errors.New("no launcher spec on descriptor 3")
+	}
+	defer f.Close()
+	var n [8]byte
+	if _, err := io.ReadFull(f, n[:]); err != nil {
+		return fmt.Errorf("bad launcher spec: %v", err)
+	}
+	size := binary.BigEndian.Uint64(n[:])
+	if size > maxSpec {
+		return fmt.Errorf("bad launcher spec: %d bytes", size)
+	}
+	js := make([]byte, size)
+	if _, err := io.ReadFull(f, js); err != nil {
+		return fmt.Errorf("bad launcher spec: %v", err)
+	}
+	if err := json.Unmarshal(js, spec); err != nil {
+		return fmt.Errorf("bad launcher spec: %v", err)
+	}
+	return nil
 }

@@ -3,13 +3,18 @@
 package attest
 
 import (
-	"encoding/json"
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,24 +25,57 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// launcherPath overrides the launcher binary (os.Executable) in tests.
-var launcherPath string
-
-// nobody is the user a root okf maps the attester to, so the process limit applies (the kernel
-// exempts real root from RLIMIT_NPROC).
-const nobody = 65534
-
 var (
 	isoOnce sync.Once
 	iso     Isolation
-	isoNS   uintptr // the clone flags that worked, 0 for none
+	isoNS   uintptr // the clone flags that worked
 )
 
-// nsFlags are the namespaces tried, with and without a user namespace.
-const nsFlags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+// nsFlags are the namespaces every attester gets; a user namespace is added when it works (it must
+// for an okf that is not root: only in one can it mount).
+const nsFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC |
+	syscall.CLONE_NEWUTS | syscall.CLONE_NEWCGROUP
 
-// MachineIsolation probes, once, what isolation external attesters get on this machine: the
-// Landlock ABI, and which namespaces a launcher can be started in (by starting one that exits).
+// The range a root okf draws attesters' uids from: systemd's "unused" range (docs/UIDS-GIDS.md),
+// above container ranges and below the foreign and signed-overflow ones.
+const (
+	freshUIDMin = 1879048192
+	freshUIDMax = 2147352575
+)
+
+// freshUID picks the uid (and gid) a root okf gives one attester: random in the range above and
+// owned by no running process, so no other process on the machine shares it (and so could read
+// its environment or signal it). -1 when none is found.
+var freshUID = func() int {
+	for range 32 {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return -1
+		}
+		uid := freshUIDMin + int(binary.BigEndian.Uint32(b[:])%(freshUIDMax-freshUIDMin+1))
+		if !uidInUse(uid) {
+			return uid
+		}
+	}
+	return -1
+}
+
+// uidInUse reports whether a running process belongs to uid (the owner of /proc/PID).
+func uidInUse(uid int) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		if st, err := os.Stat("/proc/" + e.Name()); err == nil && st.Sys().(*syscall.Stat_t).Uid == uint32(uid) {
+			return true
+		}
+	}
+	return false
+}
+
+// MachineIsolation probes, once, what isolation external attesters get on this machine, by
+// building the whole sandbox once in a launcher that then exits instead of running anything.
 func MachineIsolation() Isolation {
 	isoOnce.Do(func() {
 		abi, err := llsyscall.LandlockGetABIVersion()
@@ -51,234 +89,283 @@ func MachineIsolation() Isolation {
 		}
 		iso = Isolation{Landlock: abi}
 		if !launcherReady {
-			iso = Isolation{Why: "this program does not call attest.SandboxMain, so it cannot launch a sandbox"}
+			iso.Why = "this program does not call attest.SandboxMain, so it cannot launch a sandbox"
 			return
 		}
-		self, err := os.Executable()
-		if err != nil {
-			iso = Isolation{Why: "cannot find okf's own binary to launch the sandbox: " + err.Error()}
+		// Descriptors are closed with close_range (Linux 5.9): without it okf cannot promise that
+		// the attester inherits nothing.
+		if err := unix.CloseRange(math.MaxInt32, math.MaxInt32, 0); err != nil {
+			iso.Why = "close_range: cannot close inherited descriptors: " + err.Error()
 			return
 		}
-		probe, _ := json.Marshal(sandboxSpec{Probe: true})
-		try := func(flags uintptr) bool {
-			cmd := exec.Command(self, launcherArg, string(probe))
-			cmd.Env = []string{}
-			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Setpgid: true, Pdeathsig: syscall.SIGKILL}
-			if flags&syscall.CLONE_NEWUSER != 0 {
-				u, g := os.Geteuid(), os.Getegid()
-				cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: u, HostID: u, Size: 1}}
-				cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: g, HostID: g, Size: 1}}
-				cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(u), Gid: uint32(g), NoSetGroups: true}
+		iso.CloseRange = true
+		flags := []uintptr{syscall.CLONE_NEWUSER | nsFlags}
+		if os.Geteuid() == 0 {
+			flags = append(flags, nsFlags)
+		}
+		var whys []string
+		for _, f := range flags {
+			if why := probe(f); why != "" {
+				whys = append(whys, why)
+				continue
 			}
-			return cmd.Run() == nil
+			isoNS = f
+			iso.UserNS = f&syscall.CLONE_NEWUSER != 0
+			iso.PIDNS, iso.NetNS, iso.MountNS, iso.Seccomp = true, true, true, true
+			iso.FreshUID = os.Geteuid() == 0
+			return
 		}
-		switch {
-		case try(syscall.CLONE_NEWUSER | nsFlags):
-			isoNS = syscall.CLONE_NEWUSER | nsFlags
-			iso.UserNS, iso.PIDNS, iso.NetNS = true, true, true
-		case os.Geteuid() == 0 && try(nsFlags):
-			isoNS = nsFlags
-			iso.PIDNS, iso.NetNS = true, true
-		}
+		iso.Why = strings.Join(whys, "; without a user namespace: ")
 	})
 	return iso
 }
 
-// mappedIDs is the user and group the attester runs as in its user namespace: the caller's own,
-// except that root becomes nobody when every path the attester needs is open to others (root is
-// exempt from the process limit): the launcher binary, the program and its read-only paths.
-func mappedIDs(paths []string) (int, int) {
-	uid, gid := os.Geteuid(), os.Getegid()
-	if uid != 0 {
-		return uid, gid
-	}
-	for _, p := range paths {
-		if !openToOthers(p) {
-			return 0, 0
-		}
-	}
-	return nobody, nobody
-}
-
-// openToOthers reports whether a user who owns nothing can reach p: every folder above it
-// searchable by others, p itself readable by others.
-func openToOthers(p string) bool {
-	p, err := filepath.Abs(p)
+// probe builds a sandbox with these namespaces and reports what failed ("" when nothing did).
+func probe(flags uintptr) string {
+	tmp, err := os.MkdirTemp("", "okf-probe-")
 	if err != nil {
-		return false
+		return "cannot make a folder for the sandbox: " + err.Error()
 	}
-	st, err := os.Stat(p)
-	if err != nil || st.Mode().Perm()&0o004 == 0 {
-		return false
+	defer os.RemoveAll(tmp)
+	spec, err := newSpec([]string{"/bin/true"}, sandboxTmp, tmp, nil, nil, time.Second)
+	if err != nil {
+		return err.Error()
 	}
-	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
-		st, err := os.Stat(d)
-		if err != nil || st.Mode().Perm()&0o001 == 0 {
-			return false
+	spec.Probe = true
+	cmd, err := launcherCommand(spec, flags)
+	if err != nil {
+		return err.Error()
+	}
+	defer closeExtra(cmd)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		msg, _, _ := strings.Cut(strings.TrimPrefix(stderr.String(), launcherPrefix), "\n")
+		if msg == "" {
+			if flags&syscall.CLONE_NEWUSER != 0 {
+				return "user namespace: cannot start the launcher in new namespaces: " + err.Error()
+			}
+			return "namespaces: cannot start the launcher in new namespaces: " + err.Error()
 		}
-		if d == filepath.Dir(d) {
-			return true
-		}
+		return head([]byte(msg), 300)
 	}
+	return ""
 }
 
-// systemRO are the folders and files an interpreter needs to start, read-only. Missing ones are
-// skipped. /etc as a whole is not here: it holds passwd, hosts, and often credentials.
-var (
-	systemRODirs  = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.conf.d", "/etc/alternatives"}
-	systemROFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.preload", "/etc/localtime"}
-	systemRWFiles = []string{"/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"}
-)
+// systemRO are the folders and files an interpreter needs to start, mounted read-only in the
+// attester's root. Missing ones are skipped. /etc as a whole is not here: it holds passwd, hosts,
+// and often credentials.
+var systemRO = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.preload", "/etc/localtime"}
 
-// sandboxCommand builds the command that runs argv confined: the launcher, in namespaces where
-// available, with the spec. tmp is the attester's private folder (read-write); ro lists extra
-// paths it may read (Python's prefix, an attester outside the bundle).
+// devNodes are the device nodes the attester gets (read-write).
+var devNodes = []string{"/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"}
+
+// newSpec is the spec that runs argv confined. tmp is okf's private folder (its entries become
+// the attester's /tmp); ro lists extra host paths it may read (Python's prefixes, an attester
+// outside the bundle).
+func newSpec(argv []string, dir, tmp string, env []string, ro []string, timeout time.Duration) (*sandboxSpec, error) {
+	spec := &sandboxSpec{
+		Argv: argv, Env: env, Dir: dir, Src: tmp,
+		RO:         append([]string{}, systemRO...),
+		CPUSeconds: cpuSeconds(timeout),
+		NProc:      LimitProcesses,
+	}
+	if etc, _ := filepath.Glob("/etc/python3*"); len(etc) > 0 {
+		spec.RO = append(spec.RO, etc...)
+	}
+	spec.RO = append(spec.RO, ro...)
+	if os.Geteuid() == 0 {
+		if spec.UID = freshUID(); spec.UID <= 0 {
+			return nil, errors.New("no unprivileged uid is free for the attester")
+		}
+		spec.GID = spec.UID
+	} else {
+		spec.UID, spec.GID = os.Geteuid(), os.Getegid()
+	}
+	// The private /tmp holds the copy and the budget on top of it (tmpfs counts whole pages).
+	var bytes, inodes int64
+	err := filepath.WalkDir(tmp, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		inodes++
+		bytes += 4096
+		if info, err := d.Info(); err == nil && d.Type().IsRegular() {
+			bytes += (info.Size() + 4095) / 4096 * 4096
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	spec.DiskBytes = diskBudget + bytes
+	spec.DiskInodes = DiskInodes + inodes
+	if err := os.Mkdir(filepath.Join(tmp, "root"), 0o700); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// sandboxCommand builds the command that runs argv confined: the launcher, in the namespaces, with
+// the spec waiting on descriptor 3. dir is the working folder inside the sandbox; tmp is okf's
+// private folder, copied into the sandbox's /tmp.
 func sandboxCommand(argv []string, dir, tmp string, env []string, ro []string, timeout time.Duration) (*exec.Cmd, error) {
 	is := MachineIsolation()
 	if !is.Sandboxed() {
 		return nil, errors.New(is.Why)
 	}
-	self := launcherPath
-	if self == "" {
-		var err error
-		if self, err = os.Executable(); err != nil {
-			return nil, err
-		}
-	}
-	spec := sandboxSpec{
-		Argv: argv, Env: env, Dir: dir,
-		RODirs:     append([]string{}, systemRODirs...),
-		ROFiles:    append([]string{}, systemROFiles...),
-		RWDirs:     []string{tmp},
-		RWFiles:    systemRWFiles,
-		CPUSeconds: cpuSeconds(timeout),
-	}
-	if etc, _ := filepath.Glob("/etc/python3*"); len(etc) > 0 {
-		spec.RODirs = append(spec.RODirs, etc...)
-	}
-	for _, p := range ro {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			spec.RODirs = append(spec.RODirs, p)
-		} else {
-			spec.ROFiles = append(spec.ROFiles, p)
-		}
-	}
-	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: isoNS}
-	if isoNS&syscall.CLONE_NEWUSER != 0 {
-		need := append([]string{self, filepath.Dir(tmp)}, ro...) // TMPDIR must be reachable too
-		if !strings.HasPrefix(argv[0], tmp+string(filepath.Separator)) {
-			need = append(need, argv[0]) // the private folder is handed over below
-		}
-		uid, gid := mappedIDs(need)
-		if uid != os.Geteuid() {
-			if err := chownTree(tmp, uid, gid); err != nil {
-				return nil, err
-			}
-		}
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		attr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}
-		if uid != 0 {
-			spec.NProc = LimitProcesses
-		}
-	}
-	js, err := json.Marshal(spec)
+	spec, err := newSpec(argv, dir, tmp, env, ro, timeout)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, launcherArg, string(js))
-	cmd.Dir = dir
+	return launcherCommand(spec, isoNS)
+}
+
+// launcherCommand is the launcher in namespaces flags, its spec already written into the pipe on
+// its descriptor 3 (whose read end the caller closes with closeExtra once the launcher started).
+// Its command line and environment carry nothing.
+func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find okf's own binary to launch the sandbox: %v", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	// The whole spec goes into the pipe now, so nothing waits on the launcher reading it.
+	var buf bytes.Buffer
+	if err := writeSpec(&buf, spec); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	if buf.Len() > 4096 {
+		if _, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, buf.Len()); err != nil {
+			r.Close()
+			w.Close()
+			return nil, fmt.Errorf("the sandbox spec (%d bytes) does not fit a pipe: %v", buf.Len(), err)
+		}
+	}
+	_, err = w.Write(buf.Bytes())
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	cmd := exec.Command(self, launcherArg)
 	cmd.Env = []string{}
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{r}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags}
+	if flags&syscall.CLONE_NEWUSER != 0 {
+		if os.Geteuid() == 0 {
+			// Root in the namespace builds the root, then becomes the fresh uid for good.
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: spec.UID, HostID: spec.UID, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: spec.GID, HostID: spec.GID, Size: 1}}
+			attr.GidMappingsEnableSetgroups = true
+		} else {
+			// okf's own uid, keeping only the capabilities that build the root (in its namespace).
+			u, g := os.Geteuid(), os.Getegid()
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: u, HostID: u, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: g, HostID: g, Size: 1}}
+			attr.Credential = &syscall.Credential{Uid: uint32(u), Gid: uint32(g), NoSetGroups: true}
+			attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+		}
+	}
 	cmd.SysProcAttr = attr
 	return cmd, nil
 }
 
-func chownTree(root string, uid, gid int) error {
-	return filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
-		if err != nil {
-			return err
+// closeExtra closes the parent's copies of the launcher's extra descriptors.
+func closeExtra(cmd *exec.Cmd) {
+	if cmd == nil {
+		return
+	}
+	for _, f := range cmd.ExtraFiles {
+		if f != nil {
+			f.Close()
 		}
-		return os.Lchown(p, uid, gid)
-	})
+	}
 }
 
-// launch runs in the launcher: limits, capabilities, Landlock, then exec. It returns only on failure.
+// launch runs in the launcher: descriptors, the new root, keyring, identity, limits, Landlock,
+// seccomp, then exec. It returns only on failure, or with nil after a probe. Each error names the
+// layer that failed.
 func launch(spec *sandboxSpec) error {
 	if len(spec.Argv) == 0 {
 		return errors.New("nothing to run")
 	}
-	// The capability sets and the Landlock domain below are per thread: everything happens on this
-	// one locked thread, which then execs (replacing every thread). Never unlocked.
+	// The capability sets, the Landlock domain and the seccomp filter below are per thread:
+	// everything happens on this one locked thread, which then execs (replacing every thread).
 	runtime.LockOSThread()
-	limits := []struct {
-		res int
-		cur uint64
-		max uint64
-	}{
+	// Every descriptor okf inherited (and the spec pipe) is closed when the attester starts.
+	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("close_range: cannot close inherited descriptors: %v", err)
+	}
+	if err := buildRoot(spec); err != nil {
+		return fmt.Errorf("mount namespace: %v", err)
+	}
+	// A fresh, empty session keyring: okf's keys are not this process's to find.
+	if _, _, e := unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_JOIN_SESSION_KEYRING, 0, 0); e != 0 {
+		return fmt.Errorf("keyring: cannot join a fresh session keyring: %v", e)
+	}
+	// No capability survives into the attester: empty the bounding set while this process may.
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("capabilities: cannot drop capability %d: %v", c, err)
+		}
+	}
+	if os.Getuid() != spec.UID {
+		if err := syscall.Setgroups(nil); err != nil {
+			return fmt.Errorf("identity: cannot drop supplementary groups: %v", err)
+		}
+		if err := syscall.Setresgid(spec.GID, spec.GID, spec.GID); err != nil {
+			return fmt.Errorf("identity: cannot become gid %d: %v", spec.GID, err)
+		}
+		if err := syscall.Setresuid(spec.UID, spec.UID, spec.UID); err != nil {
+			return fmt.Errorf("identity: cannot become uid %d: %v", spec.UID, err)
+		}
+	}
+	if os.Getuid() == 0 || os.Geteuid() == 0 || os.Getuid() != spec.UID {
+		return fmt.Errorf("identity: still uid %d; refusing to run an attester as root", os.Getuid())
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("capabilities: cannot clear: %v", err)
+	}
+	limits := [][3]uint64{
 		{unix.RLIMIT_AS, LimitAddressSpace, LimitAddressSpace},
 		{unix.RLIMIT_FSIZE, LimitFileSize, LimitFileSize},
 		{unix.RLIMIT_NOFILE, LimitOpenFiles, LimitOpenFiles},
 		{unix.RLIMIT_CORE, 0, 0},
 	}
 	if spec.CPUSeconds > 0 {
-		limits = append(limits, struct {
-			res      int
-			cur, max uint64
-		}{unix.RLIMIT_CPU, spec.CPUSeconds, spec.CPUSeconds + 1})
+		limits = append(limits, [3]uint64{unix.RLIMIT_CPU, spec.CPUSeconds, spec.CPUSeconds + 1})
 	}
 	if spec.NProc > 0 {
-		limits = append(limits, struct {
-			res      int
-			cur, max uint64
-		}{unix.RLIMIT_NPROC, spec.NProc, spec.NProc})
+		limits = append(limits, [3]uint64{unix.RLIMIT_NPROC, spec.NProc, spec.NProc})
 	}
 	for _, l := range limits {
-		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.cur, Max: l.max}); err != nil {
-			return fmt.Errorf("cannot set resource limit %d: %v", l.res, err)
+		if err := unix.Setrlimit(int(l[0]), &unix.Rlimit{Cur: l[1], Max: l[2]}); err != nil {
+			return fmt.Errorf("limits: cannot set resource limit %d: %v", l[0], err)
 		}
-	}
-	// No capability survives into the attester: empty the bounding set (so an exec as root gains
-	// none) and the ambient and inheritable sets. EPERM means there were none to drop.
-	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EPERM) && !errors.Is(err, unix.EINVAL) {
-			return fmt.Errorf("cannot drop capability %d: %v", c, err)
-		}
-	}
-	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err == nil {
-		data[0].Inheritable, data[1].Inheritable = 0, 0
-		_ = unix.Capset(&hdr, &data[0])
-	}
-	abi, err := llsyscall.LandlockGetABIVersion()
-	if err != nil || abi < 1 {
-		return fmt.Errorf("Landlock is not available (ABI %d, %v); refusing to run unconfined", abi, err)
-	}
-	rules := []landlock.Rule{
-		landlock.RODirs(spec.RODirs...).IgnoreIfMissing(),
-		landlock.ROFiles(spec.ROFiles...).IgnoreIfMissing(),
-		landlock.RWDirs(spec.RWDirs...).WithRefer(),
-		landlock.RWFiles(spec.RWFiles...).IgnoreIfMissing(),
-	}
-	// V11 in best-effort mode is every right this kernel's ABI (at least 1, checked above) can
-	// restrict; with no network rule every TCP bind and connect is denied where the ABI handles them.
-	// The ruleset is enforced on this thread only, as go-landlock documents for "restrict, then
-	// exec" (its all-threads Restrict signals every thread and hangs in a PID namespace's init).
-	fd, flags, err := landlock.V11.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return fmt.Errorf("cannot build the Landlock ruleset: %v", err)
-	}
-	if fd < 0 {
-		return errors.New("Landlock has nothing to enforce; refusing to run unconfined")
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("cannot set no_new_privs: %v", err)
 	}
-	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("cannot apply Landlock: %v", err)
+	if err := applyLandlock(spec); err != nil {
+		return fmt.Errorf("landlock: %v", err)
 	}
-	unix.Close(fd)
+	if err := loadSeccomp(); err != nil {
+		return fmt.Errorf("seccomp: %v", err)
+	}
+	if spec.Probe {
+		return nil
+	}
 	if spec.Dir != "" {
 		if err := os.Chdir(spec.Dir); err != nil {
 			return err
@@ -286,10 +373,219 @@ func launch(spec *sandboxSpec) error {
 	}
 	prog := spec.Argv[0]
 	if !strings.ContainsRune(prog, '/') {
+		for _, kv := range spec.Env {
+			if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+				os.Setenv("PATH", p)
+			}
+		}
 		if p, err := exec.LookPath(prog); err == nil {
 			prog = p
 		}
 	}
-	err = syscall.Exec(prog, spec.Argv, spec.Env)
+	err := syscall.Exec(prog, spec.Argv, spec.Env)
 	return fmt.Errorf("cannot run %s: %v", spec.Argv[0], err)
+}
+
+// applyLandlock confines files, TCP and signals inside the new root, a second wall behind the
+// mount namespace.
+func applyLandlock(spec *sandboxSpec) error {
+	abi, err := llsyscall.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		return fmt.Errorf("not available (ABI %d, %v); refusing to run unconfined", abi, err)
+	}
+	var dirs, files []string
+	for _, p := range spec.RO {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			dirs = append(dirs, p)
+		} else if err == nil {
+			files = append(files, p)
+		}
+	}
+	rules := []landlock.Rule{
+		landlock.RODirs(dirs...).IgnoreIfMissing(),
+		landlock.ROFiles(files...).IgnoreIfMissing(),
+		landlock.RWDirs(sandboxTmp).WithRefer(),
+		landlock.RWFiles(devNodes...).IgnoreIfMissing(),
+	}
+	// V11 in best-effort mode is every right this kernel's ABI can restrict; with no network rule
+	// every TCP bind and connect is denied where the ABI handles them. The ruleset is enforced on
+	// this thread only, as go-landlock documents for "restrict, then exec".
+	fd, flags, err := landlock.V11.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("cannot build the ruleset: %v", err)
+	}
+	if fd < 0 {
+		return errors.New("nothing to enforce; refusing to run unconfined")
+	}
+	defer unix.Close(fd)
+	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("cannot apply: %v", err)
+	}
+	return nil
+}
+
+// buildRoot makes the attester's file system: a small tmpfs root holding read-only bind mounts of
+// spec.RO at their own paths, the device nodes, and a private tmpfs at /tmp (its size the disk
+// budget) filled with spec.Src's entries; then pivots into it and detaches the old root.
+func buildRoot(spec *sandboxSpec) error {
+	// Nothing mounted here propagates to the host, and nothing from the host propagates in.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("cannot make mounts private: %v", err)
+	}
+	root := filepath.Join(spec.Src, "root")
+	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=4m,nr_inodes=4096,mode=0755"); err != nil {
+		return fmt.Errorf("cannot mount the new root: %v", err)
+	}
+	tmp := root + sandboxTmp
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return err
+	}
+	opts := fmt.Sprintf("size=%d,nr_inodes=%d,mode=0700,uid=%d,gid=%d", spec.DiskBytes, spec.DiskInodes, spec.UID, spec.GID)
+	if err := unix.Mount("tmpfs", tmp, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("cannot mount the private /tmp: %v", err)
+	}
+	if err := copyInto(spec.Src, tmp, spec.UID, spec.GID); err != nil {
+		return fmt.Errorf("cannot copy the working folder: %v", err)
+	}
+	// Read-only paths, parents first; a path under one already mounted is already there.
+	ro := append([]string{}, spec.RO...)
+	for i := 0; i < len(ro); i++ { // symbolic links add their targets
+		if st, err := os.Lstat(ro[i]); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(ro[i]); err == nil {
+				ro = append(ro, real)
+			}
+		}
+	}
+	sort.Strings(ro)
+	var mounted []string
+	under := func(p string) bool {
+		for _, m := range mounted {
+			if p == m || strings.HasPrefix(p, m+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range ro {
+		p = filepath.Clean(p)
+		if !filepath.IsAbs(p) || p == "/" || under(p) {
+			continue
+		}
+		st, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		dst := root + p
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		switch {
+		case st.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			if err := os.Symlink(target, dst); err != nil {
+				return err
+			}
+			continue
+		case st.IsDir():
+			err = os.Mkdir(dst, 0o755)
+		default:
+			err = os.WriteFile(dst, nil, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+		if err := bindMount(p, dst, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV); err != nil {
+			return fmt.Errorf("cannot mount %s read-only: %v", p, err)
+		}
+		mounted = append(mounted, p)
+	}
+	if err := os.Mkdir(root+"/dev", 0o755); err != nil {
+		return err
+	}
+	for _, d := range devNodes {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		if err := os.WriteFile(root+d, nil, 0o644); err != nil {
+			return err
+		}
+		if err := bindMount(d, root+d, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC); err != nil {
+			return fmt.Errorf("cannot mount %s: %v", d, err)
+		}
+	}
+	if err := os.Chdir(root); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("cannot pivot into the new root: %v", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("cannot detach the old root: %v", err)
+	}
+	if err := os.Chdir("/"); err != nil {
+		return err
+	}
+	// The root itself becomes read-only too (its /tmp is another mount and stays writable).
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/", 0, &attr); err != nil {
+		return fmt.Errorf("cannot make the new root read-only: %v", err)
+	}
+	return nil
+}
+
+// bindMount mounts a recursive clone of src at dst with attrs set on every mount of it.
+func bindMount(src, dst string, attrs uint64) error {
+	fd, err := unix.OpenTree(unix.AT_FDCWD, src, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	attr := unix.MountAttr{Attr_set: attrs}
+	if err := unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+		return err
+	}
+	return unix.MoveMount(fd, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH)
+}
+
+// copyInto copies src's entries but "root" (folders and regular files, modes kept) into dst, owned
+// by uid and gid. src is okf's own folder, which no attester has touched.
+func copyInto(src, dst string, uid, gid int) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == "." {
+			return nil
+		}
+		if rel == "root" {
+			return filepath.SkipDir
+		}
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			err = os.Mkdir(to, info.Mode().Perm()|0o700)
+		case d.Type().IsRegular():
+			err = copyFile(p, to, info.Mode().Perm())
+		default:
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if os.Geteuid() != uid {
+			return os.Lchown(to, uid, gid)
+		}
+		return nil
+	})
 }

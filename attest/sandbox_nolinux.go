@@ -18,6 +18,8 @@ func sandboxCommand(argv []string, dir, tmp string, env []string, ro []string, t
 	return nil, errors.New(MachineIsolation().Why)
 }
 
+func closeExtra(*exec.Cmd) {}
+
 func launch(spec *sandboxSpec) error {
 	return errors.New(MachineIsolation().Why)
 }
