@@ -130,3 +130,18 @@ func TestResultCapChild(t *testing.T) {
 	res, _ := json.Marshal(map[string]any{"Error": deref(rec.Error), "Receipt": len(b), "PeakKB": peak})
 	fmt.Printf("CAPRESULT %s\n", res)
 }
+
+// TestResultCapsKeepRealResults: a result at the caps is answered as before, with its columns,
+// first row and row count.
+func TestResultCapsKeepRealResults(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db.sqlite")
+	makeDB(t, path, 1)
+	comp, text, values := sqlComputation(t, "sqlite", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 10000) SELECT x AS n, 'row' AS label FROM c")
+	rec, err := Execute(context.Background(), comp, text, values, RunOptions{DB: path, Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Error != nil || rec.RowCount != MaxResultRows || strings.Join(rec.Columns, ",") != "n,label" || string(mustJSON(rec.Result)) != `[1,"row"]` {
+		t.Errorf("error %q, %d rows, columns %v, result %s", deref(rec.Error), rec.RowCount, rec.Columns, mustJSON(rec.Result))
+	}
+}

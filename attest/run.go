@@ -350,6 +350,7 @@ func query1(ctx context.Context, conn *sql.Conn, runtime, query string, args []a
 	if err != nil {
 		return err
 	}
+	rec.Columns = cols
 	size := 0
 	for _, c := range cols {
 		size += len(c)
