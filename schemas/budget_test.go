@@ -153,6 +153,8 @@ func TestCompileBoundedWork(t *testing.T) {
 	for _, c := range []struct{ name, schema, want string }{
 		{"deep $ref chain", chain.String(), "more than"},
 		{"many subschemas", wide.String(), "more than"},
+		{"huge pattern", `{"pattern": "` + strings.Repeat("abcdefghij|", 400000) + `x"}`, "bytes of patterns"},
+		{"many patternProperties", `{"patternProperties": {` + manyPatterns(3000) + `}}`, "bytes of patterns"},
 		{"huge number", `{"minimum": 1e999999999}`, "number"},
 		{"huge multipleOf", `{"multipleOf": 1e-999999999}`, "number"},
 		{"deep nesting", strings.Repeat(`{"not": `, 5000) + "{}" + strings.Repeat("}", 5000), "deeper than"},
@@ -206,4 +208,13 @@ func TestViolationsOfWideMapping(t *testing.T) {
 	if err != nil || len(vs) != 1 || len(vs[0].Message) > maxMessage+3 || !strings.Contains(vs[0].Message, "4992 more") {
 		t.Fatalf("violations %v, err %v", vs, err)
 	}
+}
+
+// manyPatterns is n patternProperties of 40 bytes each.
+func manyPatterns(n int) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = fmt.Sprintf(`"^(abcdefghij|klmnopqrst|uvwxyz)+%06d$": {}`, i)
+	}
+	return strings.Join(ps, ", ")
 }
