@@ -150,8 +150,9 @@ type graph struct {
 	enums     map[*jsonschema.Schema]uint64   // the size of each enum and const
 }
 
-// inPlace calls f on each subschema s applies to the same value. dynamic lists the candidates of
-// $dynamicRef and $recursiveRef (nil while the graph is being built: then only their static target).
+// inPlace calls f on each subschema s may apply to the same value. With g, that includes every
+// candidate of a $dynamicRef or $recursiveRef; without it (while g is being built), only their
+// static targets.
 func inPlace(s *jsonschema.Schema, g *graph, f func(*jsonschema.Schema)) {
 	one := func(c *jsonschema.Schema) {
 		if c != nil {
@@ -352,6 +353,7 @@ type inode struct {
 	depth int
 	size  uint64 // deepSize
 	keys  []string
+	kbyte uint64 // the bytes of keys, plus one per key
 	names []*inode
 	kids  []*inode
 	slen  int
@@ -394,6 +396,7 @@ func (e *estimator) build(v any, depth int) *inode {
 		for k, c := range x {
 			kid := e.build(c, depth+1)
 			n.keys = append(n.keys, k)
+			n.kbyte += uint64(len(k)) + 1
 			n.kids = append(n.kids, kid)
 			n.names = append(n.names, &inode{id: -1, v: k, slen: len(k), size: 1 + uint64(len(k))/8})
 			n.size += kid.size + uint64(len(k))/8
@@ -466,7 +469,8 @@ func (e *estimator) of(s *jsonschema.Schema, n *inode) cost {
 }
 
 // inPlaceStatic is inPlace for one value: dependentSchemas (and draft-7 dependencies) only for
-// the keys the value has, and $dynamicRef and $recursiveRef candidates through dynamic.
+// the keys the value has, and the candidates of $dynamicRef and $recursiveRef through dynamic
+// (only one of them runs).
 func inPlaceStatic(s *jsonschema.Schema, n *inode, f, dynamic func(*jsonschema.Schema), g *graph) {
 	one := func(c *jsonschema.Schema) {
 		if c != nil {
@@ -487,16 +491,27 @@ func inPlaceStatic(s *jsonschema.Schema, n *inode, f, dynamic func(*jsonschema.S
 	for _, c := range s.OneOf {
 		one(c)
 	}
-	if m, ok := n.v.(map[string]any); ok {
-		for k, c := range s.DependentSchemas {
-			if _, ok := m[k]; ok {
-				one(c)
+	// dependentSchemas and dependencies apply for the keys the value has: walk the smaller side.
+	if len(n.keys) > 0 && (len(s.DependentSchemas) > 0 || len(s.Dependencies) > 0) {
+		if len(n.keys) < len(s.DependentSchemas)+len(s.Dependencies) {
+			for _, k := range n.keys {
+				one(s.DependentSchemas[k])
+				if c, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
+					one(c)
+				}
 			}
-		}
-		for k, d := range s.Dependencies {
-			if c, ok := d.(*jsonschema.Schema); ok {
+		} else {
+			m := n.v.(map[string]any)
+			for k, c := range s.DependentSchemas {
 				if _, ok := m[k]; ok {
 					one(c)
+				}
+			}
+			for k, d := range s.Dependencies {
+				if c, ok := d.(*jsonschema.Schema); ok {
+					if _, ok := m[k]; ok {
+						one(c)
+					}
 				}
 			}
 		}
@@ -540,12 +555,20 @@ func (e *estimator) local(s *jsonschema.Schema, n *inode) uint64 {
 			w += match(s.Pattern, n.slen)
 		}
 	}
-	if len(s.PatternProperties) > 0 {
-		for _, k := range n.keys {
-			for re := range s.PatternProperties {
-				w += match(re, len(k))
-			}
+	if len(n.keys) > 0 {
+		// Every pattern on every key, summed without walking the pairs.
+		for re := range s.PatternProperties {
+			w += uint64(len(n.keys)) + n.kbyte*uint64(len(re.String())+1)/64
 		}
+	}
+	// Looking up the keys the value has among dependentSchemas, and the candidates of a dynamic
+	// reference.
+	w += uint64(min(len(n.keys), len(s.DependentSchemas)+len(s.Dependencies)))
+	if s.DynamicRef != nil && s.DynamicRef.Anchor != "" {
+		w += uint64(len(e.g.dynamic[s.DynamicRef.Anchor]))
+	}
+	if s.RecursiveRef != nil {
+		w += uint64(len(e.g.recursive))
 	}
 	return w
 }
@@ -568,6 +591,9 @@ func (e *estimator) insideCost(s *jsonschema.Schema, n *inode, r *cost) {
 	case map[string]any:
 		add, _ := s.AdditionalProperties.(*jsonschema.Schema)
 		for i, k := range n.keys {
+			if e.over {
+				return
+			}
 			kid := n.kids[i]
 			p, ok := s.Properties[k]
 			sub(p, kid)
@@ -585,6 +611,9 @@ func (e *estimator) insideCost(s *jsonschema.Schema, n *inode, r *cost) {
 		item, _ := s.Items.(*jsonschema.Schema)
 		more, _ := s.AdditionalItems.(*jsonschema.Schema)
 		for i, kid := range n.kids {
+			if e.over {
+				return
+			}
 			if i < len(s.PrefixItems) {
 				sub(s.PrefixItems[i], kid)
 			}

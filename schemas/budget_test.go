@@ -70,6 +70,7 @@ func hostileSchemas() []struct{ name, schema, front string } {
 			"$defs": {"l": {"type": "array", "items": {"$ref": "#/$defs/l"}, "contains": {"$ref": "#/$defs/l"}}}}`,
 			"a: " + strings.Repeat("[", 26) + "1" + strings.Repeat("]", 26)},
 		{"huge enum, many values", enum.String(), list},
+		{"many patterns, many keys", `{"patternProperties": {` + shortPatterns(4500) + `}}`, manyKeys(200000)},
 		{"long pattern, long strings", `{"type": "object", "properties": {"a": {"items": {"pattern": "^(` + alt + `)$"}}}}`, patterned},
 	}
 }
@@ -217,4 +218,22 @@ func manyPatterns(n int) string {
 		ps[i] = fmt.Sprintf(`"^(abcdefghij|klmnopqrst|uvwxyz)+%06d$": {}`, i)
 	}
 	return strings.Join(ps, ", ")
+}
+
+// shortPatterns is n patternProperties of a few bytes each.
+func shortPatterns(n int) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = fmt.Sprintf(`"^%d$": {}`, i)
+	}
+	return strings.Join(ps, ", ")
+}
+
+// manyKeys is a flow mapping of n keys.
+func manyKeys(n int) string {
+	ks := make([]string, n)
+	for i := range ks {
+		ks[i] = fmt.Sprintf("k%d: 1", i)
+	}
+	return "{" + strings.Join(ks, ", ") + "}"
 }
