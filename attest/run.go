@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,7 +19,9 @@ import (
 	"github.com/okf-tools/okf/okf"
 
 	// Drivers for the two runtimes okf executes: pure Go, so no C toolchain or client is needed.
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/stdlib"
 	"modernc.org/sqlite"
 )
 
@@ -87,6 +90,49 @@ const DefaultQueryTimeout = 60 * time.Second
 
 // sqliteLimitAttached is SQLITE_LIMIT_ATTACHED: the most databases ATTACH may add.
 const sqliteLimitAttached = 7
+
+// sqliteLimitLength is SQLITE_LIMIT_LENGTH: the largest string, blob or row SQLite builds.
+const sqliteLimitLength = 0
+
+// The caps on what a computation's query may answer. The query is the bundle's, so its result is
+// hostile input: `SELECT randomblob(400000000)` took 7 GB of memory and wrote a 1.5 GB receipt,
+// and a recursive CTE answers as many rows as the query timeout allows. Each cap holds inside the
+// query's own time budget: past one, the query is stopped and the receipt's error names the cap.
+const (
+	// MaxResultRows is the most rows a result may have (the receipt keeps the first; the others
+	// are counted in row_count).
+	MaxResultRows = 10_000
+	// MaxResultCells is the most cells (rows times columns) a result may have.
+	MaxResultCells = 100_000
+	// MaxResultBytes is the most bytes a result's column names and cells may hold in all.
+	MaxResultBytes = 1 << 20
+	// MaxValueBytes is the largest value (string, blob or row) SQLite may build while it runs the
+	// query (its SQLITE_LIMIT_LENGTH): without it, SQLite builds a 400 MB zeroblob before the
+	// first row comes back. On PostgreSQL it is the largest message (one row) okf reads from the
+	// server.
+	MaxValueBytes = 16 << 20
+)
+
+// CapError says a query's result passed one of the caps (MaxResultRows, MaxResultCells,
+// MaxResultBytes, MaxValueBytes); the query was stopped.
+type CapError struct {
+	// Cap is the constant's name ("attest.MaxResultRows"), Limit its value; Text says what passed
+	// it, with %d for the limit.
+	Cap   string
+	Limit int
+	Text  string
+}
+
+func (e *CapError) Error() string {
+	return "the query was stopped: " + fmt.Sprintf(e.Text, e.Limit) + " (" + e.Cap + ")"
+}
+
+var (
+	errRows  = &CapError{Cap: "attest.MaxResultRows", Limit: MaxResultRows, Text: "its result has more than %d rows"}
+	errCells = &CapError{Cap: "attest.MaxResultCells", Limit: MaxResultCells, Text: "its result has more than %d cells (rows times columns)"}
+	errBytes = &CapError{Cap: "attest.MaxResultBytes", Limit: MaxResultBytes, Text: "its result holds more than %d bytes"}
+	errValue = &CapError{Cap: "attest.MaxValueBytes", Limit: MaxValueBytes, Text: "it built a value (string, blob or row) of more than %d bytes"}
+)
 
 // denyAttach is the SQLite authorizer of `okf attest run`: a sanctioned query reads the one
 // database it was given, so ATTACH (which opens, or creates, any other file) and DETACH are denied.
@@ -193,6 +239,9 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 			if _, err := sqlite.Limit(c, sqliteLimitAttached, 0); err != nil {
 				return err
 			}
+			if _, err := sqlite.Limit(c, sqliteLimitLength, MaxValueBytes); err != nil {
+				return err
+			}
 			return c.Raw(func(dc any) error {
 				r, ok := dc.(sqlite.AuthorizerRegisterer)
 				if !ok {
@@ -213,11 +262,17 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 		if opts.DSN == "" {
 			return nil, errors.New("runtime postgres needs --dsn (a PostgreSQL connection string)")
 		}
-		var err error
-		db, err = sql.Open("pgx", opts.DSN)
+		cfg, err := pgx.ParseConfig(opts.DSN)
 		if err != nil {
 			return nil, fmt.Errorf("cannot open PostgreSQL connection: %v", err)
 		}
+		// No message (a row) larger than MaxValueBytes is read: pgx would allocate it whole first.
+		cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+			f := pgproto3.NewFrontend(r, w)
+			f.SetMaxBodyLen(MaxValueBytes)
+			return f
+		}
+		db = stdlib.OpenDB(*cfg)
 		var order []string
 		query, order = positional(text, comp.Runtime)
 		rec.DriverSQL = query
@@ -241,8 +296,13 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 	}
 	rec.RunID = runID(rec)
 	if err := query1(ctx, conn, comp.Runtime, query, args, timeout, rec); err != nil {
+		err = capOf(err)
 		msg := err.Error()
-		if ctx.Err() == context.DeadlineExceeded {
+		var ce *CapError
+		if errors.As(err, &ce) {
+			// The cap, not the timeout, stopped it (the cancel that stops a PostgreSQL query can
+			// look like one).
+		} else if ctx.Err() == context.DeadlineExceeded {
 			msg = fmt.Sprintf("the query ran longer than the %s query timeout and was stopped (%v)", timeout, err)
 		}
 		rec.Error = &msg
@@ -273,36 +333,102 @@ func query1(ctx context.Context, conn *sql.Conn, runtime, query string, args []a
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, query, args...)
+	// Stopping at a cap cancels the query: a PostgreSQL result is otherwise read to its end when
+	// the rows are closed.
+	qctx, stop := context.WithCancel(ctx)
+	defer stop()
+	rows, err := tx.QueryContext(qctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	capped := func(err error) error {
+		stop()
+		return err
+	}
 	cols, err := rows.Columns()
 	if err != nil {
 		return err
 	}
 	rec.Columns = cols
+	size := 0
+	for _, c := range cols {
+		size += len(c)
+	}
+	if len(cols) > MaxResultCells {
+		return capped(errCells)
+	}
+	if size > MaxResultBytes {
+		return capped(errBytes)
+	}
+	cells := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range cells {
+		ptrs[i] = &cells[i]
+	}
 	for rows.Next() {
 		rec.RowCount++
-		if rec.RowCount > 1 {
-			continue
+		switch {
+		case rec.RowCount > MaxResultRows:
+			return capped(errRows)
+		case rec.RowCount*len(cols) > MaxResultCells:
+			return capped(errCells)
 		}
-		cells := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
 		for i := range cells {
-			ptrs[i] = &cells[i]
+			cells[i] = nil
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		for i, c := range cells {
-			cells[i] = jsonCell(c)
+		for _, c := range cells {
+			size += cellSize(c)
 		}
-		rec.Result = cells
+		if size > MaxResultBytes {
+			return capped(errBytes)
+		}
+		if rec.RowCount == 1 {
+			first := make([]any, len(cells))
+			for i, c := range cells {
+				first[i] = jsonCell(c)
+			}
+			rec.Result = first
+		}
 	}
 	return rows.Err()
 }
+
+// cellSize is the bytes a scanned cell counts for against MaxResultBytes: its length for text and
+// blobs, eight for anything else.
+func cellSize(v any) int {
+	switch x := v.(type) {
+	case []byte:
+		return len(x)
+	case string:
+		return len(x)
+	}
+	return 8
+}
+
+// capOf words the drivers' own refusals as the cap that caused them: SQLite's SQLITE_TOOBIG
+// (a value past MaxValueBytes) and pgx's refusal of a message past it.
+func capOf(err error) error {
+	var ce *CapError
+	var big *pgproto3.ExceededMaxBodyLenErr
+	switch {
+	case errors.As(err, &ce):
+		return err
+	case errors.As(err, &big):
+		return errValue
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqliteTooBig {
+		return errValue
+	}
+	return err
+}
+
+// sqliteTooBig is SQLite's primary result code for a value past SQLITE_LIMIT_LENGTH.
+const sqliteTooBig = 18
 
 // jsonCell turns a driver value into one that encodes to JSON faithfully.
 func jsonCell(v any) any {

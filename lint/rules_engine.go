@@ -85,7 +85,13 @@ var (
 	SchemaUnusable = &Rule{Code: codeSchemaUnusable, Name: "schema-unusable", Severity: okf.Warning,
 		Title: "configured schema file cannot be used",
 		Doc: "A `schemas` entry of .okf.yaml names a file that is missing, unreadable, or not a JSON Schema, so " +
-			"concepts of that type are only checked against the built-in schema.\n\n" +
+			"concepts of that type are only checked against the built-in schema. The file comes from the bundle, " +
+			"so it is bounded like any hostile input: more than 5,000 subschemas (schemas.MaxSchemaNodes), nesting " +
+			"deeper than 128 levels, more than 64 KiB of patterns, a number with an exponent past ±400, or a cycle of `$ref`/`allOf`/`anyOf`/… " +
+			"that never looks inside the value make it unusable, reported at its mapping. And a concept whose " +
+			"check against it would take more than schemas.MaxWork steps (two recursive `anyOf` branches and a " +
+			"frontmatter 26 levels deep ask for 2^26) is not checked against it: the finding is on that " +
+			"concept, at its frontmatter, and the run goes on.\n\n" +
 			"Bad:\n\n    schemas:\n      Metric: schemas/metrc.json\n\nGood:\n\n    schemas:\n      Metric: schemas/metric.json",
 		Check: func(p *Pass) {
 			_, ds := compileSchemas(p.Bundle.ReadFile, p.cfg)

@@ -238,7 +238,15 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		add(base.ValidateWith(n, cache.check(base)), "")
 	}
 	if s := own; s != nil {
-		add(s.Validate(n), fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text()))
+		prefix := fmt.Sprintf("schema of type %q: ", c.Frontmatter.Type.Text())
+		vs, err := s.ValidateLimited(n)
+		if err != nil {
+			// The bundle's schema would take more than schemas.MaxWork on this frontmatter: it is
+			// not run, and the concept is checked by the built-in schema only (OKF906).
+			out = append(out, okf.Diagnostic{Pos: okf.Position{Path: c.Path, Line: int32(n.Line), Col: int32(n.Column)},
+				Code: codeSchemaUnusable, Severity: okf.Warning, Message: prefix + err.Error()})
+		}
+		add(vs, prefix)
 	}
 	return out
 }

@@ -18,24 +18,28 @@ var printer = message.NewPrinter(language.English)
 // collect walks the validator's error tree and keeps the leaves: "allOf failed" and "$ref failed"
 // say nothing a user can act on, the errors under them do. anyOf and oneOf are kept whole, since
 // none of their branches alone is the right advice.
-func collect(e *jsonschema.ValidationError, root *yaml.Node, out *[]Violation) {
+func collect(e *jsonschema.ValidationError, root *yaml.Node, keys *keyIndex, out *[]Violation) {
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
-		*out = append(*out, violation(e, root))
+		*out = append(*out, violation(e, root, keys))
 		return
 	}
 	if len(e.Causes) == 0 {
-		*out = append(*out, violation(e, root))
+		*out = append(*out, violation(e, root, keys))
 		return
 	}
 	for _, c := range e.Causes {
-		collect(c, root, out)
+		collect(c, root, keys, out)
 	}
 }
 
-func violation(e *jsonschema.ValidationError, root *yaml.Node) Violation {
-	n := lookup(root, e.InstanceLocation)
-	v := Violation{Path: pathString(e.InstanceLocation), Message: messageOf(e.ErrorKind, n)}
+// maxMessage is the longest message a violation carries, in bytes: the validator's own words
+// quote the value and the schema (a pattern, an enum), both of which a pull request writes.
+const maxMessage = 512
+
+func violation(e *jsonschema.ValidationError, root *yaml.Node, keys *keyIndex) Violation {
+	n := keys.lookup(root, e.InstanceLocation)
+	v := Violation{Path: clip(pathString(e.InstanceLocation)), Message: clip(messageOf(e.ErrorKind, n))}
 	at := n
 	// An unexpected key is best shown at the key itself.
 	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(k.Properties) > 0 && n.Kind == yaml.MappingNode {
@@ -58,9 +62,27 @@ func violation(e *jsonschema.ValidationError, root *yaml.Node) Violation {
 	return v
 }
 
+// clip cuts s to maxMessage bytes (at a character boundary), marking the cut.
+func clip(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// keyIndex remembers, for the large mappings violations are looked up in, where each key's value
+// is: a mapping of 100,000 keys each in error would otherwise be scanned once per violation.
+type keyIndex struct {
+	of map[*yaml.Node]map[string]*yaml.Node
+}
+
 // lookup follows an instance location (mapping keys and list indexes) down from root, stopping at
-// the deepest node that exists.
-func lookup(root *yaml.Node, loc []string) *yaml.Node {
+// the deepest node that exists. For a duplicated key, the last one wins, as in the value.
+func (x *keyIndex) lookup(root *yaml.Node, loc []string) *yaml.Node {
 	n := root
 	for _, tok := range loc {
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
@@ -69,6 +91,21 @@ func lookup(root *yaml.Node, loc []string) *yaml.Node {
 		var next *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
+			if len(n.Content) > 32 {
+				m := x.of[n]
+				if m == nil {
+					if x.of == nil {
+						x.of = map[*yaml.Node]map[string]*yaml.Node{}
+					}
+					m = make(map[string]*yaml.Node, len(n.Content)/2)
+					for i := 0; i+1 < len(n.Content); i += 2 {
+						m[keyText(n.Content[i])] = n.Content[i+1]
+					}
+					x.of[n] = m
+				}
+				next = m[tok]
+				break
+			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if keyText(n.Content[i]) == tok {
 					next = n.Content[i+1]
@@ -207,6 +244,13 @@ func messageOf(k jsonschema.ErrorKind, n *yaml.Node) string {
 		return fmt.Sprintf("%s matches none of the allowed shapes", describe(n))
 	case *kind.FalseSchema:
 		return "no value is allowed here"
+	case *kind.Enum:
+		if len(k.Want) > 8 {
+			// A bundle's enum may hold thousands of values: name a few.
+			short := *k
+			short.Want = k.Want[:8]
+			return fmt.Sprintf("%s (and %d more)", short.LocalizedString(printer), len(k.Want)-8)
+		}
 	}
 	return k.LocalizedString(printer)
 }

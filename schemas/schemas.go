@@ -48,6 +48,9 @@ func Text(name string) ([]byte, bool) {
 // Schema is a compiled schema, safe for concurrent use.
 type Schema struct {
 	s *jsonschema.Schema
+	// name and graph are set for a bundle's schema (Compile), whose checks are bounded (MaxWork).
+	name  string
+	graph *graph
 }
 
 var (
@@ -91,6 +94,9 @@ func newCompiler() *jsonschema.Compiler {
 
 // Compile compiles a schema a bundle supplies (JSON, or YAML when name ends in .yaml or .yml). name
 // identifies it in errors and as its base URL; it may `$ref` the embedded schemas by their $id.
+// The schema is hostile input: one too large or too deep (MaxSchemaNodes, MaxSchemaDepth), with
+// numbers out of range, or with a cycle of subschemas that never looks inside the value is an
+// error, and every check against it is bounded by MaxWork (ValidateLimited).
 func Compile(name string, text []byte) (*Schema, error) {
 	var doc any
 	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
@@ -109,6 +115,9 @@ func Compile(name string, text []byte) (*Schema, error) {
 			return nil, fmt.Errorf("cannot read %q as JSON: %v", name, err)
 		}
 	}
+	if err := checkDocument(name, doc); err != nil {
+		return nil, err
+	}
 	c := newCompiler()
 	url := "okf-bundle:///" + strings.TrimPrefix(name, "/")
 	if err := c.AddResource(url, doc); err != nil {
@@ -118,7 +127,11 @@ func Compile(name string, text []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a usable JSON Schema: %s", name, compileError(err))
 	}
-	return &Schema{s: s}, nil
+	g, err := newGraph(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a usable JSON Schema: %v", name, err)
+	}
+	return &Schema{s: s, name: name, graph: g}, nil
 }
 
 // ValueOf builds the JSON-shaped value of a YAML node: mappings become map[string]any, sequences
@@ -222,7 +235,8 @@ type Violation struct {
 
 // Valid reports whether a JSON-shaped value (as ValueOf builds) passes the schema, without mapping
 // errors to positions: the cheap first check of a concept that is most likely clean.
-func (s *Schema) Valid(v any) bool { return s.s.Validate(v) == nil }
+// A bundle's schema that would take more than MaxWork steps is not valid.
+func (s *Schema) Valid(v any) bool { return s.Check(v) == nil }
 
 // Validate checks the frontmatter mapping n (as okf.Frontmatter.Node returns it) and returns the
 // violations sorted by position. Only the most specific errors are kept: the ones at the leaves of
@@ -232,8 +246,14 @@ func (s *Schema) Validate(n *yaml.Node) []Violation {
 }
 
 // Check validates a JSON-shaped value (as ValueOf makes) and returns the validator's error tree, or
-// nil when the value is valid.
-func (s *Schema) Check(v any) error { return s.s.Validate(v) }
+// nil when the value is valid. For a bundle's schema, a check that would take more than MaxWork
+// steps is not run: Check returns a *WorkError.
+func (s *Schema) Check(v any) error {
+	if err := s.affordable(v); err != nil {
+		return err
+	}
+	return s.s.Validate(v)
+}
 
 // ValidateWith is Validate with the value checked by check instead of s.Check: a caller that knows
 // two values get the same error tree (lint, for the built-in schemas, by the values' shape) may
@@ -253,7 +273,7 @@ func (s *Schema) ViolationsOf(n *yaml.Node, err error) []Violation {
 		return []Violation{{Line: n.Line, Col: n.Column, Message: err.Error()}}
 	}
 	var out []Violation
-	collect(ve, n, &out)
+	collect(ve, n, &keyIndex{}, &out)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Line != b.Line {
