@@ -21,13 +21,31 @@ import (
 // create, and a missing folder under a link leading out is refused before anything creates it.
 func CheckLinkedOut(dir string) error {
 	w, err := walkPath(dir)
-	if err != nil || w.checkout == "" || w.link == "" {
-		return nil // no link in a checkout; or not resolvable, and opening it fails on its own
+	if err != nil {
+		// Fail closed: a path okf cannot resolve as the kernel would (one past PATH_MAX once its
+		// links are resolved, a loop) may pass through a link leading out, and is not read.
+		return &linkedOutError{fmt.Sprintf("%s cannot be resolved (%v): not read", dir, unwrapPath(err))}
+	}
+	if w.checkout == "" || w.link == "" {
+		return nil // no link in a checkout
 	}
 	if !within(w.checkout, w.real) {
 		return &linkedOutError{fmt.Sprintf("%s leads outside its checkout (%s) through a symbolic link: not read (name the folder it leads to, if you mean it)", dir, w.checkout)}
 	}
+	if inGitDir(w.checkout, w.real) {
+		return &linkedOutError{fmt.Sprintf("%s leads into the .git folder of its checkout (%s) through a symbolic link: not used (name the folder it leads to, if you mean it)", dir, w.checkout)}
+	}
 	return nil
+}
+
+// unwrapPath drops the *fs.PathError around a system error, whose path is a resolved one the user
+// never wrote.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // CheckWritePath refuses a file name okf is asked to write (a report, a baseline, a receipt) when a
@@ -50,10 +68,22 @@ func CheckWritePath(name string) (real string, err error) {
 		bound, where, link = w.dir, "outside the folder", w.lastLink
 	}
 	inside := within(bound, w.real)
-	if inside && w.checkout != "" && w.link != "" && inGitDir(w.checkout, w.real) {
-		// Inside the checkout, but in a repository's folder (.git/config, which later git
-		// commands read; hooks): reached through a link, that is a stranger's choice too.
-		where, inside = "into the .git folder of the checkout", false
+	if inside && w.checkout != "" && w.link != "" {
+		// Inside the checkout is not the same as written by the pull request: a link there may
+		// lead into a repository CI checked out inside it (a tool it runs later), into files a
+		// build step made (.venv/bin), or into .git (its config, its hooks). A report path is
+		// written as a file, never through a link in a checkout.
+		shown := w.link
+		if rel, err := filepath.Rel(w.checkout, w.link); err == nil {
+			shown = rel
+		}
+		into := ""
+		if inGitDir(w.checkout, w.real) {
+			into = " into its .git folder"
+		}
+		return "", &fs.PathError{Op: "write", Path: name, Err: &linkedOutError{fmt.Sprintf(
+			"the symbolic link %q in the checkout %s leads%s to %s: not written (okf never writes a report through a link in a checkout; name the file it leads to, if you mean it)",
+			filepath.ToSlash(shown), w.checkout, into, filepath.ToSlash(w.real))}}
 	}
 	if inside {
 		return w.real, nil

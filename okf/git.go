@@ -76,6 +76,45 @@ func (e *PlantedRepoError) Error() string {
 
 func (e *PlantedRepoError) Is(target error) bool { return target == ErrPlantedRepo }
 
+// chosenGitError is a repository or a git program that the checkout's content chose: a submodule
+// (its history is the repository .gitmodules names, which a pull request can change), or a git on
+// PATH inside the checkout (npm run puts node_modules/.bin first). It is an ErrPlantedRepo.
+type chosenGitError struct{ msg string }
+
+func (e *chosenGitError) Error() string        { return e.msg }
+func (e *chosenGitError) Is(target error) bool { return target == ErrPlantedRepo }
+
+// superproject returns the checkout above top whose .git/modules holds the git directory top's
+// .git file points to (top is then a submodule of it), or "".
+func superproject(top string) string {
+	data, err := os.ReadFile(filepath.Join(top, ".git"))
+	if err != nil {
+		return "" // a folder (or unreadable): not a submodule's gitdir file
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return ""
+	}
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(top, gd)
+	}
+	if r, err := filepath.EvalSymlinks(gd); err == nil {
+		gd = r
+	}
+	for a := filepath.Dir(top); ; a = filepath.Dir(a) {
+		if hasGit(a) {
+			if mods, err := filepath.EvalSymlinks(filepath.Join(a, ".git", "modules")); err == nil && within(mods, gd) {
+				return a
+			}
+		}
+		if filepath.Dir(a) == a {
+			return ""
+		}
+	}
+}
+
 // CheckoutTop returns the top of the git checkout holding dir: the nearest folder from dir up
 // (dir included, its path taken as written) that holds a .git entry (a folder, or the file a
 // linked worktree or submodule has). No git tree can hold a .git path, so a checkout's content
@@ -104,9 +143,22 @@ func OpenGitRepo(dir string) (*GitRepo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoGit, err)
 	}
-	top, ok := CheckoutTop(dir)
-	if !ok {
+	// The checkout as the kernel resolves dir, found as a write path's is (walkPath): a .git met
+	// only past a link in the checkout (into a repository CI cloned inside it) is not it.
+	w, err := walkPath(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q cannot be resolved: %v", ErrNoCheckout, dir, unwrapPath(err))
+	}
+	top := w.checkout
+	if top == "" {
 		return nil, fmt.Errorf("%w: %q (no folder from it up holds .git)", ErrNoCheckout, dir)
+	}
+	if sup := superproject(top); sup != "" {
+		return nil, &chosenGitError{fmt.Sprintf("%q is in a submodule (%s) of %s: its history is the repository .gitmodules names, which a pull request can change, so okf does not use git for this folder", dir, top, sup)}
+	}
+	// The git that runs must not be one the checkout holds (a PATH entry inside it).
+	if realExe, err := filepath.EvalSymlinks(exe); err != nil || within(top, realExe) || within(top, exe) {
+		return nil, &chosenGitError{fmt.Sprintf("the git on PATH (%s) is inside the checkout %s: a pull request could have committed it, so okf does not run it", exe, top)}
 	}
 	st, err := os.Lstat(filepath.Join(top, ".git"))
 	if err != nil || !(st.IsDir() || st.Mode().IsRegular() || st.Mode()&fs.ModeSymlink != 0) {
@@ -446,6 +498,11 @@ func (r *GitRepo) ListTree(tree string) ([]GitTreeEntry, error) {
 	return list, nil
 }
 
+// MaxGitBlobsTotal bounds what one ReadBlobs call reads from git, all blobs together: real
+// bundles are a few MB of Markdown (5,678 files: 23 MB), and each blob is also bounded by the size
+// limit per file.
+const MaxGitBlobsTotal = 256 << 20
+
 // ReadBlobs reads the blobs of entries (from ListTree) in one `git cat-file --batch` run, in
 // order. The answer is bounded by the sizes the listing gave: a blob of another size is an error.
 func (r *GitRepo) ReadBlobs(entries []GitTreeEntry) ([][]byte, error) {
@@ -453,13 +510,18 @@ func (r *GitRepo) ReadBlobs(entries []GitTreeEntry) ([][]byte, error) {
 		return nil, nil
 	}
 	var in strings.Builder
-	limit := int64(0)
+	limit, total := int64(0), int64(0)
 	for _, e := range entries {
 		if e.Size < 0 || e.Type != "blob" {
 			return nil, fmt.Errorf("object %s: not a blob", e.ID)
 		}
 		in.WriteString(e.ID + "\n")
 		limit += e.Size + gitBatchHeaderMax
+		// Bound: one blob listed under many paths costs git nothing to store and okf its size
+		// each time (a 1 MiB blob under 300 paths: 1 GB of memory).
+		if total += e.Size; total > MaxGitBlobsTotal {
+			return nil, fmt.Errorf("the files to read add up to more than %s (okf.MaxGitBlobsTotal): not read", FormatSize(MaxGitBlobsTotal))
+		}
 	}
 	out, err := r.run(strings.NewReader(in.String()), limit, "cat-file", "--batch")
 	if err != nil {

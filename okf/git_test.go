@@ -451,3 +451,40 @@ func TestGitOtherOwner(t *testing.T) {
 		t.Errorf("a checkout owned by another user: Head: %v", err)
 	}
 }
+
+// TestGitBlobsTotal: one blob listed under many paths costs git nothing to store, but okf its size
+// each time it is read: ReadBlobs refuses past MaxGitBlobsTotal in all, before git runs.
+func TestGitBlobsTotal(t *testing.T) {
+	top := gitTestRepo(t)
+	repo, err := OpenGitRepo(filepath.Join(top, "kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(MaxGitBlobsTotal/(1<<20)) + 1
+	entries := make([]GitTreeEntry, n)
+	for i := range entries {
+		entries[i] = GitTreeEntry{Type: "blob", ID: strings.Repeat("a", 40), Size: 1 << 20}
+	}
+	if _, err := repo.ReadBlobs(entries); err == nil || !strings.Contains(err.Error(), "MaxGitBlobsTotal") {
+		t.Errorf("%d MiB of blobs: err = %v, want the total bound", n, err)
+	}
+}
+
+// TestGitNestedThroughLink: a folder named through a link in the checkout into a repository CI
+// cloned inside it is read against the checkout's own repository, not the nested one's.
+func TestGitNestedThroughLink(t *testing.T) {
+	top := gitTestRepo(t)
+	nested := filepath.Join(top, "tools")
+	os.MkdirAll(filepath.Join(nested, "kbx"), 0o755)
+	gitSetup(t, nested, "init", "-q", "-b", "main")
+	if err := os.Symlink("tools", filepath.Join(top, "mt")); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := OpenGitRepo(filepath.Join(top, "mt", "kbx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, _ := filepath.EvalSymlinks(top); repo.Top() != real {
+		t.Errorf("top = %q, want the checkout %q", repo.Top(), top)
+	}
+}

@@ -119,11 +119,39 @@ func TestWriteFileAtomicConfined(t *testing.T) {
 		lands string // where the data goes, under top
 	}{
 		{"no link", nil, "report.sarif", "co/report.sarif"},
+	}
+	// A link that stays in the checkout is refused too: inside the checkout is not the same as
+	// written by the pull request (a repository CI checked out inside it, a build's .venv/bin).
+	inside := []struct {
+		name  string
+		links [][2]string
+		write string
+		lands string // where the data would go, under top
+	}{
 		{"link inside", [][2]string{{"report.sarif", "sub/real.txt"}}, "report.sarif", "co/sub/real.txt"},
 		{"absolute link inside", [][2]string{{"report.sarif", "CO/sub/real.txt"}}, "report.sarif", "co/sub/real.txt"},
 		{"folder link inside", [][2]string{{"out", "build"}}, "out/r.sarif", "co/build/r.sarif"},
 		{"dangling link inside", [][2]string{{"report.sarif", "build/new.sarif"}}, "report.sarif", "co/build/new.sarif"},
 		{"out and back in", [][2]string{{"report.sarif", "../co/sub/real.txt"}}, "report.sarif", "co/sub/real.txt"},
+		{"into a nested repository", [][2]string{{"report.sarif", "sub/tool/run.sh"}}, "report.sarif", "co/sub/tool/run.sh"},
+	}
+	for _, tc := range inside {
+		t.Run(tc.name, func(t *testing.T) {
+			top := confinedLayout(t)
+			co := filepath.Join(top, "co")
+			os.MkdirAll(filepath.Join(co, "sub", "tool", ".git"), 0o755)
+			os.WriteFile(filepath.Join(co, "sub", "tool", "run.sh"), []byte("keep"), 0o755)
+			for _, l := range tc.links {
+				symlink(t, strings.Replace(l[1], "CO", co, 1), filepath.Join(co, l[0]))
+			}
+			before, _ := os.ReadFile(filepath.Join(top, tc.lands))
+			if err := WriteFileAtomic(filepath.Join(co, tc.write), []byte("new"), 0o644); !errors.Is(err, ErrOutside) {
+				t.Fatalf("error %v, want ErrOutside", err)
+			}
+			if after, _ := os.ReadFile(filepath.Join(top, tc.lands)); string(after) != string(before) {
+				t.Errorf("%s holds %q, was %q", tc.lands, after, before)
+			}
+		})
 	}
 	for _, tc := range allowed {
 		t.Run(tc.name, func(t *testing.T) {
@@ -239,10 +267,10 @@ func TestWriteFileWithin(t *testing.T) {
 	}
 	os.Remove(name)
 	symlink(t, "real.txt", name)
-	if err := WriteFileWithin(bundle, name, []byte("through"), 0o644); err != nil {
-		t.Errorf("a link inside the bundle: %v", err)
+	if err := WriteFileWithin(bundle, name, []byte("through"), 0o644); !errors.Is(err, ErrOutside) {
+		t.Errorf("a link inside the bundle (in a checkout): error %v, want ErrOutside", err)
 	}
-	if got := readString(t, filepath.Join(bundle, "real.txt")); got != "through" {
-		t.Errorf("real.txt holds %q", got)
+	if got := readString(t, filepath.Join(bundle, "real.txt")); got == "through" {
+		t.Errorf("real.txt was written through the link")
 	}
 }
