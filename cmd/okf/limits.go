@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
