@@ -331,8 +331,8 @@ func indentOf(line []byte) (int, []byte) {
 }
 
 // listMarker returns the width of the list item marker t starts with (`-`, `*`, `+`, or up to nine
-// digits and `.` or `)`), followed by a space or tab and more text, 0 when none; number is the
-// ordered item's number (-1 for bullets).
+// digits and `.` or `)`), followed by a space, a tab or the end of the line, 0 when none; number is
+// the ordered item's number (-1 for bullets).
 func listMarker(t []byte) (width int, number int) {
 	if len(t) == 0 {
 		return 0, -1
@@ -354,11 +354,16 @@ func listMarker(t []byte) (width int, number int) {
 	default:
 		return 0, -1
 	}
-	if m >= len(t) || t[m] != ' ' && t[m] != '\t' || isBlankLine(t[m:]) {
+	if m < len(t) && t[m] != ' ' && t[m] != '\t' {
 		return 0, -1
 	}
 	return m, number
 }
+
+// emptyItem reports whether the list item marker of t, m bytes wide, is followed by nothing: an
+// empty item, which nests like any other (its content column is one past the marker) but cannot
+// interrupt a paragraph.
+func emptyItem(t []byte, m int) bool { return isBlankLine(t[m:]) }
 
 // itemContentColumn returns the content column of the list item t (indented w) opens, -1 when it opens
 // none: the marker's width and the spaces after it, or one space when there are more than four
@@ -368,11 +373,18 @@ func itemContentColumn(t []byte, w int) int {
 	if m == 0 {
 		return -1
 	}
-	sp, _ := indentOf(t[m:])
-	if sp > 4 {
-		sp = 1
+	return w + m + contentSpaces(t[m:])
+}
+
+// contentSpaces returns the columns between a list marker and its item's content, rest being the
+// line after the marker: the spaces, or one when there are more than four (the rest is indented
+// code) or none (an empty item).
+func contentSpaces(rest []byte) int {
+	sp, r := indentOf(rest)
+	if sp > 4 || sp == 0 || len(r) == 0 {
+		return 1
 	}
-	return w + m + sp
+	return sp
 }
 
 // opensBlock reports whether the line t (indented w columns inside its block quotes) certainly
@@ -382,7 +394,7 @@ func itemContentColumn(t []byte, w int) int {
 // 1), an ATX heading, a fence, a thematic break or a footnote definition. When unsure it says no,
 // so that the scan's paragraphs are never smaller than goldmark's.
 func (p *paragraph) opensBlock(t []byte, w int) bool {
-	if m, number := listMarker(t); m > 0 {
+	if m, number := listMarker(t); m > 0 && !emptyItem(t, m) {
 		sibling := w == p.indent && p.itemContent >= 0
 		nested := p.itemContent >= 0 && w >= p.itemContent && w < p.itemContent+4
 		if number >= 0 && number != 1 {
@@ -444,11 +456,7 @@ func pushItems(items []int32, line []byte) []int32 {
 			if m, _ := listMarker(line[i:]); m > 0 {
 				col += m
 				i += m
-				sp, _ := indentOf(line[i:])
-				if sp > 4 {
-					sp = 1
-				}
-				items = append(items, int32(col+sp))
+				items = append(items, int32(col+contentSpaces(line[i:])))
 				continue
 			}
 			if m := footnoteDefinition(line[i:]); m > 0 {
