@@ -18,6 +18,11 @@ import (
 //     lines are indented to them, and through lazy continuation lines); a line inside more than
 //     maxQuoteDepth containers is blanked, and at most depthBudget line × depth steps are allowed in
 //     one body.
+//   - Blank lines in open containers: goldmark keeps 24 bytes for every line and every container
+//     open over it, until they all close (one list item and 1 MB of empty lines: 270 MB; 100 nested
+//     on one line and 200 KB of them: 4.7 GB). Empty lines cannot be blanked, so past blankBudget
+//     blank line × container steps in one body, the containers are: every line from the one that
+//     opened the outermost.
 //   - Link destinations: after each `](` goldmark scans for the destination's end (a space, an
 //     unbalanced `)`, or `>` after `<`). The scan lengths of a line are added up; a line over
 //     1 Mi + 16 × its length steps is blanked (`[a](` repeated without a space: 200 KB took 27 s;
@@ -51,7 +56,8 @@ import (
 // The budgets keep one body's parse under a few seconds of CPU, whatever its shape.
 const (
 	maxQuoteDepth         = 100
-	depthBudget           = 100_000_000
+	depthBudget           = 20_000_000
+	blankBudget           = 500_000
 	maxParagraphDelims    = 5000
 	linkBudget            = 1 << 30
 	emphasisBudget        = 500_000_000
@@ -59,7 +65,7 @@ const (
 	labelBudget           = 400_000_000
 	maxParagraphDefCost   = 500_000_000
 	defBudget             = 1_000_000_000
-	bracketBudget         = 1 << 30
+	bracketBudget         = 100_000_000
 	maxOpenBrackets       = 20_000
 	openBracketBudget     = 200_000
 )
@@ -141,16 +147,35 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		}
 		p = paragraph{start: -1, open: p.open[:0]}
 	}
-	// The open list items and footnote definitions: their content columns, innermost last.
+	// The open list items and footnote definitions: their content columns, innermost last, and
+	// where the outermost was opened.
 	var items []int32
+	region := -1
+	blankUsed := int64(0)
 	prevQuote := false // the line before was a block quote line
 	prevDepth := 0     // the containers the line before was in
 	deepRun := -1      // the index in found of the run of lines being blanked for their depth
+	// blankInContainers counts the blank line at off in the containers open over it: goldmark
+	// keeps a record of every line for every container open over it, blank lines too (a list item
+	// and 1 MB of empty lines: 270 MB). Past the budget, the containers are never opened:
+	// everything from the line that opened the outermost is blanked, so that none is open over the
+	// lines that follow.
+	blankInContainers := func(off int) {
+		if len(items) == 0 {
+			return
+		}
+		blankUsed += int64(len(items))
+		if blankUsed > blankBudget {
+			blank(region, off, "a list followed by too many blank lines is not parsed")
+			items, region, deepRun = items[:0], -1, -1
+		}
+	}
 	for off := bodyOffset; off < len(src); {
 		line, next := nextLine(src, off)
 		if isBlankLine(line) {
 			endParagraph(off)
 			prevQuote, prevDepth = false, 0
+			blankInContainers(off)
 			off = next
 			continue
 		}
@@ -158,14 +183,15 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		w, t := indentOf(rest)
 		restBlank := isBlankLine(t)
 		opens := quotes > 0 && !prevQuote || restBlank || p.start < 0 || p.opensBlock(t, w)
+		keep := len(items) // the items still open on this line, unless it is blanked
 		if opens {
 			// Not a continuation of a paragraph: the items it is not indented to are closed.
-			for len(items) > 0 && int(items[len(items)-1]) > col+w {
-				items = items[:len(items)-1]
+			for keep > 0 && int(items[keep-1]) > col+w {
+				keep--
 			}
 		}
 		own := quoteDepth(line)
-		depth := len(items) + own
+		depth := keep + own
 		if !opens {
 			depth = max(depth, prevDepth) // a lazy line stays in every container it continues
 		}
@@ -199,12 +225,23 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 				}
 			}
 			prevQuote, prevDepth = false, 0
+			blankInContainers(off)
 			off = next
 			continue
 		}
 		deepRun = -1
+		items = items[:keep]
 		depthUsed += int64(depth * depth)
-		items = pushItems(items, line)
+		if len(items) == 0 {
+			region = off
+		}
+		if opens {
+			items = pushItems(items, line)
+		} else if n := len(items); n > 0 && int(items[n-1]) <= col+w && col+w < int(items[n-1])+4 {
+			// A line the scan reads as a continuation may be, to goldmark, an item nested in the
+			// innermost one open: count it as one.
+			items = pushItems(items, line)
+		}
 		prevQuote, prevDepth = quotes > 0, depth
 		if restBlank {
 			endParagraph(off) // a blank line inside block quotes
@@ -643,18 +680,23 @@ func lineCounts(line []byte) (runs, labels int, hasDest bool) {
 	return runs, max(labels, 0), hasDest
 }
 
-// linkScanCost adds up, for each `](` of the line, how far goldmark's destination scan goes: to the
-// first space or tab, or the `)` that closes more than it opened, or for `<` the next `>`; the end
-// of the line otherwise. Linear: positions are visited from the end, with a stack for the next
-// unbalanced `)`.
+// linkScanCost adds up, for each `](` of the line, how far goldmark's destination scan goes: past
+// the spaces after the `(`, then to the first space or tab, or the `)` that closes more than it
+// opened, or for `<` the next `>`; the end of the line otherwise. Linear: positions are visited from
+// the end, with a stack for the next unbalanced `)`, and the first position that is not a space
+// after each one carried along.
 func linkScanCost(line []byte) int64 {
 	n := len(line)
 	var total int64
 	nextSpace, nextGT := n, n
-	// unbalanced[k]: the first position ≥ k where the balance of ( and ) from k drops below zero.
 	// Computed right to left with a stack of the positions of unmatched `)`.
 	var closers []int
 	parenStop := n // for a ( at i+1: the ) that matches it, where a scan from i+2 stops
+	// start is where a destination scan from a position begins, the first that is not a space at or
+	// after it, with nextSpace and nextGT there; start1 for position i+1, start2 for i+2.
+	type start struct{ at, space, gt int }
+	none := start{at: -1}
+	start1, start2 := none, none
 	for i := n - 1; i >= 0; i-- {
 		c := line[i]
 		switch c {
@@ -671,15 +713,19 @@ func linkScanCost(line []byte) int64 {
 				closers = closers[:len(closers)-1] // matched by this (
 			}
 		}
-		if c == ']' && i+1 < n && line[i+1] == '(' {
-			j := i + 2
-			if j < n && line[j] == '<' {
-				total += int64(min(nextGT, n) - j)
-				continue
+		if c == ']' && i+1 < n && line[i+1] == '(' && start2.at >= 0 {
+			j := start2.at
+			if line[j] == '<' {
+				total += int64(min(start2.gt, n) - j)
+			} else {
+				// The scan from j stops at the first space, or at the first ) unmatched from j on:
+				// the one matching the ( at i+1 (only spaces are between them).
+				total += int64(max(min(start2.space, parenStop)-j, 0))
 			}
-			// The scan from j stops at the first space, or at the first ) unmatched from j on:
-			// the one matching the ( at i+1.
-			total += int64(max(min(nextSpace, parenStop)-j, 0))
+		}
+		start2 = start1
+		if c != ' ' && c != '\t' {
+			start1 = start{at: i, space: nextSpace, gt: nextGT}
 		}
 	}
 	return total
