@@ -71,6 +71,9 @@ func TestLinkScanCost(t *testing.T) {
 		"[a](b(c)d)e":   5, // "b(c)d" balanced, then the closing )
 		"[a](":          0,
 		"[a](bc":        2, // to the end of the line
+		"[a]( b c)":     1, // the spaces after ( are skipped
+		"[a]( <b":       2, // then to the end of the line, no >
+		"[a](   ":       0,
 		"x](y](z)":      6, // "y](z)" for the first (the ) closes the second's (), then "z"
 		"no links here": 0,
 	} {
