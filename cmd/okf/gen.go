@@ -378,26 +378,30 @@ func indexCommand(e *env) *cli.Command {
 				return fatalErr("%v", err)
 			}
 			show := newPathDisplay(root)
-			for _, ch := range changes {
-				if c.Bool("quiet") {
-					break
+			// Paths from the working directory, as okf lint shows them; a run lists only the
+			// files it did write, after writing them, so a failed write is never reported done.
+			list := func(chs []generate.FileChange, would bool) {
+				for _, ch := range chs {
+					if c.Bool("quiet") {
+						break
+					}
+					v := ch.Verb() + "d"
+					if would {
+						v = "would " + ch.Verb()
+					}
+					fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
 				}
-				v := ch.Verb()
-				if c.Bool("check") {
-					v = "would " + v
-				} else {
-					v += "d"
-				}
-				// Paths from the working directory, as okf lint shows them.
-				fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
 			}
 			if c.Bool("check") {
+				list(changes, true)
 				if len(changes) > 0 {
 					return findings
 				}
 				return nil
 			}
-			if _, err := generate.ApplyChanges(generate.AtomicWriter{}, root, changes); err != nil {
+			written, err := generate.ApplyChanges(generate.AtomicWriter{}, root, changes)
+			list(changes[:written], false)
+			if err != nil {
 				return fatalErr("%v", err)
 			}
 			return nil
