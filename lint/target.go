@@ -231,11 +231,18 @@ func relInside(root, abs string) (string, bool) {
 // loader does, D5); it stops at the first one.
 func holdsMarkdown(dir string) bool {
 	found := false
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	// A folder named through a symbolic link (kb4 -> kb) is walked as the folder it leads to:
+	// WalkDir does not follow a link at its root unless the name ends in a separator. Whether the
+	// link may be followed at all is CheckLinkedOut's to say, when the bundle is opened.
+	root := dir
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
+		if p != root && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

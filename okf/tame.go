@@ -582,16 +582,6 @@ func oneLineDefinition(t []byte) bool {
 	return isBlankLine(r[k+2:])
 }
 
-// isDefinition reports whether a line (spaces trimmed) defines a link reference or a footnote,
-// `[label]: …`: goldmark reads those without copying labels back out of the paragraph.
-func isDefinition(t []byte) bool {
-	if len(t) == 0 || t[0] != '[' {
-		return false
-	}
-	end := bytes.IndexByte(t, ']')
-	return end > 1 && end+1 < len(t) && t[end+1] == ':'
-}
-
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }

@@ -64,7 +64,6 @@ func when(t time.Time, approx bool) string {
 	return s
 }
 
-
 // staleText prints the stale_after column: the instant, and "stale"/"expiring" marks.
 func staleText(c *Concept) string {
 	if c.StaleAfter == nil {
