@@ -23,7 +23,7 @@ const (
 )
 
 // ErrLocked is returned by Lock when another run holds the bundle.
-var ErrLocked = errors.New("another okf gen is writing this bundle")
+var ErrLocked = errors.New("the bundle is locked")
 
 // strayTempRE matches the temporary files AtomicWriter creates (".name.tmp-123456"): one left in
 // the bundle is the trace of a killed write.

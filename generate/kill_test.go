@@ -4,6 +4,7 @@ package generate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestKilledRunHelper(t *testing.T) {
 	if out == "" {
 		t.Skip("started only by TestKilledRun")
 	}
-	unlock, err := Lock(out)
+	unlock, err := Lock(out, "okf gen")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestKilledRun(t *testing.T) {
 		t.Fatal("the killed run wrote log.md; it should have died before")
 	}
 
-	unlock, err := Lock(out)
+	unlock, err := Lock(out, "okf gen")
 	if err != nil {
 		t.Fatalf("the dead run's lock blocks: %v", err)
 	}
@@ -110,15 +111,17 @@ func TestLock(t *testing.T) {
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := Lock(out)
+	unlock, err := Lock(out, "okf lint --fix")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Lock(out); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), LockFile+" is held") {
-		t.Errorf("second Lock = %v, want ErrLocked naming the lock file", err)
+	// The second writer is told which command holds the bundle, whichever it is itself.
+	want := fmt.Sprintf("okf lint --fix (pid %d) is writing this bundle", os.Getpid())
+	if _, err := Lock(out, "okf gen"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), LockFile+" is held") || !strings.Contains(err.Error(), want) {
+		t.Errorf("second Lock = %v, want ErrLocked naming the lock file and %q", err, want)
 	}
 	unlock()
-	unlock2, err := Lock(out)
+	unlock2, err := Lock(out, "okf gen")
 	if err != nil {
 		t.Fatalf("Lock after unlock: %v", err)
 	}
@@ -128,7 +131,7 @@ func TestLock(t *testing.T) {
 	}
 	// A folder Lock created is removed again when the run left it empty.
 	fresh := filepath.Join(t.TempDir(), "new")
-	unlock3, err := Lock(fresh)
+	unlock3, err := Lock(fresh, "okf gen")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +144,7 @@ func TestLock(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(out, LockFile)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Lock(out); err == nil {
+	if _, err := Lock(out, "okf gen"); err == nil {
 		t.Error("Lock followed a symbolic link")
 	}
 	if _, err := os.Stat(target); err == nil {

@@ -3,4 +3,4 @@
 package generate
 
 // Lock is a no-op where flock is not available: concurrent runs on one bundle are not prevented.
-func Lock(out string) (unlock func(), err error) { return func() {}, nil }
+func Lock(out, holder string) (unlock func(), err error) { return func() {}, nil }

@@ -7,17 +7,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/okf-tools/okf/okf"
 )
 
-// Lock takes the bundle's gen lock: an exclusive flock on out/.okf-gen.lock, created with out if
-// missing. A second run on the same bundle fails at once with ErrLocked rather than interleaving
-// its writes. The kernel drops the lock when the process dies, even by SIGKILL, so a killed run
+// Lock takes the bundle's write lock for holder (the command, "okf lint --fix"): an exclusive
+// flock on out/.okf-gen.lock, created with out if missing, holding the holder's name and pid. A
+// second writer on the same bundle (okf gen, okf index, okf migrate, okf lint --fix) fails at once
+// with ErrLocked naming the command that holds it, rather than interleaving its writes. The kernel drops the lock when the process dies, even by SIGKILL, so a killed run
 // never blocks the next one. unlock removes the file and releases the lock, and removes out again
 // when Lock created it and the run left it empty.
-func Lock(out string) (unlock func(), err error) {
+func Lock(out, holder string) (unlock func(), err error) {
 	if err := okf.CheckLinkedOut(out); err != nil {
 		return nil, err // a bundle folder linked out of its checkout: no lock file written there
 	}
@@ -36,11 +38,23 @@ func Lock(out string) (unlock func(), err error) {
 		return nil, fmt.Errorf("gen lock %s: not a regular file", name)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: %s is held; run again when the other okf gen has finished", ErrLocked, name)
+			// The holder wrote its command there once it had the lock (below). The file is in a
+			// bundle a stranger may have written, so what is read is escaped and clipped.
+			buf := make([]byte, 256)
+			n, _ := f.ReadAt(buf, 0)
+			who := strings.TrimSpace(string(buf[:n]))
+			if who == "" {
+				who = "another okf command"
+			}
+			return nil, fmt.Errorf("%w: %s is writing this bundle (%s is held); run again when it has finished", ErrLocked, okf.EscapeControl(who), name)
 		}
 		return nil, fmt.Errorf("gen lock %s: %w", name, err)
+	}
+	// Say who holds it, for the message a second run gives.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(fmt.Sprintf("%s (pid %d)\n", holder, os.Getpid())), 0)
 	}
 	return func() {
 		// Remove first, then release: a run that starts in between makes a new lock file and

@@ -35,7 +35,7 @@ func Apply(root string, p *Plan) (written []string, refused []Problem, err error
 			refused = append(refused, Problem{Pos: pos, Message: "was created meanwhile: not overwritten", Untouched: true})
 			continue
 		case c.Old != nil && (err != nil || !bytes.Equal(cur, c.Old)):
-			refused = append(refused, Problem{Pos: pos, Message: "changed while okf migrate ran: not rewritten", Untouched: true})
+			refused = append(refused, Problem{Pos: pos, Message: "changed since it was read: not rewritten", Untouched: true})
 			continue
 		}
 		if err := okf.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(c.Path)), c.New, 0o644); err != nil {

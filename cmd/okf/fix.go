@@ -23,7 +23,7 @@ const maxFixRounds = 5
 func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint.Options, dryRun, quiet bool) (done bool, err error) {
 	if !dryRun {
 		// The lock okf gen, okf index and okf migrate take: no two writers interleave in one bundle.
-		unlock, err := generate.Lock(root)
+		unlock, err := generate.Lock(root, "okf lint --fix")
 		if err != nil {
 			return false, fatalErr("%v", err)
 		}

@@ -265,21 +265,22 @@ func readDir(t *testing.T, root string) map[string]string {
 	return m
 }
 
-// TestGenLocked: while another run holds the bundle's lock, gen (and okf index) fail at once with
-// exit 3 and a message naming the lock, and write nothing; --check takes no lock; once the lock is
+// TestGenLocked: while another command holds the bundle's lock, gen (and okf index) fail at once
+// with exit 3 and a message naming the command that holds it and the lock, and write nothing; --check takes no lock; once the lock is
 // released the run goes through.
 func TestGenLocked(t *testing.T) {
 	posts := filepath.Join(t.TempDir(), "posts")
 	copyDir(t, filepath.Join("..", "..", "testdata", "blogs", "hugo", "content", "posts"), posts)
 	out := t.TempDir()
-	unlock, err := generate.Lock(out)
+	unlock, err := generate.Lock(out, "okf migrate")
 	if err != nil {
 		t.Fatal(err)
 	}
+	holder := fmt.Sprintf("okf migrate (pid %d) is writing this bundle", os.Getpid())
 	args := []string{"okf", "gen", "--engine", "hugo", "--posts", posts, "--site", "https://x.example", "--out", out, "--all", "--now", "2026-01-01T00:00:00Z"}
 	var stdout, stderr bytes.Buffer
 	if code := run(args, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 ||
-		!strings.Contains(stderr.String(), "another okf gen is writing this bundle: "+filepath.Join(out, generate.LockFile)+" is held; run again when the other okf gen has finished") {
+		!strings.Contains(stderr.String(), holder+" ("+filepath.Join(out, generate.LockFile)+" is held); run again when it has finished") {
 		t.Errorf("locked: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	if stdout.Len() != 0 {
@@ -289,7 +290,7 @@ func TestGenLocked(t *testing.T) {
 		t.Errorf("locked run wrote %v", files)
 	}
 	stderr.Reset()
-	if code := run([]string{"okf", "index", out}, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 || !strings.Contains(stderr.String(), "another okf gen is writing this bundle") {
+	if code := run([]string{"okf", "index", out}, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 || !strings.Contains(stderr.String(), holder) {
 		t.Errorf("okf index while locked: exit %d\n%s", code, stderr.String())
 	}
 	stdout.Reset()

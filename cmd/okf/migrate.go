@@ -51,7 +51,7 @@ func migrateCommand(e *env) *cli.Command {
 			}
 			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") && !c.Bool("dry-run") {
 				// The lock okf gen and okf index take: no two writers interleave in one bundle.
-				unlock, err := generate.Lock(root)
+				unlock, err := generate.Lock(root, "okf migrate")
 				if err != nil {
 					return fatalErr("%v", err)
 				}
