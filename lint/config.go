@@ -13,15 +13,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// ConfigName is the configuration file okf lint reads from the bundle root. It is a hidden file, so
-// it is never a concept (D5).
-const ConfigName = ".okf.yaml"
+// ConfigName is the configuration file okf lint reads from the bundle root (okf.ConfigName). It is
+// a hidden file, so it is never a concept (D5).
+const ConfigName = okf.ConfigName
 
-// MaxConfigFileSize is the largest max_file_size .okf.yaml may set. Bound: the configuration comes
-// with the bundle, which may be a stranger's pull request, and a file of gigabytes costs that pull
-// request a few MB (zeros compress a thousandfold in git); a larger setting is reported (OKF901)
-// and this one applies. Only --max-file-size, from whoever runs okf, goes past it.
-const MaxConfigFileSize = 32 << 20
+// MaxConfigFileSize is the largest max_file_size .okf.yaml may set (okf.MaxConfigFileSize): a
+// larger setting is reported (OKF901) and this one applies.
+const MaxConfigFileSize = okf.MaxConfigFileSize
 
 // MaxOverrides is how many overrides .okf.yaml may list; the rest are reported (OKF901) and not
 // applied. Bound: every finding's path is matched against every override's patterns, and 5,000
@@ -109,12 +107,10 @@ func ParseConfig(name string, src []byte) *Config {
 		case "overrides":
 			c.parseOverrides(v)
 		case "ignore":
-			c.Ignore = c.parseStrings(v, "ignore")
-			if len(c.Ignore) > okf.MaxIgnorePatterns {
-				// Bound: each pattern is matched against every path (okf.MaxIgnorePatterns).
-				c.errorf(ConfigInvalid, v.Line, v.Column, "ignore lists %d patterns: only the first %d apply", len(c.Ignore), okf.MaxIgnorePatterns)
-				c.Ignore = c.Ignore[:okf.MaxIgnorePatterns]
-			}
+			// A bundle-wide setting: read as every command reads it (okf.Open).
+			var probs []okf.SettingProblem
+			c.Ignore, probs = okf.ParseIgnoreSetting(v)
+			c.settingProblems(probs)
 		case "expiring_within":
 			if v.Kind != yaml.ScalarNode {
 				c.errorf(ConfigInvalid, v.Line, v.Column, "expiring_within must be a duration such as 30d or 720h, found %s", shape(v))
@@ -129,18 +125,10 @@ func ParseConfig(name string, src []byte) *Config {
 		case "schemas":
 			c.parseSchemas(v)
 		case "max_file_size":
-			// A number of bytes, or a size with a unit (8MiB, 512KiB).
-			n, err := okf.ParseSize(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil {
-				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", shape(v))
-				continue
-			}
-			if n > MaxConfigFileSize {
-				c.errorf(ConfigInvalid, v.Line, v.Column, "max_file_size %s is over the %s a bundle's configuration may set; %s applies (raise it past that with --max-file-size)",
-					okf.FormatSize(n), okf.FormatSize(MaxConfigFileSize), okf.FormatSize(MaxConfigFileSize))
-				n = MaxConfigFileSize
-			}
-			c.MaxFileSize = n
+			// A bundle-wide setting: read as every command reads it (okf.Open).
+			var probs []okf.SettingProblem
+			c.MaxFileSize, probs = okf.ParseSizeSetting(v)
+			c.settingProblems(probs)
 		default:
 			c.errorf(ConfigUnknownKey, k.Line, k.Column, "unknown configuration key %q (want %s)", k.Value, strings.Join(configKeys, ", "))
 		}
@@ -166,6 +154,13 @@ func (c *Config) errorf(r *Rule, line, col int, format string, args ...any) {
 		Pos:  okf.Position{Path: c.Path, Line: int32(line), Col: int32(col)},
 		Code: r.Code, Severity: r.Severity, Message: fmt.Sprintf(format, args...),
 	})
+}
+
+// settingProblems reports the problems okf found in a bundle-wide setting.
+func (c *Config) settingProblems(ps []okf.SettingProblem) {
+	for _, p := range ps {
+		c.errorf(ConfigInvalid, p.Line, p.Col, "%s", p.Msg)
+	}
 }
 
 // parseRules reads a mapping of rule code or name to off, error, warning or info.
@@ -341,25 +336,7 @@ func (c *Config) SchemaTypes() []string {
 	return ts
 }
 
-func shape(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "nothing"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "a value"
-}
+func shape(n *yaml.Node) string { return okf.YAMLShape(n) }
 
 var yamlLineRe = &lazyRegexp{Expr: `^yaml: line (\d+): (.*)$`}
 

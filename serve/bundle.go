@@ -104,7 +104,14 @@ func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
 		mu.Unlock()
 		return keep
 	}
-	b, err := okf.LoadDir(o.Dir, lo)
+	// Opened as every command opens a bundle (okf.Open): the size limit and ignore list of
+	// .okf.yaml apply, so a file okf lint does not load is never handed to a model.
+	op, err := okf.Open(o.Dir, lo.MaxFileSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	lo.MaxFileSize = 0 // the Root holds the limit now; it stays open, as the bundle reads through it
+	b, err := op.Load(lo)
 	return b, texts, err
 }
 

@@ -151,12 +151,12 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 // loadBundle loads the bundle at dir through its root, with the size limit of --max-file-size or
 // .okf.yaml; an unreadable root is fatal (exit 3).
 func loadBundle(c *cli.Context, dir string) (*okf.Bundle, error) {
-	r, err := openBundleRoot(c, dir, "")
+	o, err := openBundle(c, dir, "")
 	if err != nil {
 		return nil, err
 	}
 	// Only the Attested Computations are kept whole (attest.OnConcept).
-	b, err := okf.LoadRoot(r, okf.LoadOptions{OnConcept: attest.OnConcept})
+	b, err := o.Load(okf.LoadOptions{OnConcept: attest.OnConcept})
 	if err != nil {
 		return nil, fatalErr("%v", err)
 	}

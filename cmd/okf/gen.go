@@ -369,7 +369,12 @@ func indexCommand(e *env) *cli.Command {
 				}
 				defer unlock()
 			}
-			b, err := okf.LoadDir(root, okf.LoadOptions{})
+			// Opened as every command opens a bundle: what .okf.yaml ignores is not indexed.
+			o, err := okf.Open(root, 0)
+			if err != nil {
+				return fatalErr("%v", err)
+			}
+			b, err := o.Load(okf.LoadOptions{})
 			if err != nil {
 				return fatalErr("%v", err)
 			}

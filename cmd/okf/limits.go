@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -24,26 +23,20 @@ func flagMaxFileSize(c *cli.Context) (int64, error) {
 	return n, nil
 }
 
-// openBundleRoot opens the bundle at dir for reading with the size limit of --max-file-size, else
-// .okf.yaml's max_file_size (read through the root, within the default limit), else the default.
-// An unreadable root is fatal (exit 3), its message led by prefix.
-func openBundleRoot(c *cli.Context, dir, prefix string) (*okf.Root, error) {
+// openBundle opens the bundle at dir as every command does (okf.Open): confined, with the size
+// limit of --max-file-size, else .okf.yaml's max_file_size, else the default, and .okf.yaml's
+// ignore list for every load through it. An unreadable root is fatal (exit 3), its message led by
+// prefix.
+func openBundle(c *cli.Context, dir, prefix string) (*okf.Opened, error) {
 	limit, err := flagMaxFileSize(c)
 	if err != nil {
 		return nil, err
 	}
-	r, err := okf.OpenBundle(dir, limit)
+	o, err := okf.Open(dir, limit)
 	if err != nil {
 		return nil, fatalErr("%s%v", prefix, err)
 	}
-	if limit == 0 {
-		if data, err := r.ReadFile(lint.ConfigName); err == nil {
-			if cfg := lint.ParseConfig(lint.ConfigName, data); cfg.MaxFileSize > 0 {
-				r = okf.NewRoot(r, cfg.MaxFileSize)
-			}
-		}
-	}
-	return r, nil
+	return o, nil
 }
 
 // readCheckoutFile reads a file named by a flag or found by name in the working directory (the

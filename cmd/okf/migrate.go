@@ -61,24 +61,14 @@ func migrateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Every file is read through r: confined to the bundle, regular files only, capped.
-			r, err := okf.OpenBundle(root, limit)
+			// Every file is read through the bundle's Root: confined to the bundle, regular files
+			// only, capped, and what .okf.yaml ignores left out (okf.Open).
+			o, err := okf.Open(root, limit)
 			if err != nil {
 				return fatalErr("%v", err)
 			}
-			defer r.Close()
-			cfg, _, err := lint.LoadConfig(r, "")
-			if err != nil {
-				return pathErr(err)
-			}
-			var ignore []string
-			if cfg != nil {
-				ignore = cfg.Ignore
-				if limit == 0 && cfg.MaxFileSize > 0 {
-					r = okf.NewRoot(r, cfg.MaxFileSize)
-				}
-			}
-			b, err := okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore})
+			defer o.Root.Close()
+			b, err := o.Load(okf.LoadOptions{})
 			if err != nil {
 				return fatalErr("%v", err)
 			}

@@ -107,14 +107,14 @@ func runTrust(e *env, c *cli.Context) error {
 		return err
 	}
 	opts.Scope = scope
-	r, err := openBundleRoot(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
+	o, err := openBundle(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
 	if err != nil {
 		return err
 	}
 	// Each concept's row is made as it loads and its model dropped (trust.Stream): a large bundle
 	// is never held whole.
 	stream := trust.NewStream(opts)
-	b, err := okf.LoadRoot(r, okf.LoadOptions{OnConcept: stream.OnConcept})
+	b, err := o.Load(okf.LoadOptions{OnConcept: stream.OnConcept})
 	if err != nil {
 		return fatalErr("cannot read bundle %q: %v", dir, err)
 	}
@@ -129,7 +129,8 @@ func runTrust(e *env, c *cli.Context) error {
 	full += " " + shellQuote(named)
 	if ref := c.String("base"); ref != "" {
 		base := trust.NewStream(opts)
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: r.MaxFileSize(), OnConcept: base.OnConcept})
+		// The base is read with the settings the bundle has now: the same files are compared.
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: o.Root.MaxFileSize(), Ignore: o.Settings.Ignore, OnConcept: base.OnConcept})
 		if errors.Is(err, trust.ErrRevision) {
 			return usageErr("--base: %v", err)
 		}
