@@ -10,20 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // The files gen keeps in a bundle while it works. Both are hidden, so OKF loaders skip them (D5).
 const (
-	// LockFile is held (flock) while a run writes.
-	LockFile = ".okf-gen.lock"
+	// LockFile is held (flock) while a run writes (okf.LockBundle).
+	LockFile = okf.LockFile
 	// JournalFile lists the log entries of a run that is writing; it is removed once log.md is
 	// written. A run killed before that leaves it behind, and the next run records in log.md the
 	// entries whose concept files the killed run did write.
 	JournalFile = ".okf-gen.journal"
 )
-
-// ErrLocked is returned by Lock when another run holds the bundle.
-var ErrLocked = errors.New("the bundle is locked")
 
 // strayTempRE matches the temporary files AtomicWriter creates (".name.tmp-123456"): one left in
 // the bundle is the trace of a killed write.

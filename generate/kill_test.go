@@ -4,7 +4,7 @@ package generate
 
 import (
 	"errors"
-	"fmt"
+	"github.com/okf-tools/okf/okf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +33,7 @@ func TestKilledRunHelper(t *testing.T) {
 	if out == "" {
 		t.Skip("started only by TestKilledRun")
 	}
-	unlock, err := Lock(out, "okf gen")
+	unlock, err := okf.LockBundle(out, "okf gen")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestKilledRun(t *testing.T) {
 		t.Fatal("the killed run wrote log.md; it should have died before")
 	}
 
-	unlock, err := Lock(out, "okf gen")
+	unlock, err := okf.LockBundle(out, "okf gen")
 	if err != nil {
 		t.Fatalf("the dead run's lock blocks: %v", err)
 	}
@@ -102,52 +102,5 @@ func TestKilledRun(t *testing.T) {
 	// The killed run's entries keep its date; the rerun's own entry is dated by its clock.
 	if !strings.Contains(files["log.md"], "## 2026-11-30\n") {
 		t.Errorf("log.md:\n%s", files["log.md"])
-	}
-}
-
-// TestLock: a second Lock on a held bundle fails at once with ErrLocked; after unlock it succeeds.
-func TestLock(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "b")
-	if err := os.Mkdir(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	unlock, err := Lock(out, "okf lint --fix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The second writer is told which command holds the bundle, whichever it is itself.
-	want := fmt.Sprintf("okf lint --fix (pid %d) is writing this bundle", os.Getpid())
-	if _, err := Lock(out, "okf gen"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), LockFile+" is held") || !strings.Contains(err.Error(), want) {
-		t.Errorf("second Lock = %v, want ErrLocked naming the lock file and %q", err, want)
-	}
-	unlock()
-	unlock2, err := Lock(out, "okf gen")
-	if err != nil {
-		t.Fatalf("Lock after unlock: %v", err)
-	}
-	unlock2()
-	if _, err := os.Stat(filepath.Join(out, LockFile)); err == nil {
-		t.Error("the lock file is left after unlock")
-	}
-	// A folder Lock created is removed again when the run left it empty.
-	fresh := filepath.Join(t.TempDir(), "new")
-	unlock3, err := Lock(fresh, "okf gen")
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock3()
-	if _, err := os.Stat(fresh); err == nil {
-		t.Error("the empty bundle folder Lock created is left")
-	}
-	// A symbolic link as the lock file is refused, not followed.
-	target := filepath.Join(t.TempDir(), "elsewhere")
-	if err := os.Symlink(target, filepath.Join(out, LockFile)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Lock(out, "okf gen"); err == nil {
-		t.Error("Lock followed a symbolic link")
-	}
-	if _, err := os.Stat(target); err == nil {
-		t.Error("Lock created the symbolic link's target")
 	}
 }

@@ -117,10 +117,10 @@ func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 // FileFix is one file okf lint --fix rewrites: its text before and after, the edits between them,
 // and the findings fixed.
 type FileFix struct {
-	Path     string
-	Old, New []byte
-	Edits    []okf.Edit
-	Fixed    []okf.Diagnostic
+	// FileChange is the rewrite, as okf.ApplyChanges writes it.
+	okf.FileChange
+	Edits []okf.Edit
+	Fixed []okf.Diagnostic
 	// Unproven, when set, is why the file is not rewritten: its new text, parsed again, does not
 	// mean what the fixes said (okf.ProveEdit). New is nil then.
 	Unproven error
@@ -147,7 +147,7 @@ func PlanFixes(b *okf.Bundle, ds []okf.Diagnostic, fixes map[okf.Diagnostic]Fix)
 			if err != nil {
 				continue
 			}
-			ff = &FileFix{Path: f.Path, Old: src}
+			ff = &FileFix{FileChange: okf.FileChange{Path: f.Path, Old: src}}
 			byPath[f.Path] = ff
 		}
 		clash := false

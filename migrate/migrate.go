@@ -38,9 +38,8 @@ type Options struct {
 
 // Change is one file the migration rewrites (Old is nil for a file it creates).
 type Change struct {
-	Path     string
-	Old, New []byte
-	Edits    []okf.Edit
+	okf.FileChange
+	Edits []okf.Edit
 	// Notes say what changed, for the summary.
 	Notes []string
 }
@@ -178,7 +177,7 @@ func (p *Plan) collect(f *fileEdits, n *counts) {
 		p.Left = append(p.Left, Problem{Pos: okf.Position{Path: f.path, Line: 1, Col: 1}, Message: "changes overlap: file left untouched (" + err.Error() + ")", Untouched: true})
 		return
 	}
-	p.Changes = append(p.Changes, Change{Path: f.path, Old: f.src, New: out, Edits: f.edits, Notes: f.notes})
+	p.Changes = append(p.Changes, Change{FileChange: okf.FileChange{Path: f.path, Old: f.src, New: out}, Edits: f.edits, Notes: f.notes})
 	n.timestamps += f.n.timestamps
 	n.citations += f.n.citations
 	n.retimed += f.n.retimed
@@ -612,7 +611,7 @@ func logEntry(b *okf.Bundle, now time.Time, files int, n counts) (*Change, *Prob
 			return nil, &Problem{Pos: okf.Position{Path: "log.md"}, Message: "log.md is a folder: the migration is not logged"}
 		}
 		text := "# Log\n\n## " + day + "\n\n" + entry + "\n"
-		return &Change{Path: "log.md", New: []byte(text), Notes: []string{"created with the migration entry"}}, nil
+		return &Change{FileChange: okf.FileChange{Path: "log.md", New: []byte(text)}, Notes: []string{"created with the migration entry"}}, nil
 	}
 	src, err := b.ReadFile(lg.Path)
 	if err != nil {
@@ -649,7 +648,7 @@ func logEntry(b *okf.Bundle, now time.Time, files int, n counts) (*Change, *Prob
 	if err != nil {
 		return nil, &Problem{Pos: okf.Position{Path: lg.Path}, Message: err.Error()}
 	}
-	return &Change{Path: lg.Path, Old: src, New: out, Edits: []okf.Edit{e}, Notes: []string{"migration entry added"}}, nil
+	return &Change{FileChange: okf.FileChange{Path: lg.Path, Old: src, New: out}, Edits: []okf.Edit{e}, Notes: []string{"migration entry added"}}, nil
 }
 
 func plural(n int, what string) string {

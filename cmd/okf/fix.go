@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/lint"
-	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -18,12 +16,12 @@ const maxFixRounds = 5
 // the configuration's ignore list and size limit), the safe fixes of the findings lint reports with
 // opts are written, and the bundle is read again, for up to maxFixRounds rounds. With dryRun the
 // first round is printed as a diff and done is true: nothing more to report. The caller loads the
-// bundle again for its report. Files are written as okf migrate writes them (migrate.Apply): only
-// when unchanged since read, never through a symbolic link, atomically, under the bundle lock.
+// bundle again for its report. Files are written the one way okf edits a bundle (okf.ApplyChanges):
+// only when unchanged since read, never through a symbolic link, atomically, under the bundle lock.
 func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint.Options, dryRun, quiet bool) (done bool, err error) {
 	if !dryRun {
 		// The lock okf gen, okf index and okf migrate take: no two writers interleave in one bundle.
-		unlock, err := generate.Lock(root, "okf lint --fix")
+		unlock, err := okf.LockBundle(root, "okf lint --fix")
 		if err != nil {
 			return false, fatalErr("%v", err)
 		}
@@ -59,20 +57,19 @@ func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint
 			fmt.Fprint(e.stdout, escapeDiff(d.String()))
 			return true, nil
 		}
-		mp := &migrate.Plan{}
+		var changes []okf.FileChange
 		for _, f := range plan {
-			mp.Changes = append(mp.Changes, migrate.Change{Path: f.Path, Old: f.Old, New: f.New, Edits: f.Edits})
+			changes = append(changes, f.FileChange)
 			fixed += len(f.Fixed)
 			files[f.Path] = true
 		}
-		_, refused, err := migrate.Apply(root, mp)
+		_, refused, err := okf.ApplyChanges(root, changes)
 		if err != nil {
 			return false, fatalErr("%v", err)
 		}
 		for _, p := range refused {
-			pos := p.Pos
-			pos.Path = displayPath(root, pos.Path)
-			fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
+			pos := okf.Position{Path: displayPath(root, p.Path), Line: 1, Col: 1}
+			fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Why))
 		}
 		if len(refused) > 0 {
 			return false, &exitError{code: exitFatal}

@@ -68,7 +68,7 @@ func genCommand(e *env) *cli.Command {
 				if err := generate.CheckOptions(opts); err != nil {
 					return usageErr("%v", err)
 				}
-				unlock, err := generate.Lock(opts.Out, "okf gen")
+				unlock, err := okf.LockBundle(opts.Out, "okf gen")
 				if err != nil {
 					return fatalErr("%v", err)
 				}
@@ -363,7 +363,7 @@ func indexCommand(e *env) *cli.Command {
 			}
 			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") {
 				// The same lock as okf gen: an index is not rewritten under a running gen.
-				unlock, err := generate.Lock(root, "okf index")
+				unlock, err := okf.LockBundle(root, "okf index")
 				if err != nil {
 					return fatalErr("%v", err)
 				}

@@ -272,7 +272,7 @@ func TestGenLocked(t *testing.T) {
 	posts := filepath.Join(t.TempDir(), "posts")
 	copyDir(t, filepath.Join("..", "..", "testdata", "blogs", "hugo", "content", "posts"), posts)
 	out := t.TempDir()
-	unlock, err := generate.Lock(out, "okf migrate")
+	unlock, err := okf.LockBundle(out, "okf migrate")
 	if err != nil {
 		t.Fatal(err)
 	}

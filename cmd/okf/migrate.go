@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/okf-tools/okf/generate"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
@@ -51,7 +50,7 @@ func migrateCommand(e *env) *cli.Command {
 			}
 			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") && !c.Bool("dry-run") {
 				// The lock okf gen and okf index take: no two writers interleave in one bundle.
-				unlock, err := generate.Lock(root, "okf migrate")
+				unlock, err := okf.LockBundle(root, "okf migrate")
 				if err != nil {
 					return fatalErr("%v", err)
 				}

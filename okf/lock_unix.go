@@ -1,6 +1,6 @@
 //go:build unix
 
-package generate
+package okf
 
 import (
 	"errors"
@@ -9,18 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/okf-tools/okf/okf"
 )
 
-// Lock takes the bundle's write lock for holder (the command, "okf lint --fix"): an exclusive
+// LockBundle takes the bundle's write lock for holder (the command, "okf lint --fix"): an exclusive
 // flock on out/.okf-gen.lock, created with out if missing, holding the holder's name and pid. A
 // second writer on the same bundle (okf gen, okf index, okf migrate, okf lint --fix) fails at once
 // with ErrLocked naming the command that holds it, rather than interleaving its writes. The kernel drops the lock when the process dies, even by SIGKILL, so a killed run
 // never blocks the next one. unlock removes the file and releases the lock, and removes out again
 // when Lock created it and the run left it empty.
-func Lock(out, holder string) (unlock func(), err error) {
-	if err := okf.CheckLinkedOut(out); err != nil {
+func LockBundle(out, holder string) (unlock func(), err error) {
+	if err := CheckLinkedOut(out); err != nil {
 		return nil, err // a bundle folder linked out of its checkout: no lock file written there
 	}
 	_, statErr := os.Stat(out)
@@ -31,11 +29,11 @@ func Lock(out, holder string) (unlock func(), err error) {
 	name := filepath.Join(out, LockFile)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("gen lock %s: %w", name, err)
+		return nil, fmt.Errorf("bundle lock %s: %w", name, err)
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("gen lock %s: not a regular file", name)
+		return nil, fmt.Errorf("bundle lock %s: not a regular file", name)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		defer f.Close()
@@ -48,9 +46,9 @@ func Lock(out, holder string) (unlock func(), err error) {
 			if who == "" {
 				who = "another okf command"
 			}
-			return nil, fmt.Errorf("%w: %s is writing this bundle (%s is held); run again when it has finished", ErrLocked, okf.EscapeControl(who), name)
+			return nil, fmt.Errorf("%w: %s is writing this bundle (%s is held); run again when it has finished", ErrLocked, EscapeControl(who), name)
 		}
-		return nil, fmt.Errorf("gen lock %s: %w", name, err)
+		return nil, fmt.Errorf("bundle lock %s: %w", name, err)
 	}
 	// Say who holds it, for the message a second run gives.
 	if err := f.Truncate(0); err == nil {
@@ -66,3 +64,10 @@ func Lock(out, holder string) (unlock func(), err error) {
 		}
 	}, nil
 }
+
+// LockFile is the file LockBundle holds (flock) in a bundle while a command writes it. It is hidden,
+// so OKF loaders skip it (D5).
+const LockFile = ".okf-gen.lock"
+
+// ErrLocked is returned by LockBundle when another command holds the bundle.
+var ErrLocked = errors.New("the bundle is locked")
