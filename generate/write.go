@@ -25,9 +25,9 @@ type tempFile interface {
 // the target, so a reader (or a run killed half-way) sees the old file or the new one, never a
 // half-written one. The temporary name starts with "." so OKF loaders skip it (D5).
 //
-// A target that is a symbolic link is written through: the link stays and its target (which must
-// be a regular file inside Within) gets the new content. A target that is not a regular file (a
-// FIFO, a device) is refused and never replaced. A folder on the way that leads outside Within is
+// A target that is a symbolic link, or under a folder that is one, is refused (never written
+// through, as okf.ApplyChanges refuses it). A target that is not a regular file (a FIFO, a device)
+// is refused and never replaced. A folder on the way that leads outside Within is
 // refused too. An existing file keeps its permissions.
 type AtomicWriter struct {
 	// Perm is the mode of new files (0644 when zero).
@@ -46,6 +46,9 @@ func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
 		if err := checkWithin(w.Within, filepath.Dir(name)); err != nil {
 			return fmt.Errorf("%s: %w; not written", name, err)
 		}
+		if err := noLinkBelow(w.Within, name); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
@@ -53,14 +56,9 @@ func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
 	var existing os.FileInfo
 	if fi, err := os.Lstat(name); err == nil {
 		if fi.Mode()&os.ModeSymlink != 0 {
-			resolved, err := filepath.EvalSymlinks(name)
-			if err != nil {
-				return fmt.Errorf("%s is a symbolic link that leads nowhere; not written", name)
-			}
-			if fi, err = os.Stat(resolved); err != nil {
-				return err
-			}
-			name = resolved
+			// Never written through: a link in a bundle may lead anywhere in the checkout,
+			// its .git folder included (index.md -> .git/config), as okf.ApplyChanges refuses.
+			return fmt.Errorf("%s is a symbolic link: not written (okf writes a bundle's files as files, never through a link)", name)
 		}
 		if !fi.Mode().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (%s); not written", name, fi.Mode().Type())
@@ -108,6 +106,31 @@ func (w AtomicWriter) WriteFile(name string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(tmp, name)
+}
+
+// noLinkBelow refuses name when a folder between root and it (root excluded) is a symbolic link or
+// a .git folder: a bundle's files are written in its own folders, never through a link, and never
+// into a repository's folder. Folders that do not exist yet are made afterwards, as folders.
+func noLinkBelow(root, name string) error {
+	rel, err := filepath.Rel(root, filepath.Dir(name))
+	if err != nil || rel == "." {
+		return nil
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return fmt.Errorf("%s is inside a .git folder: not written", name)
+		}
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return nil // the rest does not exist yet
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s: its folder %s is a symbolic link: not written (okf writes a bundle's files in its own folders, never through a link)", name, cur)
+		}
+	}
+	return nil
 }
 
 // checkWithin refuses a folder that, once its links are followed, is not root or below it. Either

@@ -44,14 +44,29 @@ func TestAtomicWriterTargets(t *testing.T) {
 	}
 
 	w := AtomicWriter{Within: root}
-	if err := w.WriteFile(filepath.Join(root, "link.md"), []byte("new")); err != nil {
-		t.Errorf("link inside: %v", err)
+	// A link is never written through, even one that stays in the bundle (it may lead into the
+	// checkout's .git: index.md -> .git/config), and neither is a folder link nor a .git folder.
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	write(filepath.Join(root, ".git", "config"), "[core]")
+	if err := os.Symlink(".git/config", filepath.Join(root, "index.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".git", filepath.Join(root, "g")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"link.md", "index.md", "g/x.md", ".git/x.md"} {
+		if err := w.WriteFile(filepath.Join(root, p), []byte("new")); err == nil || !strings.Contains(err.Error(), "not written") {
+			t.Errorf("%s: %v, want a refusal", p, err)
+		}
 	}
 	if fi, _ := os.Lstat(filepath.Join(root, "link.md")); fi == nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Error("the link was replaced by a file")
 	}
-	if b, _ := os.ReadFile(filepath.Join(root, "real.md")); string(b) != "new" {
-		t.Errorf("the link's target holds %q, want new", b)
+	if b, _ := os.ReadFile(filepath.Join(root, "real.md")); string(b) != "old" {
+		t.Errorf("the link's target holds %q, want old", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, ".git", "config")); string(b) != "[core]" {
+		t.Errorf(".git/config holds %q", b)
 	}
 	for _, p := range []string{"out.md", "dir/new.md", "pipe.md"} {
 		if err := w.WriteFile(filepath.Join(root, p), []byte("evil")); err == nil || !strings.Contains(err.Error(), "not written") {

@@ -227,20 +227,36 @@ func relInside(root, abs string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
+// maxProbeEntries bounds holdsMarkdown's walk: a folder of more entries than this without a
+// Markdown file among them is not taken for a bundle.
+const maxProbeEntries = 100_000
+
 // holdsMarkdown reports whether a .md file lies anywhere below dir (hidden folders skipped, as the
 // loader does, D5); it stops at the first one.
 func holdsMarkdown(dir string) bool {
+	if okf.CheckLinkedOut(dir) != nil {
+		// A folder linked out of its checkout is not walked here (that would be work, and an
+		// answer, about files outside): opening it refuses it, naming the link (exit 3).
+		return true
+	}
 	found := false
-	// A folder named through a symbolic link (kb4 -> kb) is walked as the folder it leads to:
-	// WalkDir does not follow a link at its root unless the name ends in a separator. Whether the
-	// link may be followed at all is CheckLinkedOut's to say, when the bundle is opened.
+	// A folder named through a symbolic link that stays in its checkout (kb4 -> kb) is walked as
+	// the folder it leads to: WalkDir does not follow a link at its root unless the name ends in a
+	// separator. Bound: as deep as the loader reads (okf.MaxDepth), and at most maxProbeEntries.
 	root := dir
 	if !strings.HasSuffix(root, string(filepath.Separator)) {
 		root += string(filepath.Separator)
 	}
+	seen := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
+		}
+		if seen++; seen > maxProbeEntries {
+			return fs.SkipAll
+		}
+		if d.IsDir() && strings.Count(strings.TrimPrefix(p, root), string(filepath.Separator)) >= okf.MaxDepth {
+			return filepath.SkipDir
 		}
 		if p != root && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {

@@ -115,26 +115,9 @@ func superproject(top string) string {
 	}
 }
 
-// CheckoutTop returns the top of the git checkout holding dir: the nearest folder from dir up
-// (dir included, its path taken as written) that holds a .git entry (a folder, or the file a
-// linked worktree or submodule has). No git tree can hold a .git path, so a checkout's content
-// cannot plant one. ok is false when no folder up to the root holds .git.
-func CheckoutTop(dir string) (top string, ok bool) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	for a := abs; ; a = filepath.Dir(a) {
-		if hasGit(a) {
-			return a, true
-		}
-		if filepath.Dir(a) == a {
-			return "", false
-		}
-	}
-}
 
-// OpenGitRepo opens the git repository of the checkout holding dir (CheckoutTop), after checking
+// OpenGitRepo opens the git repository of the checkout holding dir (the nearest folder holding
+// .git, found as write paths find it: walkPath, so not past a link in the checkout), after checking
 // that dir lies inside its work tree and that no folder from dir up to (not including) the top
 // looks like a git directory (a *PlantedRepoError). Errors wrap ErrNoGit, ErrNoCheckout or
 // ErrPlantedRepo.
@@ -430,9 +413,14 @@ func (r *GitRepo) LastCommitDate(file string) (t time.Time, ok bool, err error) 
 	return t.UTC(), true, nil
 }
 
-// Head names the commit checked out (abbreviated to 12 hex digits), "" when there is none yet.
+// Head names the commit checked out (abbreviated to 12 hex digits), "" when there is none yet
+// (rev-parse --verify --quiet then fails with nothing on stderr).
 func (r *GitRepo) Head() (string, error) {
 	out, err := r.run(nil, gitLineLimit, "rev-parse", "--short=12", "--verify", "--quiet", "HEAD")
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(out) == 0 {
+		return "", nil
+	}
 	if err != nil {
 		return "", err
 	}

@@ -488,3 +488,19 @@ func TestGitNestedThroughLink(t *testing.T) {
 		t.Errorf("top = %q, want the checkout %q", repo.Top(), top)
 	}
 }
+
+// TestGitHeadEmpty: a repository with no commit yet has no HEAD to name, which is not an error.
+func TestGitHeadEmpty(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	top := t.TempDir()
+	gitSetup(t, top, "init", "-q", "-b", "main")
+	repo, err := OpenGitRepo(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := repo.Head(); h != "" || err != nil {
+		t.Errorf("Head = %q, %v; want \"\", nil", h, err)
+	}
+}
