@@ -115,7 +115,6 @@ func superproject(top string) string {
 	}
 }
 
-
 // OpenGitRepo opens the git repository of the checkout holding dir (the nearest folder holding
 // .git, found as write paths find it: walkPath, so not past a link in the checkout), after checking
 // that dir lies inside its work tree and that no folder from dir up to (not including) the top
