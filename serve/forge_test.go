@@ -39,11 +39,13 @@ var forged = []string{
 // trustGrammar is everything the trust line may say: okf's vocabulary, validated actors, times
 // re-rendered from parsed values, counts, and IDs either of a plain alphabet or quoted (Go syntax).
 var trustGrammar = func() *regexp.Regexp {
-	actor := `(?:(?:human|process|team):[\pL\pN._@+/:~-]+ \((?:human|process|team)\)|[\pL\pN._@+~-]+/[\pL\pN._@+/~-]+ \(agent\)|an invalid actor \(not of the §7 forms\))`
+	actor := `(?:(?:human|process|team):[A-Za-z0-9._@+/:~-]+ \((?:human|process|team)\)|[A-Za-z0-9._@+~-]+/[A-Za-z0-9._@+/~-]+ \(agent\)|an invalid actor \(not of the §7 forms\))`
 	tm := `(?:\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\dZ)?|an unreadable time)`
-	id := `(?:[\pL\pN._~/-]+|"(?:[^"\\]|\\.)*")`
+	id := `(?:[A-Za-z0-9._~/-]+|"(?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\.)*")`
 	reasons := `(?:unverified|stale|deprecated)(?:, (?:unverified|stale|deprecated))*`
 	up := id + ` \(` + reasons + `\)`
+	// ASCII only: every non-ASCII rune of bundle text is quoted and escaped (\u3164), so no
+	// invisible or look-alike letter can stand in for a space or a mark of the line.
 	return regexp.MustCompile(`^Trust: (?:unverified|machine-confirmed|human-reviewed) (?:draft|stable|deprecated); ` +
 		`(?:verified by ` + actor + ` at ` + tm + `|never verified)` +
 		`(?:; generated(?: by ` + actor + `)?(?: at ` + tm + `)?)?` +
@@ -218,8 +220,9 @@ func TestFieldsOneLine(t *testing.T) {
 			t.Errorf("index title %q: the folder's name unquoted", r.Title)
 		}
 	}
-	if names != 1 {
-		t.Errorf("the concept with a line break in its name is not listed: %+v", res.Resources)
+	if names != 0 {
+		// Its ID could not be both one line and exact (plainID): it is not served.
+		t.Errorf("the concept with a line break in its name is listed: %+v", res.Resources)
 	}
 	var out SearchOut
 	call(t, c, "search", map[string]any{"query": "needle"}, &out)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -164,10 +165,13 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 				refuse(w, "Bad Request: JSON-RPC batches are not accepted over HTTP; send one message a request", http.StatusBadRequest)
 				return
 			}
-			var msg struct {
-				Method string `json:"method"`
+			if why := ambiguousKeys(body); why != "" {
+				refuse(w, "Bad Request: "+why, http.StatusBadRequest)
+				return
 			}
-			if json.Unmarshal(body, &msg) == nil && msg.Method == "subscriptions/listen" {
+			// The method as the SDK reads it (its own decoder: member names matched exactly), so
+			// that no request is a listen stream to the guard and a tool call to the SDK.
+			if m, err := jsonrpc.DecodeMessage(body); err == nil && isListen(m) {
 				// A listen stream lasts as long as the client keeps it: it holds a connection (of
 				// maxConns), not a request slot.
 				release()
@@ -176,6 +180,46 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func isListen(m jsonrpc.Message) bool {
+	r, ok := m.(*jsonrpc.Request)
+	return ok && r.Method == "subscriptions/listen"
+}
+
+// ambiguousKeys says why a JSON-RPC message's members could be read two ways, or "" when they
+// cannot: a "method", "jsonrpc" or "id" member written twice, or in another case ("Method").
+// Decoders differ there (encoding/json matches names case-insensitively and keeps the last of
+// several; the SDK's matches them exactly), so a message that depends on it is refused rather
+// than read one way by okf and another by the SDK. A body that is not a JSON object is left to the
+// SDK, which refuses it.
+func ambiguousKeys(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		key, _ := t.(string)
+		if lk := strings.ToLower(key); lk == "method" || lk == "jsonrpc" || lk == "id" {
+			switch {
+			case key != lk:
+				return fmt.Sprintf("member %s: JSON-RPC member names are lowercase (%q)", quote(key, 40), lk)
+			case seen[lk]:
+				return fmt.Sprintf("member %q written twice", lk)
+			}
+			seen[lk] = true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // deadlineWriter gives each write of an answer its own deadline: an answer may stream for long (a

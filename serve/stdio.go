@@ -335,6 +335,9 @@ func notMessage(raw []byte) string {
 	if !isRequest && (!hasID || string(bytes.TrimSpace(id)) == "null") {
 		return `neither a request (no "method") nor a response (no "id")`
 	}
+	if why := ambiguousKeys(raw); why != "" {
+		return why
+	}
 	if _, err := jsonrpc.DecodeMessage(raw); err != nil {
 		return err.Error()
 	}
