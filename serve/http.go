@@ -171,7 +171,13 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 			}
 			// The method as the SDK reads it (its own decoder: member names matched exactly), so
 			// that no request is a listen stream to the guard and a tool call to the SDK.
-			if m, err := jsonrpc.DecodeMessage(body); err == nil && isListen(m) {
+			m, err := jsonrpc.DecodeMessage(body)
+			if r, ok := m.(*jsonrpc.Request); err == nil && ok && len(r.Method) > maxMethod {
+				// The SDK's "method not found" would echo it whole.
+				refuse(w, fmt.Sprintf("Bad Request: a method of %d bytes; no MCP method is longer than %d", len(r.Method), maxMethod), http.StatusBadRequest)
+				return
+			}
+			if err == nil && isListen(m) {
 				// A listen stream lasts as long as the client keeps it: it holds a connection (of
 				// maxConns), not a request slot.
 				release()
@@ -181,6 +187,10 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// maxMethod is the longest method name taken: MCP's are under 40 bytes, and the SDK's "method
+// not found" error echoes the name whole.
+const maxMethod = 128
 
 func isListen(m jsonrpc.Message) bool {
 	r, ok := m.(*jsonrpc.Request)

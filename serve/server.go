@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -99,7 +100,7 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
-	s.mcp.AddReceivingMiddleware(s.listResources)
+	s.mcp.AddReceivingMiddleware(clipEchoes, s.listResources)
 	return s, nil
 }
 
@@ -150,6 +151,54 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: d.uri, MIMEType: "text/markdown", Text: string(d.text)}}}, nil
 }
+
+// maxErrorText is the longest error message (or tool error text) the server sends.
+const maxErrorText = 1 << 10
+
+// clipEchoes bounds and escapes what errors echo: the SDK's own messages quote the client's input
+// whole (an unknown tool's name, a value its schema check refused, a URI not found, in the error's
+// data too), which could be most of a 1 MiB request, with its bidi controls. Each error message and
+// tool error text is escaped for one visible line (escapeShown) and clipped to maxErrorText bytes,
+// a cut quote closed (clipNote); error data longer than that is left out. The "method not found"
+// error is worded below this layer, in the SDK's connection, and is not clipped.
+func clipEchoes(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			var we *jsonrpc.Error
+			if errors.As(err, &we) {
+				c := *we
+				c.Message = clipNote(escapeShown(c.Message), maxErrorText)
+				if len(c.Data) > maxErrorText {
+					c.Data = nil
+				}
+				return res, &c
+			}
+			if msg := err.Error(); clipNote(escapeShown(msg), maxErrorText) != msg {
+				return res, &clippedError{msg: clipNote(escapeShown(msg), maxErrorText), err: err}
+			}
+			return res, err
+		}
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			for _, c := range r.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					t.Text = clipNote(escapeShown(t.Text), maxErrorText)
+				}
+			}
+		}
+		return res, err
+	}
+}
+
+// clippedError is an error whose message clipEchoes shortened; it still is what it wraps
+// (errors.Is), so the SDK gives it the same code.
+type clippedError struct {
+	msg string
+	err error
+}
+
+func (e *clippedError) Error() string { return e.msg }
+func (e *clippedError) Unwrap() error { return e.err }
 
 // resourceSize is the size of the result of a resource read of d as JSON, without the envelope
 // (envelope bytes are kept for it).
