@@ -36,7 +36,7 @@ type HTTPOptions struct {
 // write of the answer, an idle connection) and number (open connections, requests in progress).
 type httpLimits struct {
 	firstByte, header, body, write, idle time.Duration
-	conns, inflight           int
+	conns, inflight                      int
 }
 
 // The defaults of httpLimits. A request body is at most maxBody bytes, so inflight requests hold
@@ -44,12 +44,12 @@ type httpLimits struct {
 const (
 	firstByteTimeout = 3 * time.Second
 	headerTimeout    = 10 * time.Second
-	bodyTimeout   = 30 * time.Second
-	writeTimeout  = 30 * time.Second
-	idleTimeout   = 60 * time.Second
-	maxConns      = 256
-	maxInflight   = 64
-	maxBody       = 1 << 20
+	bodyTimeout      = 30 * time.Second
+	writeTimeout     = 30 * time.Second
+	idleTimeout      = 60 * time.Second
+	maxConns         = 256
+	maxInflight      = 64
+	maxBody          = 1 << 20
 )
 
 func (l httpLimits) withDefaults() httpLimits {
