@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -68,5 +69,22 @@ func slotCase(t *testing.T, suffix string) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a second request while a tool call is in progress, with one slot: %d, want 503 (the tool call holds no slot)", res.StatusCode)
+	}
+}
+
+// TestStdioAmbiguousKeysRefused: over stdio too, a message whose JSON-RPC members can be read two
+// ways (a case variant, a repeat) is answered with an invalid-request error, not served.
+func TestStdioAmbiguousKeysRefused(t *testing.T) {
+	s, _ := newServer(t, "testdata/bundle", 0)
+	for _, extra := range []string{`,"Method":"subscriptions/listen"`, `,"id":3`, `,"JSONRPC":"2.0"`} {
+		in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"x"}}` + extra + "}\n"
+		var out strings.Builder
+		if err := s.ServeStdio(context.Background(), strings.NewReader(in), &out, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), `"code":-32600`) || strings.Contains(out.String(), `"id":1`) {
+			t.Errorf("%s: %.500s", extra, out.String())
+		}
 	}
 }
