@@ -121,7 +121,7 @@ func notRead(p string, broken map[string]okf.Diagnostic) string {
 
 // notPlain is the report of a file whose ID is not plain (plainID), hence not served.
 func notPlain(p string) string {
-	return fmt.Sprintf("%s: not served: its name holds a control, line-break, bidi or invisible character", escapeShown(p))
+	return fmt.Sprintf("%s: not served: its name holds a control, line-break, bidi or invisible character or ##[ (it could not be handed out both exact and as one visible line)", escapeShown(p))
 }
 
 // build makes a snapshot of b, whose files' texts are texts (by slash path). prev (nil on the first

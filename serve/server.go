@@ -344,27 +344,26 @@ func nextWord(body []byte, i, stop int) int {
 	return stop
 }
 
-// wordEnds reports whether the word starting at i ends before stop: a space follows it there, or
-// the body ends at stop.
-func wordEnds(body []byte, i, stop int) bool {
-	if stop == len(body) {
-		return true
-	}
+// wordEnd returns where the word starting at i ends, if it ends before stop (a space follows it,
+// or the body ends at stop), and whether it does.
+func wordEnd(body []byte, i, stop int) (int, bool) {
 	for i < stop {
 		r, size := utf8.DecodeRune(body[i:])
 		if isSpace(r) {
-			return true
+			return i, true
 		}
 		i += size
 	}
-	return false
+	return stop, stop == len(body)
 }
+
+func wordFits(body []byte, i, stop int) bool { _, ok := wordEnd(body, i, stop); return ok }
 
 // cutWords returns the words [offset, offset+n) of body (whose word index is x) with the text
 // between them as written, at most limit bytes of it, the total number of words, and the offset
 // to continue from (0 when the end was reached). When words [offset, offset+n) are longer than
-// limit, they are cut at the last word start that fits; a single word longer than limit is cut at
-// limit, and the read goes on at the next word. It scans at most the words it returns and limit
+// limit, they are cut after the last word that ends within limit; a single word longer than limit
+// is cut at limit, and the read goes on at the next word. It scans at most the words it returns and limit
 // bytes, and copies only the text it returns.
 func cutWords(body []byte, x *wordIndex, offset, n, limit int) (string, int, int) {
 	total := x.total
@@ -388,10 +387,11 @@ func cutWords(body []byte, x *wordIndex, offset, n, limit int) (string, int, int
 	switch {
 	case k == end:
 		text = string(bytes.TrimRight(body[from:at], " \t\r\n\f\v"))
-	case wordEnds(body, at, stop):
+	case wordFits(body, at, stop):
 		// Word k ends before stop: it is the last that fits.
+		e, _ := wordEnd(body, at, stop)
 		end = k + 1
-		text = string(bytes.TrimRight(body[from:stop], " \t\r\n\f\v"))
+		text = string(body[from:e])
 	case k > offset:
 		// Word k goes on past limit: it starts the next read.
 		end = k

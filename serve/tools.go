@@ -574,7 +574,7 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		}
 		out.UsedBy = append(out.UsedBy, capList(plain(r.UsedBy))...)
 		if unplain > 0 {
-			out.Notes = append(out.Notes, fmt.Sprintf("%d lineage entries left out: they name concepts not served (control, line-break, bidi or invisible characters in their names)", unplain))
+			out.Notes = append(out.Notes, fmt.Sprintf("%d lineage entries left out: they name concepts not served (control, line-break, bidi or invisible characters or ##[ in their names)", unplain))
 		}
 		for _, n := range r.Notes[:min(len(r.Notes), maxList)] {
 			out.Notes = append(out.Notes, clipNote(escapeShown(n), maxNote))
