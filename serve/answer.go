@@ -48,7 +48,7 @@ func readSize(content []mcp.Content, out ReadOut) int {
 // jsonStringSize is the length of s written as a JSON string by encoding/json (HTML-safe, as the
 // SDK writes it): quotes and backslashes and \n \r \t take two bytes, other control characters, < >
 // &, U+2028, U+2029 and each invalid byte six.
-func jsonStringSize(s string) int {
+func jsonStringSize[T string | []byte](s T) int {
 	n := 2
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -64,7 +64,7 @@ func jsonStringSize(s string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		switch {
 		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
 			n += 6

@@ -22,6 +22,8 @@ type doc struct {
 	uri  string
 	text []byte
 	body []byte // text after the frontmatter
+	// words is body's word index for read (made on the first read; shared by copies of doc).
+	words *wordIndex
 
 	concept *okf.Concept // nil for an index
 	index   *okf.Index   // nil for a concept
@@ -124,6 +126,11 @@ func notRead(p string, broken map[string]okf.Diagnostic) string {
 	return fmt.Sprintf("%s: not served: %s", p, why)
 }
 
+// notPlain is the report of a file whose ID is not plain (plainID), hence not served.
+func notPlain(p string) string {
+	return fmt.Sprintf("%s: not served: its name holds a control, line-break, bidi or invisible character or ##[ (it could not be handed out both exact and as one visible line)", escapeShown(p))
+}
+
 // build makes a snapshot of b, whose files' texts are texts (by slash path). prev (nil on the first
 // load) supplies the last good version of a file whose new version has errors.
 func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot) (*snapshot, []string) {
@@ -140,6 +147,10 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 	}
 	s.trustAt, s.window = opts.now(), opts.ExpiringWithin
 	for _, c := range b.Concepts {
+		if !plainID(c.ID) {
+			notes = append(notes, notPlain(c.Path))
+			continue
+		}
 		d := &doc{id: c.ID, path: c.Path, concept: c}
 		if e, bad := broken[c.Path]; bad && prev != nil {
 			if old := prev.byID[c.ID]; old != nil && old.concept != nil && (old.stale != nil || prev.cleanFile(old.path)) {
@@ -176,6 +187,10 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 	slices.SortFunc(s.docs, func(a, b *doc) int { return strings.Compare(a.id, b.id) })
 	s.concepts = len(s.docs)
 	for _, x := range b.Indexes {
+		if !plainID(x.Path) {
+			notes = append(notes, notPlain(x.Path))
+			continue
+		}
 		text, ok := texts[x.Path]
 		if !ok {
 			notes = append(notes, notRead(x.Path, broken))
@@ -188,7 +203,7 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 	s.docs = s.docs[:len(s.docs):len(s.docs)]
 
 	for _, p := range b.Files() {
-		if exists, isDir := b.Stat(p); exists && isDir {
+		if exists, isDir := b.Stat(p); exists && isDir && plainID(p) {
 			parent := path.Dir(p)
 			if parent == "." {
 				parent = ""
@@ -287,6 +302,7 @@ func (s *snapshot) add(d *doc) {
 func (d *doc) setText(text []byte) {
 	d.text = text
 	d.body = okf.SplitFrontmatter(text).Body
+	d.words = &wordIndex{}
 }
 
 // Options configures a Server.

@@ -14,8 +14,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,20 +35,21 @@ type HTTPOptions struct {
 // httpLimits bound what clients can hold of the server: time (a request's headers, its body, each
 // write of the answer, an idle connection) and number (open connections, requests in progress).
 type httpLimits struct {
-	header, body, write, idle time.Duration
-	conns, inflight           int
+	firstByte, header, body, write, idle time.Duration
+	conns, inflight                      int
 }
 
 // The defaults of httpLimits. A request body is at most maxBody bytes, so inflight requests hold
 // at most inflight × (2 × maxBody + an answer) of memory.
 const (
-	headerTimeout = 10 * time.Second
-	bodyTimeout   = 30 * time.Second
-	writeTimeout  = 30 * time.Second
-	idleTimeout   = 60 * time.Second
-	maxConns      = 256
-	maxInflight   = 64
-	maxBody       = 1 << 20
+	firstByteTimeout = 3 * time.Second
+	headerTimeout    = 10 * time.Second
+	bodyTimeout      = 30 * time.Second
+	writeTimeout     = 30 * time.Second
+	idleTimeout      = 60 * time.Second
+	maxConns         = 256
+	maxInflight      = 64
+	maxBody          = 1 << 20
 )
 
 func (l httpLimits) withDefaults() httpLimits {
@@ -55,6 +58,7 @@ func (l httpLimits) withDefaults() httpLimits {
 			*d = v
 		}
 	}
+	def(&l.firstByte, firstByteTimeout)
 	def(&l.header, headerTimeout)
 	def(&l.body, bodyTimeout)
 	def(&l.write, writeTimeout)
@@ -129,6 +133,10 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 				return
 			}
 		}
+		// Allowed: the connection leaves the pool of those not yet let in (limitListener).
+		if c, ok := r.Context().Value(connKey{}).(*limitConn); ok {
+			c.admit()
+		}
 		select {
 		case slots <- struct{}{}:
 		default:
@@ -164,10 +172,19 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 				refuse(w, "Bad Request: JSON-RPC batches are not accepted over HTTP; send one message a request", http.StatusBadRequest)
 				return
 			}
-			var msg struct {
-				Method string `json:"method"`
+			if why := ambiguousKeys(body); why != "" {
+				refuse(w, "Bad Request: "+why, http.StatusBadRequest)
+				return
 			}
-			if json.Unmarshal(body, &msg) == nil && msg.Method == "subscriptions/listen" {
+			// The method as the SDK reads it (its own decoder: member names matched exactly), so
+			// that no request is a listen stream to the guard and a tool call to the SDK.
+			m, err := jsonrpc.DecodeMessage(body)
+			if r, ok := m.(*jsonrpc.Request); err == nil && ok && len(r.Method) > maxMethod {
+				// The SDK's "method not found" would echo it whole.
+				refuse(w, fmt.Sprintf("Bad Request: a method of %d bytes; no MCP method is longer than %d", len(r.Method), maxMethod), http.StatusBadRequest)
+				return
+			}
+			if err == nil && isListen(m) {
 				// A listen stream lasts as long as the client keeps it: it holds a connection (of
 				// maxConns), not a request slot.
 				release()
@@ -176,6 +193,50 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// maxMethod is the longest method name taken: MCP's are under 40 bytes, and the SDK's "method
+// not found" error echoes the name whole.
+const maxMethod = 128
+
+func isListen(m jsonrpc.Message) bool {
+	r, ok := m.(*jsonrpc.Request)
+	return ok && r.Method == "subscriptions/listen"
+}
+
+// ambiguousKeys says why a JSON-RPC message's members could be read two ways, or "" when they
+// cannot: a "method", "jsonrpc" or "id" member written twice, or in another case ("Method").
+// Decoders differ there (encoding/json matches names case-insensitively and keeps the last of
+// several; the SDK's matches them exactly), so a message that depends on it is refused rather
+// than read one way by okf and another by the SDK. A body that is not a JSON object is left to the
+// SDK, which refuses it.
+func ambiguousKeys(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		key, _ := t.(string)
+		if lk := strings.ToLower(key); lk == "method" || lk == "jsonrpc" || lk == "id" {
+			switch {
+			case key != lk:
+				return fmt.Sprintf("member %s: JSON-RPC member names are lowercase (%q)", quote(key, 40), lk)
+			case seen[lk]:
+				return fmt.Sprintf("member %q written twice", lk)
+			}
+			seen[lk] = true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // deadlineWriter gives each write of an answer its own deadline: an answer may stream for long (a
@@ -258,9 +319,10 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, o HTTPOptions, read
 		return err
 	}
 	lim := o.limits.withDefaults()
-	ln = &limitListener{Listener: ln, slots: make(chan struct{}, lim.conns)}
+	ln = newLimitListener(ln, lim)
 	srv := &http.Server{
 		Handler:           s.Handler(o),
+		ConnContext:       func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) },
 		ReadHeaderTimeout: lim.header,
 		IdleTimeout:       lim.idle,
 		MaxHeaderBytes:    64 << 10,
@@ -286,12 +348,22 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, o HTTPOptions, read
 	}
 }
 
-// limitListener keeps at most cap(slots) connections open: one past the limit is closed as soon as
-// it is accepted (a client gets a closed connection at once, not a wait in the kernel's queue), and
-// a slot is freed when its connection closes.
+// limitListener bounds open connections in two pools of cap(pending) and cap(admitted): a
+// connection is pending from its accept until a request of it passes the guard's origin and token
+// checks, then admitted (when the admitted pool has room; else it stays pending). A connection past
+// the pending pool's limit is closed as soon as it is accepted (a client gets a closed connection
+// at once, not a wait in the kernel's queue), and a slot is freed when its connection closes. So
+// connections that never present the token cannot push out the ones that did (their keep-alive
+// and listen streams), and a pending connection that sends nothing is closed after firstByte,
+// well before the header timeout.
 type limitListener struct {
 	net.Listener
-	slots chan struct{}
+	pending, admitted chan struct{}
+	firstByte         time.Duration
+}
+
+func newLimitListener(ln net.Listener, lim httpLimits) *limitListener {
+	return &limitListener{Listener: ln, pending: make(chan struct{}, lim.conns), admitted: make(chan struct{}, lim.conns), firstByte: lim.firstByte}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -301,22 +373,77 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		select {
-		case l.slots <- struct{}{}:
-			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+		case l.pending <- struct{}{}:
+			lc := &limitConn{Conn: c, l: l, first: time.Now().Add(l.firstByte)}
+			c.SetReadDeadline(lc.first)
+			return lc, nil
 		default:
 			c.Close()
 		}
 	}
 }
 
+// connKey is the context key under which ServeHTTP's connections are found by guard.
+type connKey struct{}
+
 type limitConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	l     *limitListener
+	first time.Time   // the deadline of its first byte
+	got   atomic.Bool // a byte was read
+	mu    sync.Mutex
+	state int // 0 pending, 1 admitted, 2 closed
+}
+
+func (c *limitConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.got.Store(true)
+	}
+	return n, err
+}
+
+// SetReadDeadline keeps the first-byte deadline until a byte has come: net/http sets the header
+// timeout's on its own when it starts reading a request.
+func (c *limitConn) SetReadDeadline(t time.Time) error {
+	if !c.got.Load() && (t.IsZero() || t.After(c.first)) {
+		t = c.first
+	}
+	return c.Conn.SetReadDeadline(t)
+}
+
+func (c *limitConn) SetDeadline(t time.Time) error {
+	if err := c.Conn.SetWriteDeadline(t); err != nil {
+		return err
+	}
+	return c.SetReadDeadline(t)
+}
+
+// admit moves a pending connection to the admitted pool, if it has room.
+func (c *limitConn) admit() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state != 0 {
+		return
+	}
+	select {
+	case c.l.admitted <- struct{}{}:
+		<-c.l.pending
+		c.state = 1
+	default:
+	}
 }
 
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch c.state {
+	case 0:
+		<-c.l.pending
+	case 1:
+		<-c.l.admitted
+	}
+	c.state = 2
 	return err
 }

@@ -6,8 +6,10 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,10 +18,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/okf-tools/okf/okf"
 )
 
 // Limits on what one answer may hold: a bundle is strangers' text, and every byte of an answer
@@ -36,6 +38,7 @@ const (
 	maxTrustLine   = 8 << 10 // the trust line, whatever the bundle
 	maxActorShown  = 200     // an actor as the trust tool shows it
 	maxNote        = 500     // one note of the trust tool
+	maxEcho        = 200     // client text echoed in an error
 
 	// ttlMs: how long a host may keep a list or a read. The server notifies list changes where the
 	// protocol era lets it; the TTL bounds staleness where it cannot (stateless HTTP).
@@ -97,7 +100,7 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
-	s.mcp.AddReceivingMiddleware(s.listResources)
+	s.mcp.AddReceivingMiddleware(clipEchoes, s.listResources)
 	return s, nil
 }
 
@@ -137,11 +140,70 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	if d == nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	// The cap is on the answer: the text as JSON writes it ('<' as six bytes), and its envelope.
-	if len(d.text) > maxResource || jsonStringSize(string(d.text)) > maxResource-envelope {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes (%d as JSON), over the %d-byte limit of a resource read; use the read tool with offset", showID(d.path), len(d.text), jsonStringSize(string(d.text)), maxResource)}
+	// The cap is on the whole answer: the text as JSON writes it ('<' as six bytes), the URI
+	// (which percent-encoding may make long), the other members and the envelope.
+	if len(d.text) <= maxResource {
+		if n := resourceSize(d); n > maxResource-envelope {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes (a %d-byte answer as JSON), over the %d-byte limit of a resource read; use the read tool with offset", showID(d.path), len(d.text), n+envelope, maxResource)}
+		}
+	} else {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit of a resource read; use the read tool with offset", showID(d.path), len(d.text), maxResource)}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: d.uri, MIMEType: "text/markdown", Text: string(d.text)}}}, nil
+}
+
+// maxErrorText is the longest error message (or tool error text) the server sends.
+const maxErrorText = 1 << 10
+
+// clipEchoes bounds and escapes what errors echo: the SDK's own messages quote the client's input
+// whole (an unknown tool's name, a value its schema check refused, a URI not found, in the error's
+// data too), which could be most of a 1 MiB request, with its bidi controls. Each error message and
+// tool error text is escaped for one visible line (escapeShown) and clipped to maxErrorText bytes,
+// a cut quote closed (clipNote); error data longer than that is left out. The "method not found"
+// error is worded below this layer, in the SDK's connection, and is not clipped.
+func clipEchoes(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			var we *jsonrpc.Error
+			if errors.As(err, &we) {
+				c := *we
+				c.Message = clipNote(escapeShown(c.Message), maxErrorText)
+				if len(c.Data) > maxErrorText {
+					c.Data = nil
+				}
+				return res, &c
+			}
+			if msg := err.Error(); clipNote(escapeShown(msg), maxErrorText) != msg {
+				return res, &clippedError{msg: clipNote(escapeShown(msg), maxErrorText), err: err}
+			}
+			return res, err
+		}
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			for _, c := range r.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					t.Text = clipNote(escapeShown(t.Text), maxErrorText)
+				}
+			}
+		}
+		return res, err
+	}
+}
+
+// clippedError is an error whose message clipEchoes shortened; it still is what it wraps
+// (errors.Is), so the SDK gives it the same code.
+type clippedError struct {
+	msg string
+	err error
+}
+
+func (e *clippedError) Error() string { return e.msg }
+func (e *clippedError) Unwrap() error { return e.err }
+
+// resourceSize is the size of the result of a resource read of d as JSON, without the envelope
+// (envelope bytes are kept for it).
+func resourceSize(d *doc) int {
+	return jsonStringSize(d.text) + jsonStringSize(d.uri) + len(`{"contents":[{"uri":,"mimeType":"text/markdown","text":}]}`)
 }
 
 // listResources answers resources/list from the snapshot, paginated in URI order: the SDK's own
@@ -173,16 +235,24 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, 0, end-start)}
 		res.TTLMs = listTTL
 		res.CacheScope = "public"
-		// A page ends early when it would pass maxListPage bytes (it has at least one resource); the
-		// cursor goes on from its last URI.
-		size := envelope + len(uris[min(end, len(uris)-1)])*3
+		// A page ends early when it would pass maxListPage bytes (it has at least one resource),
+		// counting the cursor it would then carry: the base64 of its last URI.
+		cursorSize := func(i int) int {
+			if i+1 >= len(uris) {
+				return 0
+			}
+			return len(`,"nextCursor":""`) + base64.RawURLEncoding.EncodedLen(len(uris[i]))
+		}
+		size := envelope
 		for i, u := range uris[start:end] {
 			d := snap.byURI[u]
-			r := &mcp.Resource{URI: d.uri, Name: okf.EscapeControl(d.id), Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), MIMEType: "text/markdown", Size: int64(len(d.text))}
-			if size += jsonSize(r) + 1; size > maxListPage && i > 0 {
+			r := &mcp.Resource{URI: d.uri, Name: d.id, Title: oneLine(d.title, 300), Description: oneLine(d.description, 500), MIMEType: "text/markdown", Size: int64(len(d.text))}
+			rs := jsonSize(r) + 1
+			if size+rs+cursorSize(start+i) > maxListPage && i > 0 {
 				end = start + i
 				break
 			}
+			size += rs
 			res.Resources = append(res.Resources, r)
 		}
 		if end < len(uris) {
@@ -211,53 +281,128 @@ func (s *Server) notifyListChanged() {
 	s.mcp.AddResourceTemplate(template, s.readResource)
 }
 
-// words finds the byte ranges of the whitespace-separated words of text.
-func wordStarts(text string) []int {
-	var starts []int
-	in := false
-	for i, r := range text {
-		space := r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || r == 0x85 || r == 0xA0 || r == 0x2028 || r == 0x2029
-		if !space && !in {
-			starts = append(starts, i)
-		}
-		in = !space
-	}
-	return starts
+// isSpace is the whitespace that separates the words of a read.
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || r == 0x85 || r == 0xA0 || r == 0x2028 || r == 0x2029
 }
 
-// cutWords returns the words [offset, offset+n) of text (whose word starts are starts) with the
-// text between them as written, at most limit bytes of it, the total number of words, and the
-// offset to continue from (0 when the end was reached). When words [offset, offset+n) are longer
-// than limit, they are cut at the last word start that fits; a single word longer than limit is
-// cut at limit, and the read goes on at the next word.
-func cutWords(text string, starts []int, offset, n, limit int) (string, int, int) {
-	total := len(starts)
+// wordStride is how many words apart the marks of a wordIndex are.
+const wordStride = 1024
+
+// wordIndex is what read needs to find word k of a body without scanning it from the start: the
+// number of words, and the byte offset of every wordStride-th word. It is made once per text, on
+// its first read, and is about 8 bytes per 1,024 words: a read's work and memory then follow its
+// answer (at most wordStride words and its limit of bytes are scanned), not the body.
+type wordIndex struct {
+	once  sync.Once
+	total int
+	marks []int
+}
+
+// words returns the word index of body, making it on the first call.
+func (x *wordIndex) words(body []byte) *wordIndex {
+	x.once.Do(func() {
+		in := false
+		for i := 0; i < len(body); {
+			r, size := utf8.DecodeRune(body[i:])
+			space := isSpace(r)
+			if !space && !in {
+				if x.total%wordStride == 0 {
+					x.marks = append(x.marks, i)
+				}
+				x.total++
+			}
+			in = !space
+			i += size
+		}
+	})
+	return x
+}
+
+// start returns the byte offset of word k (< x.total) of body.
+func (x *wordIndex) start(body []byte, k int) int {
+	i := x.marks[k/wordStride]
+	for n := k % wordStride; n > 0; n-- {
+		i = nextWord(body, i, len(body))
+	}
+	return i
+}
+
+// nextWord returns the offset of the first word start after the word at i, looking no further
+// than stop (stop is returned when there is none before it).
+func nextWord(body []byte, i, stop int) int {
+	in := true
+	for i < stop {
+		r, size := utf8.DecodeRune(body[i:])
+		space := isSpace(r)
+		if !space && !in {
+			return i
+		}
+		in = !space
+		i += size
+	}
+	return stop
+}
+
+// wordEnd returns where the word starting at i ends, if it ends before stop (a space follows it,
+// or the body ends at stop), and whether it does.
+func wordEnd(body []byte, i, stop int) (int, bool) {
+	for i < stop {
+		r, size := utf8.DecodeRune(body[i:])
+		if isSpace(r) {
+			return i, true
+		}
+		i += size
+	}
+	return stop, stop == len(body)
+}
+
+func wordFits(body []byte, i, stop int) bool { _, ok := wordEnd(body, i, stop); return ok }
+
+// cutWords returns the words [offset, offset+n) of body (whose word index is x) with the text
+// between them as written, at most limit bytes of it, the total number of words, and the offset
+// to continue from (0 when the end was reached). When words [offset, offset+n) are longer than
+// limit, they are cut after the last word that ends within limit; a single word longer than limit
+// is cut at limit, and the read goes on at the next word. It scans at most the words it returns and limit
+// bytes, and copies only the text it returns.
+func cutWords(body []byte, x *wordIndex, offset, n, limit int) (string, int, int) {
+	total := x.total
 	if offset >= total {
 		return "", total, 0
 	}
-	from := starts[offset]
+	from := x.start(body, offset)
 	end := min(offset+n, total)
-	upTo := func(end int) string {
-		if end >= total {
-			return strings.TrimRight(text[from:], " \t\r\n\f\v")
+	// Walk the word starts after from, up to word end or the first start at from+limit or past.
+	stop := min(len(body), from+limit)
+	at, k := from, offset // the start of word k
+	for k < end {
+		next := nextWord(body, at, stop)
+		if next >= stop {
+			break
 		}
-		return strings.TrimRight(text[from:starts[end]], " \t\r\n\f\v")
+		at, k = next, k+1
 	}
-	cut := upTo(end)
-	if len(cut) > limit {
-		// Very long "words" (a base64 blob): cut at the last word start that fits.
-		i := sort.SearchInts(starts, from+limit) - 1
-		if i <= offset {
-			i = offset + 1
-		}
-		end = min(i, end)
-		cut = upTo(end)
-		if len(cut) > limit {
-			cut = strings.ToValidUTF8(cut[:limit], "")
-		}
+	// Word k starts before stop; word k+1 does not, or is past end.
+	text := ""
+	switch {
+	case k == end:
+		text = string(bytes.TrimRight(body[from:at], " \t\r\n\f\v"))
+	case wordFits(body, at, stop):
+		// Word k ends before stop: it is the last that fits.
+		e, _ := wordEnd(body, at, stop)
+		end = k + 1
+		text = string(body[from:e])
+	case k > offset:
+		// Word k goes on past limit: it starts the next read.
+		end = k
+		text = string(bytes.TrimRight(body[from:at], " \t\r\n\f\v"))
+	default:
+		// A single word longer than limit: cut at limit, the read going on at the next word.
+		end = offset + 1
+		text = strings.ToValidUTF8(string(body[from:stop]), "")
 	}
 	if end >= total {
 		end = 0
 	}
-	return cut, total, end
+	return text, total, end
 }

@@ -25,9 +25,13 @@ const maxActor = 128
 const invalidActor = "an invalid actor (not of the §7 forms)"
 
 // actorKind reads actor s strictly: "human", "process" or "team" for PREFIX:ID, "agent" for
-// PRODUCER/VERSION, where IDs, producers and versions are letters, digits and . _ @ + ~ - (and / or
-// : inside an ID or version, not a producer), begin and end with a letter or digit, and the whole
-// is at most maxActor bytes; anything else is "invalid".
+// PRODUCER/VERSION, where IDs, producers and versions are ASCII letters, digits and . _ @ + ~ -
+// (and / or : inside an ID or version, not a producer), begin and end with an ASCII letter or
+// digit, and the whole is at most maxActor bytes; anything else is "invalid".
+// ASCII only, because the server's voice must read the same to every reader: Unicode letters
+// include ones that render as nothing or as a blank (the Hangul fillers U+115F, U+1160, U+3164,
+// U+FFA0) and ones that look like punctuation (the Lisu tone letters U+A4F8–U+A4FD), which would
+// let "process:okfㅤverifiedㅤbyㅤhuman:x" pass for words of okf's.
 // It is stricter than okf.ClassifyActor (which reads the tier, D12) and never disagrees with it on
 // a valid actor.
 func actorKind(s string) string {
@@ -49,23 +53,21 @@ func actorKind(s string) string {
 	return "invalid"
 }
 
-// allRunes reports whether every rune of s is a letter, a digit or one of extra, the first and
-// last being a letter or a digit.
+// allRunes reports whether every byte of s is an ASCII letter, a digit or one of extra, the first
+// and last being a letter or a digit.
 func allRunes(s, extra string) bool {
-	first, _ := utf8.DecodeRuneInString(s)
-	last, _ := utf8.DecodeLastRuneInString(s)
-	if !alnum(first) || !alnum(last) {
+	if s == "" || !alnum(s[0]) || !alnum(s[len(s)-1]) {
 		return false
 	}
-	for _, r := range s {
-		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(extra, r)) {
+	for i := 0; i < len(s); i++ {
+		if !alnum(s[i]) && strings.IndexByte(extra, s[i]) < 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func alnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
 
 // showActor is how the trust line names actor s: the actor and its kind when valid, else a phrase
 // of okf's that states it is invalid.
@@ -86,7 +88,7 @@ func stamp(s string) Stamp {
 	}
 	k := actorKind(s)
 	if k == "invalid" {
-		return Stamp{Kind: k, AsWritten: clip(okf.EscapeControl(s), maxActorShown)}
+		return Stamp{Kind: k, AsWritten: oneLine(s, maxActorShown)}
 	}
 	return Stamp{By: s, Kind: k}
 }
@@ -95,14 +97,20 @@ func stamp(s string) Stamp {
 const maxIDShown = 120
 
 // showID is how server text names a concept ID, folder or path of the bundle: as written when it
-// is letters, digits and . _ ~ / - only (an ID cannot then read as a sentence), else quoted with
-// Go's syntax, clipped to maxIDShown bytes inside the quotes.
+// is ASCII letters, digits and . _ ~ / - only (an ID cannot then read as a sentence), else quoted
+// (quote), clipped to maxIDShown bytes inside the quotes.
 func showID(id string) string {
 	if id != "" && len(id) <= maxIDShown && allRunes(id, "._~/-") {
 		return id
 	}
-	return strconv.Quote(clip(id, maxIDShown))
+	return quote(id, maxIDShown)
 }
+
+// quote is bundle or client text as the server's voice embeds it (an ID, a folder, a client's
+// argument in an error): clipped to n bytes, in Go quotes with every byte outside printable ASCII
+// escaped (strconv.QuoteToASCII), so that inside the quotes too no rune is invisible, a blank, a
+// look-alike of a quote or a mark, or reorders the line.
+func quote(s string, n int) string { return strconv.QuoteToASCII(clip(s, n)) }
 
 // clipNote shortens a note okf wrote, whose bundle text is quoted (%q), to at most n bytes (plus
 // the marks of the cut) so that a quote it cuts is still closed: the text after a cut quote mark
@@ -136,10 +144,60 @@ func staleNote(p *okf.Position) string {
 	return fmt.Sprintf("the file on disk has an error at line %d, column %d (okf lint names it); this is its last good version", p.Line, p.Col)
 }
 
-// oneLine is a bundle string as an answer's field carries it (a title, a description): control
-// characters, line and paragraph separators and bidi controls escaped (okf.EscapeControl), so a
-// host that prints it cannot be made to show a line of its own, and clipped to n bytes.
-func oneLine(s string, n int) string { return clip(okf.EscapeControl(s), n) }
+// oneLine is a bundle string as an answer's field carries it (a title, a description): escaped
+// (escapeShown) so that a host that prints it cannot be made to show a line of its own or text it
+// cannot see, and clipped to n bytes.
+func oneLine(s string, n int) string { return clip(escapeShown(s), n) }
+
+// escapeShown is okf.EscapeControl (control characters, line and paragraph separators, bidi
+// controls, invalid UTF-8, `##[`) and, besides, every rune that renders as nothing or as a blank
+// that is not a space: format characters (Cf: zero-width spaces and joiners, the tag characters
+// U+E0000–U+E007F, soft hyphen, bidi marks), other default-ignorable code points (the Hangul
+// fillers, U+034F, U+115F, U+1160, U+3164, U+FFA0), variation selectors, private-use, surrogate and
+// unassigned code points. They are written \uXXXX (or \UXXXXXXXX). Printers other than the
+// server's answers keep okf.EscapeControl: a terminal shows such runes as the text's author meant.
+func escapeShown(s string) string {
+	s = okf.EscapeControl(s)
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if hidden(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case !hidden(r):
+			b.WriteRune(r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
+}
+
+// hidden reports a rune escapeShown escapes (EscapeControl has taken the controls).
+func hidden(r rune) bool {
+	if r < utf8.RuneSelf {
+		return false
+	}
+	return !unicode.IsGraphic(r) || unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+}
+
+// plainID reports whether an ID (or folder) can be handed to a host as it is, in a field of its
+// own (search hits, browse entries, the trust tool's lists): it reads the same escaped for one line
+// (escapeShown). A concept or index whose ID is not plain is not served (build), since its ID must
+// round-trip to read and to its URI and cannot be both escaped and exact.
+func plainID(id string) bool { return escapeShown(id) == id }
 
 // indexTitle is the title the server gives the index of dir.
 func indexTitle(dir string) string {

@@ -327,6 +327,9 @@ func notMessage(raw []byte) string {
 		if json.Unmarshal(method, &s) != nil {
 			return `"method" is not a string`
 		}
+		if len(s) > maxMethod {
+			return fmt.Sprintf(`"method" is %d bytes long: no MCP method is longer than %d`, len(s), maxMethod)
+		}
 	}
 	id, hasID := m["id"]
 	if hasID && string(bytes.TrimSpace(id)) != "null" && idKey(id) == "" {
@@ -334,6 +337,9 @@ func notMessage(raw []byte) string {
 	}
 	if !isRequest && (!hasID || string(bytes.TrimSpace(id)) == "null") {
 		return `neither a request (no "method") nor a response (no "id")`
+	}
+	if why := ambiguousKeys(raw); why != "" {
+		return why
 	}
 	if _, err := jsonrpc.DecodeMessage(raw); err != nil {
 		return err.Error()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,7 +220,7 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 	if in.MinTier != "" {
 		t, ok := okf.ParseTier(in.MinTier)
 		if !ok {
-			return nil, out, fmt.Errorf("min_tier %q: want unverified, machine-confirmed or human-reviewed", in.MinTier)
+			return nil, out, fmt.Errorf("min_tier %s: want unverified, machine-confirmed or human-reviewed", quote(in.MinTier, maxEcho))
 		}
 		minTier = t
 	}
@@ -285,7 +286,7 @@ func (s *Server) lookup(id string) (*snapshot, *doc, error) {
 	}
 	d := snap.byID[id]
 	if d == nil {
-		return nil, nil, fmt.Errorf("no concept %q in this bundle; find IDs with search or browse", okf.EscapeControl(clip(id, 200)))
+		return nil, nil, fmt.Errorf("no concept %s in this bundle; find IDs with search or browse", quote(id, maxEcho))
 	}
 	return snap, d, nil
 }
@@ -313,13 +314,12 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 	// cuts the text in proportion to the excess, so few are needed; a text of minCut bytes always
 	// fits (the trust line is at most maxTrustLine).
 	const minCut = 1 << 10
-	body := string(d.body)
-	starts := wordStarts(body)
+	words := d.words.words(d.body)
 	line := s.trustLine(snap, d)
 	limit := maxAnswerBytes
 	var res *mcp.CallToolResult
 	for {
-		text, total, next := cutWords(body, starts, in.Offset, n, limit)
+		text, total, next := cutWords(d.body, words, in.Offset, n, limit)
 		out = ReadOut{ID: d.id, Trust: line, Text: text, Words: total, Next: next}
 		var b strings.Builder
 		b.WriteString(out.Trust)
@@ -444,8 +444,8 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 		dir = ""
 	}
 	out := BrowseOut{Dir: dir, Entries: []Entry{}}
-	if exists, isDir := snap.bundle.Stat(dir); dir != "" && (!exists || !isDir) {
-		return nil, out, fmt.Errorf("no folder %q in this bundle; browse the root (dir \"\") to see its folders", okf.EscapeControl(clip(dir, 200)))
+	if exists, isDir := snap.bundle.Stat(dir); dir != "" && (!exists || !isDir || !plainID(dir)) {
+		return nil, out, fmt.Errorf("no folder %s in this bundle; browse the root (dir \"\") to see its folders", quote(dir, maxEcho))
 	}
 	listed := map[string]bool{}
 	add := func(e Entry) {
@@ -483,7 +483,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				if path.Base(target) == "index.md" {
 					target = path.Dir(target)
 				}
-				if _, isDir := snap.bundle.Stat(target); isDir && !listed[target+"/"] {
+				if _, isDir := snap.bundle.Stat(target); isDir && plainID(target) && !listed[target+"/"] {
 					listed[target+"/"] = true
 					add(Entry{Title: oneLine(ie.Title, 300), Dir: target, Description: oneLine(ie.Description, 500)})
 				}
@@ -547,13 +547,37 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 			}
 		}
 		out.ChangedSinceVerified = r.ChangedSinceVerified
-		out.DerivesFrom = append(out.DerivesFrom, capList(r.DerivesFrom())...)
-		if r.Upstream != nil {
-			out.FlaggedUpstream = r.Upstream[:min(len(r.Upstream), maxList)]
+		// Only IDs that are served (plainID): one that is not would reach the host with its line
+		// break or bidi control, and could not be read anyway.
+		var unplain int
+		plain := func(ids []string) []string {
+			var keep []string
+			for _, id := range ids {
+				if plainID(id) {
+					keep = append(keep, id)
+				} else {
+					unplain++
+				}
+			}
+			return keep
 		}
-		out.UsedBy = append(out.UsedBy, capList(r.UsedBy)...)
+		out.DerivesFrom = append(out.DerivesFrom, capList(plain(r.DerivesFrom()))...)
+		for _, u := range r.Upstream {
+			if len(out.FlaggedUpstream) == maxList {
+				break
+			}
+			if plainID(u.ID) && !slices.ContainsFunc(u.Chain, func(id string) bool { return !plainID(id) }) {
+				out.FlaggedUpstream = append(out.FlaggedUpstream, u)
+			} else {
+				unplain++
+			}
+		}
+		out.UsedBy = append(out.UsedBy, capList(plain(r.UsedBy))...)
+		if unplain > 0 {
+			out.Notes = append(out.Notes, fmt.Sprintf("%d lineage entries left out: they name concepts not served (control, line-break, bidi or invisible characters or ##[ in their names)", unplain))
+		}
 		for _, n := range r.Notes[:min(len(r.Notes), maxList)] {
-			out.Notes = append(out.Notes, clipNote(n, maxNote))
+			out.Notes = append(out.Notes, clipNote(escapeShown(n), maxNote))
 		}
 	}
 	for _, src := range f.Sources.Items {
