@@ -220,6 +220,9 @@ func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 	}
 	var f fs.File
 	if r.osRoot != nil {
+		if err := r.intoGit(c); err != nil {
+			return nil, nil, &fs.PathError{Op: op, Path: name, Err: err}
+		}
 		of, err := r.osRoot.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
 		if err != nil {
 			return nil, nil, fixErr(op, name, err)
@@ -253,6 +256,58 @@ func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: op, Path: name, Err: notRegular(st.Mode())}
 	}
 	return f, st, nil
+}
+
+// ErrIntoGit is returned (wrapped, with ErrOutside) for a path that names a .git folder or leads
+// into one through a symbolic link: a repository's files (its config holds CI's credentials, its
+// hooks run) are never bundle content, and a committed link (index.md -> .git/config) must not
+// make okf read, print or serve them.
+var ErrIntoGit = errors.New("leads into a .git folder")
+
+type intoGitError struct{}
+
+func (intoGitError) Error() string        { return "the path leads into a .git folder: not read" }
+func (intoGitError) Is(target error) bool { return target == ErrIntoGit || target == ErrOutside }
+
+// intoGit refuses c (a clean slash path) when it names a .git folder, or when a symbolic link on it
+// leads into one inside the root. Only a path that holds a link is resolved (one lstat per folder
+// on the way, on this path alone: the loader's own reads of plain files never come here).
+func (r *Root) intoGit(c string) error {
+	if c == "." {
+		return nil
+	}
+	parts := strings.Split(c, "/")
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return intoGitError{}
+		}
+	}
+	if r.dir == "" {
+		return nil
+	}
+	for i := range parts {
+		st, err := r.osRoot.Lstat(filepath.FromSlash(path.Join(parts[:i+1]...)))
+		if err != nil {
+			return nil // opening it says why
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		base, err1 := filepath.EvalSymlinks(r.dir)
+		real, err2 := filepath.EvalSymlinks(filepath.Join(r.dir, filepath.FromSlash(c)))
+		if err1 != nil || err2 != nil {
+			return nil
+		}
+		if rel, err := filepath.Rel(base, real); err == nil && !strings.HasPrefix(rel, "..") {
+			for _, p := range strings.Split(rel, string(filepath.Separator)) {
+				if strings.EqualFold(p, ".git") {
+					return intoGitError{}
+				}
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 func typeOK(m fs.FileMode, dirOK bool) bool {

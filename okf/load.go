@@ -404,6 +404,12 @@ func (l *loader) followLink(p string) (fs.FileInfo, bool, string) {
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, false, fmt.Sprintf("symbolic link leads outside the bundle (to %q): not followed", real)
 		}
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			if strings.EqualFold(part, ".git") {
+				// A repository's files are never bundle content (ErrIntoGit).
+				return nil, false, fmt.Sprintf("symbolic link leads into a .git folder (%q): not followed", filepath.ToSlash(rel))
+			}
+		}
 	}
 	info, err := fs.Stat(l.fsys, p)
 	if err != nil {
