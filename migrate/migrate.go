@@ -70,6 +70,41 @@ type fileEdits struct {
 	left    []Problem
 	blocked bool
 	n       counts // what this file's edits do, counted into the log entry unless it is blocked
+	// changes are what the edits mean (okf.ProveEdit): the rewrite is written only when the file,
+	// parsed again, means exactly this and nothing else moved. cut is the body section an edit
+	// removes (a Citations section, file offsets), the one body change a migration makes.
+	changes []okf.Change
+	cut     [2]int
+	paths   map[int][]string // okf.ValuePaths of src, made once
+}
+
+// valueChange records what an edit of one frontmatter value means (okf.ValueChange).
+func (f *fileEdits) valueChange(e okf.Edit) bool {
+	if f.paths == nil {
+		f.paths = okf.ValuePaths(f.src)
+	}
+	c, ok := okf.ValueChange(f.paths, e)
+	if ok {
+		f.changes = append(f.changes, c)
+	}
+	return ok
+}
+
+// prove checks that out, f's edits applied to its text, means what the edits say.
+func (f *fileEdits) prove(out []byte) error {
+	if f.path == "log.md" || strings.HasSuffix(f.path, "/log.md") {
+		return okf.ProveFrontmatter(f.src, out, f.changes...) // a log gains an entry in its body
+	}
+	want := f.src
+	if f.cut[1] > f.cut[0] {
+		want = append(append([]byte(nil), f.src[:f.cut[0]]...), f.src[f.cut[1]:]...)
+		ob, nb := okf.SplitFrontmatter(want).Body, okf.SplitFrontmatter(out).Body
+		if !bytes.Equal(ob, nb) {
+			return fmt.Errorf("%w: the body changed beyond the Citations section", okf.ErrUnproven)
+		}
+		return okf.ProveFrontmatter(f.src, out, f.changes...)
+	}
+	return okf.ProveEdit(f.src, out, f.changes...)
 }
 
 func (f *fileEdits) add(e okf.Edit, note string) {
@@ -177,6 +212,10 @@ func (p *Plan) collect(f *fileEdits, n *counts) {
 		p.Left = append(p.Left, Problem{Pos: okf.Position{Path: f.path, Line: 1, Col: 1}, Message: "changes overlap: file left untouched (" + err.Error() + ")", Untouched: true})
 		return
 	}
+	if err := f.prove(out); err != nil {
+		p.Left = append(p.Left, Problem{Pos: okf.Position{Path: f.path, Line: 1, Col: 1}, Message: "left untouched: its rewrite, parsed again, does not mean what migrate meant (" + err.Error() + ")", Untouched: true})
+		return
+	}
 	p.Changes = append(p.Changes, Change{FileChange: okf.FileChange{Path: f.path, Old: f.src, New: out}, Edits: f.edits, Notes: f.notes})
 	n.timestamps += f.n.timestamps
 	n.citations += f.n.citations
@@ -213,6 +252,8 @@ func migrateConcept(b *okf.Bundle, c *okf.Concept) *fileEdits {
 	if fm.Tags.IsString() {
 		if e, ok := okf.TagsEdit(src, fm.Tags); ok {
 			f.add(e, "tags: string → list")
+			tags, _ := okf.TagsFromString(fm.Tags.Raw)
+			f.changes = append(f.changes, okf.Change{Path: []string{"tags"}, Value: okf.StrList(tags)})
 			f.n.tags++
 		} else {
 			f.keep(fm.Tags.Pos, "tags is a string okf cannot rewrite in place (a value over several lines?): write it as a list by hand")
@@ -239,6 +280,7 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 				end := okf.LineEnd(f.src, ve)
 				if strings.TrimSpace(string(f.src[ve:end])) == "" {
 					f.add(okf.Edit{Start: start, End: end}, "timestamp equal to generated.at removed")
+					f.changes = append(f.changes, okf.Change{Path: []string{"timestamp"}, Delete: true})
 					f.n.timestamps++
 					return
 				}
@@ -272,6 +314,10 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 	}
 	f.add(okf.Edit{Start: ks, End: ke, New: "generated"}, note)
 	f.add(okf.Edit{Start: vs, End: ve, New: "{ by: " + okf.Quote(by, 0) + ", at: " + at + " }"}, "")
+	if atMeant, ok := okf.YAMLMeaning(at); ok {
+		f.changes = append(f.changes, okf.Change{Path: []string{"timestamp"}, Delete: true},
+			okf.Change{Path: []string{"generated"}, Value: map[string]any{"by": okf.Str(by), "at": atMeant}})
+	}
 	f.n.timestamps++
 }
 
@@ -303,6 +349,7 @@ func retime(f *fileEdits, fm *okf.Frontmatter) {
 			continue
 		}
 		f.add(e, nt.name+": "+nt.ts.Form.String()+" → datetime")
+		f.valueChange(e)
 		f.n.retimed++
 	}
 }
@@ -421,6 +468,7 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 	nl := okf.Newline(src)
 	var y strings.Builder
 	y.WriteString("sources:" + nl)
+	var meant []any // what the sources written read as
 	for _, ci := range cites {
 		id := citedBy(c.Body, ci)
 		title := strings.TrimSpace(ci.Text)
@@ -437,15 +485,20 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 			}
 			y.WriteString(k + ": " + okf.Quote(v, 0) + nl)
 		}
+		m := map[string]any{}
 		if id != "" {
 			field("id", id)
+			m["id"] = okf.Str(id)
 		}
 		if ci.Target != "" {
 			field("resource", ci.Target)
+			m["resource"] = okf.Str(ci.Target)
 		}
 		if title != "" {
 			field("title", title)
+			m["title"] = okf.Str(title)
 		}
+		meant = append(meant, m)
 	}
 	// sources goes last in the frontmatter, just before the closing delimiter.
 	closeAt := okf.LineStart(src, sp.BodyOffset-1)
@@ -466,6 +519,8 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 		}
 	}
 	f.add(okf.Edit{Start: delFrom, End: end}, "")
+	f.changes = append(f.changes, okf.Change{Path: []string{"sources"}, Value: meant})
+	f.cut = [2]int{delFrom, end}
 	f.n.citations++
 }
 
@@ -514,6 +569,7 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 		}
 		nl := okf.Newline(src)
 		f.add(okf.Edit{Start: off, End: off, New: "---" + nl + "okf_version: " + want + nl + "---" + nl}, `okf_version: "0.2" declared`)
+		f.changes = append(f.changes, okf.Change{Path: []string{"okf_version"}, Value: okf.Str("0.2")})
 		f.n.version = true
 		return f
 	case sp.Status != okf.FrontmatterOK || fm == nil || !fm.Present:
@@ -535,6 +591,7 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 			nv = "'0.2'"
 		}
 		f.add(okf.Edit{Start: s, End: e, New: nv}, fmt.Sprintf("okf_version %q → \"0.2\"", v.Raw))
+		f.changes = append(f.changes, okf.Change{Path: []string{"okf_version"}, Value: okf.Str("0.2")})
 		f.n.version = true
 		return f
 	}
@@ -552,12 +609,14 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 		if strings.TrimSpace(k.Value.Raw) != "0.2" || k.Value.Tag != "!!str" {
 			f.add(okf.Edit{Start: vs, End: ve, New: want}, "")
 		}
+		f.changes = append(f.changes, okf.Change{Path: []string{k.Name}, Delete: true}, okf.Change{Path: []string{"okf_version"}, Value: okf.Str("0.2")})
 		f.n.version = true
 		return f
 	}
 	nl := okf.Newline(src)
 	at := okf.LineEnd(src, 0) // after the opening delimiter
 	f.add(okf.Edit{Start: at, End: at, New: "okf_version: " + want + nl}, `okf_version: "0.2" declared`)
+	f.changes = append(f.changes, okf.Change{Path: []string{"okf_version"}, Value: okf.Str("0.2")})
 	f.n.version = true
 	return f
 }
