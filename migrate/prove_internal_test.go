@@ -21,10 +21,10 @@ func TestProveCatchesWrongRewrites(t *testing.T) {
 		edits []okf.Edit
 		ok    bool
 	}{
-		{"as declared", []okf.Edit{{ts, ts + len("timestamp"), "generated"}, {val, val + 20, "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z }"}}, true},
-		{"a key more", []okf.Edit{{ts, ts + len("timestamp"), "generated"}, {val, val + 20, "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z, x: 1 }"}}, false},
-		{"another instant", []okf.Edit{{ts, ts + len("timestamp"), "generated"}, {val, val + 20, "{ by: process:okf-migrate, at: 2026-01-02T03:04:06Z }"}}, false},
-		{"title moved", []okf.Edit{{ts, ts + len("timestamp"), "generated"}, {val, val + 20, "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z }\ntitle: U"}}, false},
+		{"as declared", []okf.Edit{{Start: ts, End: ts + len("timestamp"), New: "generated"}, {Start: val, End: val + 20, New: "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z }"}}, true},
+		{"a key more", []okf.Edit{{Start: ts, End: ts + len("timestamp"), New: "generated"}, {Start: val, End: val + 20, New: "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z, x: 1 }"}}, false},
+		{"another instant", []okf.Edit{{Start: ts, End: ts + len("timestamp"), New: "generated"}, {Start: val, End: val + 20, New: "{ by: process:okf-migrate, at: 2026-01-02T03:04:06Z }"}}, false},
+		{"title moved", []okf.Edit{{Start: ts, End: ts + len("timestamp"), New: "generated"}, {Start: val, End: val + 20, New: "{ by: process:okf-migrate, at: 2026-01-02T03:04:05Z }\ntitle: U"}}, false},
 	} {
 		f := &fileEdits{path: "a.md", src: []byte(src), edits: c.edits, changes: wrap}
 		out, err := okf.ApplyEdits(f.src, f.edits)
@@ -37,12 +37,12 @@ func TestProveCatchesWrongRewrites(t *testing.T) {
 	}
 	// The body may lose its Citations section, and nothing else.
 	cut := strings.Index(src, "# Citations")
-	f := &fileEdits{path: "a.md", src: []byte(src), edits: []okf.Edit{{cut, len(src), ""}}, cut: [2]int{cut, len(src)}}
+	f := &fileEdits{path: "a.md", src: []byte(src), edits: []okf.Edit{{Start: cut, End: len(src), New: ""}}, cut: [2]int{cut, len(src)}}
 	f.changes = []okf.Change{{Path: []string{"sources"}, Value: []any{}}}
 	if out, _ := okf.ApplyEdits(f.src, f.edits); f.prove(out) == nil {
 		t.Error("sources declared but not written: proven")
 	}
-	f.edits = []okf.Edit{{cut - 2, len(src), ""}}
+	f.edits = []okf.Edit{{Start: cut - 2, End: len(src), New: ""}}
 	f.changes = nil
 	if out, _ := okf.ApplyEdits(f.src, f.edits); f.prove(out) == nil {
 		t.Error("a body line outside the Citations section removed: proven")
