@@ -95,9 +95,8 @@ func (f *fileEdits) prove(out []byte) error {
 	if f.path == "log.md" || strings.HasSuffix(f.path, "/log.md") {
 		return okf.ProveFrontmatter(f.src, out, f.changes...) // a log gains an entry in its body
 	}
-	want := f.src
 	if f.cut[1] > f.cut[0] {
-		want = append(append([]byte(nil), f.src[:f.cut[0]]...), f.src[f.cut[1]:]...)
+		want := append(append([]byte(nil), f.src[:f.cut[0]]...), f.src[f.cut[1]:]...)
 		ob, nb := okf.SplitFrontmatter(want).Body, okf.SplitFrontmatter(out).Body
 		if !bytes.Equal(ob, nb) {
 			return fmt.Errorf("%w: the body changed beyond the Citations section", okf.ErrUnproven)

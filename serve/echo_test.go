@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,7 +41,7 @@ func TestErrorEchoesClipped(t *testing.T) {
 		}
 	}
 	// The search tool's own min_tier check, as the stdio and HTTP schema checks never reach it.
-	if _, _, err := s.search(nil, nil, SearchIn{Query: "x", MinTier: long}); err == nil || len(err.Error()) > 1<<10 {
+	if _, _, err := s.search(context.Background(), nil, SearchIn{Query: "x", MinTier: long}); err == nil || len(err.Error()) > 1<<10 {
 		t.Errorf("min_tier error %.200q", err)
 	}
 }
