@@ -54,6 +54,8 @@ type Options struct {
 	// unconfined runs external attesters unconfined even where a sandbox exists: the tests'
 	// control runs, which show that each escape the sandbox blocks works without it.
 	unconfined bool
+	// run is the run under way, which okf ends on SIGINT, SIGTERM or SIGHUP (signal_unix.go).
+	run *run
 }
 
 // ExecHint is how a user allows external attesters; it ends the reason of an unavailable result.
@@ -139,6 +141,8 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 	if err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
+	opts.run = track(tmp)
+	defer opts.run.done()
 	out := runExternalIn(tmp, b, a, req, opts, res)
 	if err := removeTree(tmp); err != nil {
 		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, err)
@@ -517,6 +521,7 @@ func sandboxRun(cmd *exec.Cmd, stdin []byte, opts Options) runOutput {
 		out.startErr = err
 		return out
 	}
+	opts.run.started(cmd.Process.Pid)
 	timer := time.AfterFunc(timeout, func() {
 		timedOut.Store(true)
 		killGroup(cmd)

@@ -23,8 +23,11 @@ package attest
 //     as a second wall), and a seccomp filter that denies socket() for every family (a Unix
 //     socketpair stays), the keyring, namespaces and mounts, ptrace, bpf, perf, io_uring,
 //     userfaultfd, kernel modules and kexec;
-//   - and execs the attester, which inherits all of it. It is process 1 of its PID namespace:
-//     when it exits or is killed, the kernel kills every process it left behind.
+//   - sets its parent-death signal again (the change of identity cleared it), checks okf is still
+//     there, and starts the attester as its child, which inherits all of it. The launcher stays
+//     process 1 of the PID namespace, waiting: when okf dies, even by SIGKILL, the launcher gets
+//     SIGKILL, and when the launcher dies or the attester exits, the kernel kills every process
+//     left in the namespace. An attester cannot outlive okf.
 //
 // A machine that cannot give one of these layers gives no sandbox: external attesters are then
 // unavailable unless the caller passes Options.UnsafeNoSandbox.
@@ -104,7 +107,8 @@ var launcherReady bool
 
 // SandboxMain must be the first call in the main function of any program that runs external
 // attesters in the sandbox (okf's main does it; so do the tests' TestMain). When the process was
-// started as a sandbox launcher it never returns: it confines itself and execs the attester.
+// started as a sandbox launcher it never returns: it confines itself, runs the attester and exits
+// with its status.
 // Otherwise it returns at once and marks the program as able to launch sandboxes.
 func SandboxMain() {
 	if len(os.Args) == 2 && os.Args[1] == launcherArg {

@@ -254,10 +254,18 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 		r.Close()
 		return nil, err
 	}
+	// The lifeline: okf holds its write end, never writing, until the launcher is gone; the
+	// launcher sees it hang up when okf died (see launch).
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
 	cmd := exec.Command(self, launcherArg)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = []*os.File{r}
+	cmd.ExtraFiles = []*os.File{r, lr}
+	lifelines.Store(cmd, lw)
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags}
 	if flags&syscall.CLONE_NEWUSER != 0 {
 		if os.Geteuid() == 0 {
@@ -278,10 +286,17 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// closeExtra closes the parent's copies of the launcher's extra descriptors.
+// lifelines holds, for each launcher command, the write end of its lifeline pipe.
+var lifelines sync.Map // *exec.Cmd -> *os.File
+
+// closeExtra closes the parent's copies of the launcher's extra descriptors, and its end of the
+// lifeline: call it once the launcher has exited.
 func closeExtra(cmd *exec.Cmd) {
 	if cmd == nil {
 		return
+	}
+	if lw, ok := lifelines.LoadAndDelete(cmd); ok {
+		lw.(*os.File).Close()
 	}
 	for _, f := range cmd.ExtraFiles {
 		if f != nil {
@@ -382,8 +397,69 @@ func launch(spec *sandboxSpec) error {
 			prog = p
 		}
 	}
-	err := syscall.Exec(prog, spec.Argv, spec.Env)
-	return fmt.Errorf("cannot run %s: %v", spec.Argv[0], err)
+	return supervise(prog, spec)
+}
+
+// lifelineFD is the launcher's read end of the lifeline pipe, whose write end only okf holds.
+const lifelineFD = 4
+
+// supervise starts the attester as the launcher's child and waits for it, the launcher staying
+// process 1 of the PID namespace, confined as the attester is (its uid, limits, Landlock, seccomp)
+// and doing nothing else. Its parent-death signal is SIGKILL, set again here because changing
+// identity clears it, so okf's death, SIGKILL included, kills it; and when process 1 of a PID
+// namespace dies the kernel kills every process in it: the attester cannot outlive okf, whatever
+// it does to its own parent-death signal, its process group or its session. okf may have died
+// before the signal was set again: then the lifeline (a pipe only okf writes to) has hung up, and
+// nothing is started (getppid cannot tell: in a PID namespace the parent is outside, always 0).
+// The launcher exits with the attester's status (128+n when killed by signal n).
+func supervise(prog string, spec *sandboxSpec) error {
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("cannot set the parent-death signal: %v", err)
+	}
+	if okfGone() {
+		os.Exit(launcherFailed)
+	}
+	// Forked from this locked thread, the child inherits its identity, Landlock domain and
+	// seccomp filters; every descriptor but 0, 1 and 2 is close-on-exec (close_range above).
+	pid, err := syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{
+		Env:   spec.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		return fmt.Errorf("cannot run %s: %v", spec.Argv[0], err)
+	}
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil) // process 1 reaps every orphan too
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot wait for the attester: %v", err)
+		}
+		if wpid != pid {
+			continue
+		}
+		switch {
+		case ws.Exited():
+			os.Exit(ws.ExitStatus())
+		case ws.Signaled():
+			os.Exit(128 + int(ws.Signal()))
+		}
+	}
+}
+
+// okfGone reports whether the lifeline hung up: okf, its only writer, has exited.
+func okfGone() bool {
+	fds := []unix.PollFd{{Fd: lifelineFD, Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		return err != nil || (n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0)
+	}
 }
 
 // applyLandlock confines files, TCP and signals inside the new root, a second wall behind the
