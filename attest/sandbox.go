@@ -63,6 +63,12 @@ const (
 	// LimitProcesses bounds the attester's processes and threads (RLIMIT_NPROC), counted for its uid
 	// in its user namespace, or for its fresh uid (which nothing else uses) where a root okf has none.
 	LimitProcesses = 128
+	// LimitLockedMemory bounds memory locked into RAM (RLIMIT_MEMLOCK), which the kernel can never
+	// swap out; the kernel's old default.
+	LimitLockedMemory = 64 << 10
+	// LimitPendingSignals bounds queued signals (RLIMIT_SIGPENDING), each kernel memory.
+	LimitPendingSignals = 256
+	// RLIMIT_MSGQUEUE is 0: an attester gets no POSIX message queue (seccomp denies them too).
 )
 
 // sandboxSpec is what okf tells the launcher, over descriptor 3.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -158,7 +159,8 @@ func probe(flags uintptr) string {
 var systemRO = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 	"/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.preload", "/etc/localtime"}
 
-// devNodes are the device nodes the attester gets (read-write).
+// devNodes are the device nodes the attester gets: it reads and writes them, through read-only
+// mounts (the nodes themselves cannot be changed).
 var devNodes = []string{"/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"}
 
 // newSpec is the spec that runs argv confined. tmp is okf's private folder (its entries become
@@ -357,6 +359,9 @@ func launch(spec *sandboxSpec) error {
 		{unix.RLIMIT_FSIZE, LimitFileSize, LimitFileSize},
 		{unix.RLIMIT_NOFILE, LimitOpenFiles, LimitOpenFiles},
 		{unix.RLIMIT_CORE, 0, 0},
+		{unix.RLIMIT_MEMLOCK, LimitLockedMemory, LimitLockedMemory},
+		{unix.RLIMIT_SIGPENDING, LimitPendingSignals, LimitPendingSignals},
+		{unix.RLIMIT_MSGQUEUE, 0, 0},
 	}
 	if spec.CPUSeconds > 0 {
 		limits = append(limits, [3]uint64{unix.RLIMIT_CPU, spec.CPUSeconds, spec.CPUSeconds + 1})
@@ -365,6 +370,12 @@ func launch(spec *sandboxSpec) error {
 		limits = append(limits, [3]uint64{unix.RLIMIT_NPROC, spec.NProc, spec.NProc})
 	}
 	for _, l := range limits {
+		// Only ever lowered: a limit the host already sets lower stays (raising it would fail).
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(int(l[0]), &cur); err == nil && cur.Max < l[2] {
+			l[2] = cur.Max
+			l[1] = min(l[1], cur.Max)
+		}
 		if err := unix.Setrlimit(int(l[0]), &unix.Rlimit{Cur: l[1], Max: l[2]}); err != nil {
 			return fmt.Errorf("limits: cannot set resource limit %d: %v", l[0], err)
 		}
@@ -591,9 +602,21 @@ func buildRoot(spec *sandboxSpec) error {
 		if err := os.WriteFile(root+d, nil, 0o644); err != nil {
 			return err
 		}
-		if err := bindMount(d, root+d, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC); err != nil {
+		// Read-only: a device is still read and written through a read-only mount, but the host's
+		// node itself (its times, modes, extended attributes) cannot be changed through it.
+		if err := bindMount(d, root+d, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC); err != nil {
 			return fmt.Errorf("cannot mount %s: %v", d, err)
 		}
+	}
+	// Every mount of the new root but its /tmp is read-only (the root itself is made so below).
+	points := append([]string{}, mounted...)
+	for _, d := range devNodes {
+		if _, err := os.Lstat(d); err == nil {
+			points = append(points, d)
+		}
+	}
+	if err := checkReadOnly(root, points); err != nil {
+		return err
 	}
 	if err := os.Chdir(root); err != nil {
 		return err
@@ -611,6 +634,46 @@ func buildRoot(spec *sandboxSpec) error {
 	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", 0, &attr); err != nil {
 		return fmt.Errorf("cannot make the new root read-only: %v", err)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs("/", &st); err != nil || st.Flags&unix.ST_RDONLY == 0 {
+		return fmt.Errorf("the new root is still writable (%v)", err)
+	}
+	return nil
+}
+
+// checkReadOnly makes sure the private /tmp is the only writable mount under the new root (at
+// root, not yet pivoted into; the root itself is checked after it is made read-only): every mount
+// the kernel's table lists under it, submounts of the system folders included, or where there is
+// no table (no /proc), each mount made here (points, host paths). An error names the first
+// writable one.
+func checkReadOnly(root string, points []string) error {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err == nil {
+		esc := strings.NewReplacer(`\`, `\134`, " ", `\040`, "\t", `\011`, "\n", `\012`).Replace(root)
+		n := 0
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 6 || !strings.HasPrefix(f[4], esc+"/") {
+				continue
+			}
+			n++
+			if f[4] != esc+sandboxTmp && !slices.Contains(strings.Split(f[5], ","), "ro") {
+				return fmt.Errorf("%s is mounted writable in the attester's root", strings.TrimPrefix(f[4], esc))
+			}
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	for _, p := range points {
+		var st unix.Statfs_t
+		if err := unix.Statfs(root+p, &st); err != nil {
+			return fmt.Errorf("cannot check the mount %s: %v", p, err)
+		}
+		if st.Flags&unix.ST_RDONLY == 0 {
+			return fmt.Errorf("%s is mounted writable in the attester's root", p)
+		}
 	}
 	return nil
 }
