@@ -12,17 +12,20 @@ package attest
 //   - marks every descriptor but 0, 1 and 2 close-on-exec (close_range), whatever okf inherited;
 //   - builds a new root: a small tmpfs holding read-only bind mounts of the system folders an
 //     interpreter needs (/usr, /lib*, a few files of /etc, the interpreter's own prefixes), the
-//     device nodes /dev/null, /dev/zero, /dev/random and /dev/urandom, and a private tmpfs at /tmp
-//     of a fixed size (the disk budget) holding the copy of the bundle, HOME and the adapter;
-//     pivots into it and detaches the old root, so no host file, socket path or /proc is left to
-//     reach, and everything the attester wrote vanishes with the mount namespace;
+//     device nodes /dev/null, /dev/zero, /dev/random and /dev/urandom (read-only mounts too: the
+//     devices work, the host's nodes cannot be changed), and a private tmpfs at /tmp of a fixed
+//     size (the disk budget plus the copy of the bundle, which okf made through the bundle's door)
+//     holding the copy, HOME and the adapter; checks in the mount table that nothing else is
+//     writable; pivots into it and detaches the old root, so no host file, socket path or /proc is
+//     left to reach, and everything the attester wrote vanishes with the mount namespace;
 //   - joins a fresh session keyring, empties the capability bounding set, and becomes an
 //     unprivileged user: okf's own uid, or, when okf runs as root, a fresh uid that no other
 //     process on the machine uses (never uid 0);
 //   - sets the resource limits, no_new_privs, Landlock (files, TCP, signals and abstract sockets,
 //     as a second wall), and a seccomp filter that denies socket() for every family (a Unix
 //     socketpair stays), the keyring, namespaces and mounts, ptrace, bpf, perf, io_uring,
-//     userfaultfd, kernel modules and kexec;
+//     userfaultfd, kernel modules and kexec, memory outside the budgets (memfd, System V and POSIX
+//     IPC), inotify and fanotify, and answers ENOSYS to every call newer than its table;
 //   - sets its parent-death signal again (the change of identity cleared it), checks okf is still
 //     there, and starts the attester as its child, which inherits all of it. The launcher stays
 //     process 1 of the PID namespace, waiting: when okf dies, even by SIGKILL, the launcher gets

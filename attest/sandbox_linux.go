@@ -138,9 +138,16 @@ func probe(flags uintptr) string {
 		return err.Error()
 	}
 	defer closeExtra(cmd)
+	r := track(tmp) // a signal now still removes the probe's folder
+	defer r.done()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Start()
+	if err == nil {
+		r.started(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
+	if err != nil {
 		msg, _, _ := strings.Cut(strings.TrimPrefix(stderr.String(), launcherPrefix), "\n")
 		if msg == "" {
 			if flags&syscall.CLONE_NEWUSER != 0 {
