@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// Escape attempts found by review (attack3). Each shows a hole in the sandbox as it stands; they
-// fail on the current code.
+// Escape attempts found by review. Each showed a hole in the sandbox and failed before it was
+// closed: the copy through the bundle's door, the launcher staying process 1 with its parent-death
+// signal set again, seccomp on System V IPC, read-only device mounts.
 
 // TestSandboxCopyFollowsSwappedFolder: the bundle is copied for the attester by okf, with okf's
 // rights, through plain paths (os.Lstat + os.Open on b.Root/p) rather than through the bundle's

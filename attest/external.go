@@ -351,20 +351,16 @@ func copyConfined(root *okf.Root, p, dst string, mode os.FileMode) (int64, error
 	}
 	defer in.Close()
 	st, err := in.Stat()
-	max := root.MaxFileSize()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > max {
+	limit := root.MaxFileSize()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
 		return 0, nil // a pipe, device or folder put there since the walk; or now too large
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return 0, err
-	}
 	// At most the limit plus one byte is read: one more means the file grew past it.
-	var cr countReader
-	cr.r = io.LimitReader(in, max+1)
+	cr := countReader{r: io.LimitReader(in, limit+1)}
 	if err := writeNew(dst, mode, &cr); err != nil {
 		return 0, err
 	}
-	if cr.n > max {
+	if cr.n > limit {
 		return 0, os.Remove(dst)
 	}
 	return cr.n, nil
