@@ -93,7 +93,8 @@ func TestSandboxAttesterOutlivesOkf(t *testing.T) {
 				t.Skip("python3 is not available")
 			}
 			okf := exec.Command(os.Args[0], "-test.run=^TestSandboxAttesterHelperSleeper$")
-			okf.Env = append(os.Environ(), "OKF_ATTACK3_SLEEPER="+c.kind)
+			// A SIGKILLed okf leaves its host working folder behind (README): in this test's folder.
+			okf.Env = append(os.Environ(), "OKF_ATTACK3_SLEEPER="+c.kind, "TMPDIR="+t.TempDir())
 			okf.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			if err := okf.Start(); err != nil {
 				t.Fatal(err)
