@@ -84,7 +84,7 @@ func loadSeccomp() error {
 	// 32-bit calls); a second filter kills the process that tries. Filters stack: the strictest wins.
 	// It also answers ENOSYS to every call newer than the library's table (as an older kernel
 	// would, so libraries fall back): a system call added to the kernel after this filter was
-	// written is a door nobody has looked at (file_setattr, setxattrat, listns…), so it is shut.
+	// written is a door nobody has looked at (file_setattr, for one), so it is shut.
 	if err := seccomp.LoadFilter(seccomp.Filter{NoNewPrivs: true, Policy: policy}); err != nil {
 		return err
 	}
