@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -53,6 +54,8 @@ type Options struct {
 	// unconfined runs external attesters unconfined even where a sandbox exists: the tests'
 	// control runs, which show that each escape the sandbox blocks works without it.
 	unconfined bool
+	// run is the run under way, which okf ends on SIGINT, SIGTERM or SIGHUP (signal_unix.go).
+	run *run
 }
 
 // ExecHint is how a user allows external attesters; it ends the reason of an unavailable result.
@@ -138,6 +141,8 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 	if err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
+	opts.run = track(tmp)
+	defer opts.run.done()
 	out := runExternalIn(tmp, b, a, req, opts, res)
 	if err := removeTree(tmp); err != nil {
 		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, err)
@@ -262,40 +267,133 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	return res
 }
 
+// BundleCopyLimit bounds the copy of the bundle an attester gets, all files together, counted as
+// the private /tmp counts them (each file and folder a page, each file's size rounded up to whole
+// pages). A larger bundle is not copied and the attester does not run. The private /tmp is the
+// copy plus DiskBudget, so it never holds more than BundleCopyLimit + DiskBudget.
+const BundleCopyLimit = 256 << 20
+
+// bundleCopyLimit is BundleCopyLimit; tests lower it.
+var bundleCopyLimit int64 = BundleCopyLimit
+
 // copyBundle copies the bundle's walked files into dir, keeping their modes, so an attester can read
 // the bundle but never change it. Links the loader refused (D5) are not in its file list.
+//
+// okf copies with its own rights, outside the sandbox, from a checkout that someone else may be
+// changing while it does. So every file is read through the bundle's door as the loader reads it,
+// never through a plain path: its folder is opened through the bundle's Root (os.Root: no path or
+// link leads outside the bundle, whatever was swapped since the load), the file in it by its bare
+// name with O_NOFOLLOW (a link put there now is not followed) and O_NONBLOCK (a named pipe does not
+// block), its type is checked on the open handle (only a regular file is read), and the read stops
+// at the bundle's size limit whatever the file's size says or becomes (it may grow, or be sparse).
+// Whatever is no longer a folder or a regular file is left out; the whole copy is bounded by
+// bundleCopyLimit. Nothing here can block, so the copy needs no timeout.
 func copyBundle(b *okf.Bundle, dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	root := b.FileRoot()
+	var total int64
 	for _, p := range b.Files() {
-		src := filepath.Join(b.Root, filepath.FromSlash(p))
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		// Lstat: okf copies with its own rights, outside the sandbox, so a symbolic link (which
-		// could name /etc/shadow), a FIFO (which would block) or a device is never followed or read.
-		st, err := os.Lstat(src)
+		st, err := root.Lstat(p) // confined; never opens, so never blocks
 		if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
 			continue
 		}
+		total += pageSize
+		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if st.IsDir() {
 			if err := os.MkdirAll(dst, 0o700); err != nil {
 				return err
 			}
-			continue
+		} else {
+			n, err := copyConfined(root, p, dst, st.Mode().Perm())
+			if err != nil {
+				return err
+			}
+			total += (n + pageSize - 1) / pageSize * pageSize
 		}
-		if !st.Mode().IsRegular() || st.Size() > b.FileRoot().MaxFileSize() {
-			continue // a named pipe or device is never opened (it could block); an oversize file is not copied
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-			return err
-		}
-		if err := copyFile(src, dst, st.Mode().Perm()); err != nil {
-			return err
+		if total > bundleCopyLimit {
+			return fmt.Errorf("the bundle's files take more than %s, the most okf copies for an attester", okf.FormatSize(bundleCopyLimit))
 		}
 	}
 	return nil
 }
 
+const pageSize = 4096
+
+// copyConfined copies the bundle file p into dst (created, never there before) and returns its
+// size, or copies nothing (0, nil) when p is not a regular file inside the bundle of at most the
+// size limit by the time it is opened and read.
+func copyConfined(root *okf.Root, p, dst string, mode os.FileMode) (int64, error) {
+	folder, base := path.Split(p)
+	if folder = strings.TrimSuffix(folder, "/"); folder == "" {
+		folder = "."
+	}
+	df, err := root.Open(folder) // confined, non-blocking; a folder or a regular file
+	if err != nil {
+		return 0, nil
+	}
+	defer df.Close()
+	var in *os.File
+	if d, ok := df.(*os.File); ok {
+		in, err = openNoFollow(d, base)
+	}
+	if in == nil && (err == nil || errors.Is(err, errors.ErrUnsupported)) {
+		// A bundle on a generic file system, or no openat here: the Root's own capped read.
+		data, err := root.ReadFile(p)
+		if err != nil {
+			return 0, nil
+		}
+		return int64(len(data)), writeNew(dst, mode, bytes.NewReader(data))
+	}
+	if err != nil {
+		return 0, nil // gone, a link, not a folder any more, unreadable
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	limit := root.MaxFileSize()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
+		return 0, nil // a pipe, device or folder put there since the walk; or now too large
+	}
+	// At most the limit plus one byte is read: one more means the file grew past it.
+	cr := countReader{r: io.LimitReader(in, limit+1)}
+	if err := writeNew(dst, mode, &cr); err != nil {
+		return 0, err
+	}
+	if cr.n > limit {
+		return 0, os.Remove(dst)
+	}
+	return cr.n, nil
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeNew creates dst (it must not exist) and fills it from r.
+func writeNew(dst string, mode os.FileMode, r io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, r); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// copyFile copies src, a file of okf's own private folder (never the bundle), into dst.
 func copyFile(src, dst string, mode os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
@@ -419,6 +517,7 @@ func sandboxRun(cmd *exec.Cmd, stdin []byte, opts Options) runOutput {
 		out.startErr = err
 		return out
 	}
+	opts.run.started(cmd.Process.Pid)
 	timer := time.AfterFunc(timeout, func() {
 		timedOut.Store(true)
 		killGroup(cmd)

@@ -12,19 +12,25 @@ package attest
 //   - marks every descriptor but 0, 1 and 2 close-on-exec (close_range), whatever okf inherited;
 //   - builds a new root: a small tmpfs holding read-only bind mounts of the system folders an
 //     interpreter needs (/usr, /lib*, a few files of /etc, the interpreter's own prefixes), the
-//     device nodes /dev/null, /dev/zero, /dev/random and /dev/urandom, and a private tmpfs at /tmp
-//     of a fixed size (the disk budget) holding the copy of the bundle, HOME and the adapter;
-//     pivots into it and detaches the old root, so no host file, socket path or /proc is left to
-//     reach, and everything the attester wrote vanishes with the mount namespace;
+//     device nodes /dev/null, /dev/zero, /dev/random and /dev/urandom (read-only mounts too: the
+//     devices work, the host's nodes cannot be changed), and a private tmpfs at /tmp of a fixed
+//     size (the disk budget plus the copy of the bundle, which okf made through the bundle's door)
+//     holding the copy, HOME and the adapter; checks in the mount table that nothing else is
+//     writable; pivots into it and detaches the old root, so no host file, socket path or /proc is
+//     left to reach, and everything the attester wrote vanishes with the mount namespace;
 //   - joins a fresh session keyring, empties the capability bounding set, and becomes an
 //     unprivileged user: okf's own uid, or, when okf runs as root, a fresh uid that no other
 //     process on the machine uses (never uid 0);
 //   - sets the resource limits, no_new_privs, Landlock (files, TCP, signals and abstract sockets,
 //     as a second wall), and a seccomp filter that denies socket() for every family (a Unix
 //     socketpair stays), the keyring, namespaces and mounts, ptrace, bpf, perf, io_uring,
-//     userfaultfd, kernel modules and kexec;
-//   - and execs the attester, which inherits all of it. It is process 1 of its PID namespace:
-//     when it exits or is killed, the kernel kills every process it left behind.
+//     userfaultfd, kernel modules and kexec, memory outside the budgets (memfd, System V and POSIX
+//     IPC), inotify and fanotify, and answers ENOSYS to every call newer than its table;
+//   - sets its parent-death signal again (the change of identity cleared it), checks okf is still
+//     there, and starts the attester as its child, which inherits all of it. The launcher stays
+//     process 1 of the PID namespace, waiting: when okf dies, even by SIGKILL, the launcher gets
+//     SIGKILL, and when the launcher dies or the attester exits, the kernel kills every process
+//     left in the namespace. An attester cannot outlive okf.
 //
 // A machine that cannot give one of these layers gives no sandbox: external attesters are then
 // unavailable unless the caller passes Options.UnsafeNoSandbox.
@@ -60,6 +66,12 @@ const (
 	// LimitProcesses bounds the attester's processes and threads (RLIMIT_NPROC), counted for its uid
 	// in its user namespace, or for its fresh uid (which nothing else uses) where a root okf has none.
 	LimitProcesses = 128
+	// LimitLockedMemory bounds memory locked into RAM (RLIMIT_MEMLOCK), which the kernel can never
+	// swap out; the kernel's old default.
+	LimitLockedMemory = 64 << 10
+	// LimitPendingSignals bounds queued signals (RLIMIT_SIGPENDING), each kernel memory.
+	LimitPendingSignals = 256
+	// RLIMIT_MSGQUEUE is 0: an attester gets no POSIX message queue (seccomp denies them too).
 )
 
 // sandboxSpec is what okf tells the launcher, over descriptor 3.
@@ -104,7 +116,8 @@ var launcherReady bool
 
 // SandboxMain must be the first call in the main function of any program that runs external
 // attesters in the sandbox (okf's main does it; so do the tests' TestMain). When the process was
-// started as a sandbox launcher it never returns: it confines itself and execs the attester.
+// started as a sandbox launcher it never returns: it confines itself, runs the attester and exits
+// with its status.
 // Otherwise it returns at once and marks the program as able to launch sandboxes.
 func SandboxMain() {
 	if len(os.Args) == 2 && os.Args[1] == launcherArg {

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -137,9 +138,16 @@ func probe(flags uintptr) string {
 		return err.Error()
 	}
 	defer closeExtra(cmd)
+	r := track(tmp) // a signal now still removes the probe's folder
+	defer r.done()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Start()
+	if err == nil {
+		r.started(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
+	if err != nil {
 		msg, _, _ := strings.Cut(strings.TrimPrefix(stderr.String(), launcherPrefix), "\n")
 		if msg == "" {
 			if flags&syscall.CLONE_NEWUSER != 0 {
@@ -158,7 +166,8 @@ func probe(flags uintptr) string {
 var systemRO = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 	"/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.preload", "/etc/localtime"}
 
-// devNodes are the device nodes the attester gets (read-write).
+// devNodes are the device nodes the attester gets: it reads and writes them, through read-only
+// mounts (the nodes themselves cannot be changed).
 var devNodes = []string{"/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"}
 
 // newSpec is the spec that runs argv confined. tmp is okf's private folder (its entries become
@@ -254,10 +263,18 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 		r.Close()
 		return nil, err
 	}
+	// The lifeline: okf holds its write end, never writing, until the launcher is gone; the
+	// launcher sees it hang up when okf died (see launch).
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
 	cmd := exec.Command(self, launcherArg)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = []*os.File{r}
+	cmd.ExtraFiles = []*os.File{r, lr}
+	lifelines.Store(cmd, lw)
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags}
 	if flags&syscall.CLONE_NEWUSER != 0 {
 		if os.Geteuid() == 0 {
@@ -278,10 +295,17 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// closeExtra closes the parent's copies of the launcher's extra descriptors.
+// lifelines holds, for each launcher command, the write end of its lifeline pipe.
+var lifelines sync.Map // *exec.Cmd -> *os.File
+
+// closeExtra closes the parent's copies of the launcher's extra descriptors, and its end of the
+// lifeline: call it once the launcher has exited.
 func closeExtra(cmd *exec.Cmd) {
 	if cmd == nil {
 		return
+	}
+	if lw, ok := lifelines.LoadAndDelete(cmd); ok {
+		lw.(*os.File).Close()
 	}
 	for _, f := range cmd.ExtraFiles {
 		if f != nil {
@@ -342,6 +366,9 @@ func launch(spec *sandboxSpec) error {
 		{unix.RLIMIT_FSIZE, LimitFileSize, LimitFileSize},
 		{unix.RLIMIT_NOFILE, LimitOpenFiles, LimitOpenFiles},
 		{unix.RLIMIT_CORE, 0, 0},
+		{unix.RLIMIT_MEMLOCK, LimitLockedMemory, LimitLockedMemory},
+		{unix.RLIMIT_SIGPENDING, LimitPendingSignals, LimitPendingSignals},
+		{unix.RLIMIT_MSGQUEUE, 0, 0},
 	}
 	if spec.CPUSeconds > 0 {
 		limits = append(limits, [3]uint64{unix.RLIMIT_CPU, spec.CPUSeconds, spec.CPUSeconds + 1})
@@ -350,6 +377,12 @@ func launch(spec *sandboxSpec) error {
 		limits = append(limits, [3]uint64{unix.RLIMIT_NPROC, spec.NProc, spec.NProc})
 	}
 	for _, l := range limits {
+		// Only ever lowered: a limit the host already sets lower stays (raising it would fail).
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(int(l[0]), &cur); err == nil && cur.Max < l[2] {
+			l[2] = cur.Max
+			l[1] = min(l[1], cur.Max)
+		}
 		if err := unix.Setrlimit(int(l[0]), &unix.Rlimit{Cur: l[1], Max: l[2]}); err != nil {
 			return fmt.Errorf("limits: cannot set resource limit %d: %v", l[0], err)
 		}
@@ -382,8 +415,69 @@ func launch(spec *sandboxSpec) error {
 			prog = p
 		}
 	}
-	err := syscall.Exec(prog, spec.Argv, spec.Env)
-	return fmt.Errorf("cannot run %s: %v", spec.Argv[0], err)
+	return supervise(prog, spec)
+}
+
+// lifelineFD is the launcher's read end of the lifeline pipe, whose write end only okf holds.
+const lifelineFD = 4
+
+// supervise starts the attester as the launcher's child and waits for it, the launcher staying
+// process 1 of the PID namespace, confined as the attester is (its uid, limits, Landlock, seccomp)
+// and doing nothing else. Its parent-death signal is SIGKILL, set again here because changing
+// identity clears it, so okf's death, SIGKILL included, kills it; and when process 1 of a PID
+// namespace dies the kernel kills every process in it: the attester cannot outlive okf, whatever
+// it does to its own parent-death signal, its process group or its session. okf may have died
+// before the signal was set again: then the lifeline (a pipe only okf writes to) has hung up, and
+// nothing is started (getppid cannot tell: in a PID namespace the parent is outside, always 0).
+// The launcher exits with the attester's status (128+n when killed by signal n).
+func supervise(prog string, spec *sandboxSpec) error {
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("cannot set the parent-death signal: %v", err)
+	}
+	if okfGone() {
+		os.Exit(launcherFailed)
+	}
+	// Forked from this locked thread, the child inherits its identity, Landlock domain and
+	// seccomp filters; every descriptor but 0, 1 and 2 is close-on-exec (close_range above).
+	pid, err := syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{
+		Env:   spec.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		return fmt.Errorf("cannot run %s: %v", spec.Argv[0], err)
+	}
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil) // process 1 reaps every orphan too
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot wait for the attester: %v", err)
+		}
+		if wpid != pid {
+			continue
+		}
+		switch {
+		case ws.Exited():
+			os.Exit(ws.ExitStatus())
+		case ws.Signaled():
+			os.Exit(128 + int(ws.Signal()))
+		}
+	}
+}
+
+// okfGone reports whether the lifeline hung up: okf, its only writer, has exited.
+func okfGone() bool {
+	fds := []unix.PollFd{{Fd: lifelineFD, Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		return err != nil || (n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0)
+	}
 }
 
 // applyLandlock confines files, TCP and signals inside the new root, a second wall behind the
@@ -515,9 +609,21 @@ func buildRoot(spec *sandboxSpec) error {
 		if err := os.WriteFile(root+d, nil, 0o644); err != nil {
 			return err
 		}
-		if err := bindMount(d, root+d, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC); err != nil {
+		// Read-only: a device is still read and written through a read-only mount, but the host's
+		// node itself (its times, modes, extended attributes) cannot be changed through it.
+		if err := bindMount(d, root+d, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC); err != nil {
 			return fmt.Errorf("cannot mount %s: %v", d, err)
 		}
+	}
+	// Every mount of the new root but its /tmp is read-only (the root itself is made so below).
+	points := append([]string{}, mounted...)
+	for _, d := range devNodes {
+		if _, err := os.Lstat(d); err == nil {
+			points = append(points, d)
+		}
+	}
+	if err := checkReadOnly(root, points); err != nil {
+		return err
 	}
 	if err := os.Chdir(root); err != nil {
 		return err
@@ -535,6 +641,46 @@ func buildRoot(spec *sandboxSpec) error {
 	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", 0, &attr); err != nil {
 		return fmt.Errorf("cannot make the new root read-only: %v", err)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs("/", &st); err != nil || st.Flags&unix.ST_RDONLY == 0 {
+		return fmt.Errorf("the new root is still writable (%v)", err)
+	}
+	return nil
+}
+
+// checkReadOnly makes sure the private /tmp is the only writable mount under the new root (at
+// root, not yet pivoted into; the root itself is checked after it is made read-only): every mount
+// the kernel's table lists under it, submounts of the system folders included, or where there is
+// no table (no /proc), each mount made here (points, host paths). An error names the first
+// writable one.
+func checkReadOnly(root string, points []string) error {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err == nil {
+		esc := strings.NewReplacer(`\`, `\134`, " ", `\040`, "\t", `\011`, "\n", `\012`).Replace(root)
+		n := 0
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 6 || !strings.HasPrefix(f[4], esc+"/") {
+				continue
+			}
+			n++
+			if f[4] != esc+sandboxTmp && !slices.Contains(strings.Split(f[5], ","), "ro") {
+				return fmt.Errorf("%s is mounted writable in the attester's root", strings.TrimPrefix(f[4], esc))
+			}
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	for _, p := range points {
+		var st unix.Statfs_t
+		if err := unix.Statfs(root+p, &st); err != nil {
+			return fmt.Errorf("cannot check the mount %s: %v", p, err)
+		}
+		if st.Flags&unix.ST_RDONLY == 0 {
+			return fmt.Errorf("%s is mounted writable in the attester's root", p)
+		}
 	}
 	return nil
 }

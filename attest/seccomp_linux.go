@@ -15,9 +15,12 @@ import (
 // to what the rest of the sandbox does not scope (sockets of every family, the keyrings), to
 // undoing the sandbox (namespaces, mounts), to other processes (ptrace and kin) and to the
 // kernel's largest attack surface (bpf, perf, io_uring, which also performs socket operations
-// without socket(), userfaultfd, modules, kexec), and to memory files outside the disk budget
-// (memfd; the private /tmp is the only file system it can write). Names this architecture lacks
-// are skipped.
+// without socket(), userfaultfd, modules, kexec, modify_ldt), to memory outside the disk budget
+// and RLIMIT_AS (memfd; System V shared memory, message queues and semaphores, POSIX message
+// queues: kernel memory that no file-system size and no address-space limit counts, and that the
+// IPC namespace's defaults leave unbounded; the private /tmp is the only file system it can
+// write), and to watching the host's activity through the read-only mounts (inotify, fanotify).
+// Names this architecture lacks are skipped.
 var seccompDenied = []string{
 	"socket",
 	"keyctl", "add_key", "request_key",
@@ -26,6 +29,12 @@ var seccompDenied = []string{
 	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
 	"bpf", "perf_event_open", "userfaultfd", "fanotify_init",
 	"memfd_create", "memfd_secret",
+	"shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+	"semget", "semop", "semtimedop", "semtimedop_time64", "semctl", "ipc",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+	"mq_timedsend_time64", "mq_timedreceive_time64",
+	"inotify_init", "inotify_init1", "inotify_add_watch",
+	"modify_ldt", "open_tree_attr",
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
 	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"open_by_handle_at", "name_to_handle_at",
@@ -53,6 +62,16 @@ func loadSeccomp() error {
 	conds := []seccomp.NameWithConditions{
 		{Name: "socketpair", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}}},
 	}
+	// personality(0xffffffff) only asks for the current one; any other value changes how the
+	// kernel treats the process (address-space layout, READ_IMPLIES_EXEC). The kernel reads 32
+	// bits and the filter sees 64, so the query comes as 0xffffffff or sign-extended: every other
+	// value is denied.
+	conds = append(conds,
+		seccomp.NameWithConditions{Name: "personality", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.LessThan, Value: 0xffffffff}}},
+		seccomp.NameWithConditions{Name: "personality", Conditions: seccomp.ArgumentConditions{
+			{Argument: 0, Operation: seccomp.GreaterThan, Value: 0xffffffff},
+			{Argument: 0, Operation: seccomp.NotEqual, Value: 0xffffffffffffffff},
+		}})
 	for _, f := range cloneNamespaces {
 		conds = append(conds, seccomp.NameWithConditions{Name: "clone", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: f}}})
 	}
@@ -63,13 +82,23 @@ func loadSeccomp() error {
 	}}
 	// The library's filter lets calls of another architecture through (a 64-bit process can make
 	// 32-bit calls); a second filter kills the process that tries. Filters stack: the strictest wins.
+	// It also answers ENOSYS to every call newer than the library's table (as an older kernel
+	// would, so libraries fall back): a system call added to the kernel after this filter was
+	// written is a door nobody has looked at (file_setattr, for one), so it is shut.
 	if err := seccomp.LoadFilter(seccomp.Filter{NoNewPrivs: true, Policy: policy}); err != nil {
 		return err
+	}
+	newest := 0
+	for _, nr := range info.SyscallNames {
+		newest = max(newest, nr)
 	}
 	prog := []unix.SockFilter{
 		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 4}, // seccomp_data.arch
 		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: 1, Jf: 0, K: uint32(info.ID)},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_KILL_PROCESS},
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // seccomp_data.nr
+		{Code: unix.BPF_JMP | unix.BPF_JGT | unix.BPF_K, Jt: 0, Jf: 1, K: uint32(newest)},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
