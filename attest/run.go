@@ -224,6 +224,9 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 		if opts.DB == "" {
 			return nil, errors.New("runtime sqlite needs --db PATH (an existing SQLite database file)")
 		}
+		if err := okf.CheckReadPath(opts.DB); err != nil {
+			return nil, fmt.Errorf("cannot open SQLite database: %v", err) // a link in a checkout
+		}
 		if st, err := os.Stat(opts.DB); err != nil || st.IsDir() {
 			return nil, fmt.Errorf("cannot open SQLite database %q: not an existing file", opts.DB)
 		}

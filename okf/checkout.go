@@ -99,6 +99,29 @@ func CheckWritePath(name string) (real string, err error) {
 		filepath.ToSlash(shown), where, bound)}}
 }
 
+// CheckReadPath refuses a file the user named on the command line (--config, --baseline,
+// --receipt, --db) when a symbolic link on its path lies in a checkout: the user picks the name, but
+// a pull request decides what is at it (okf-ci.yaml committed as a link to another checkout's
+// secrets, or to .git/config), as for the files okf writes (CheckWritePath). A path in no
+// checkout, or with no link in one (/dev/stdin, /tmp/x), is read as named. The refusal is a
+// *fs.PathError naming name whose error is an ErrOutside.
+func CheckReadPath(name string) error {
+	w, err := walkPath(name)
+	if err != nil {
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("cannot be resolved (%v): not read", unwrapPath(err))}
+	}
+	if w.checkout == "" || w.link == "" {
+		return nil
+	}
+	shown := w.link
+	if rel, err := filepath.Rel(w.checkout, w.link); err == nil {
+		shown = rel
+	}
+	return &fs.PathError{Op: "read", Path: name, Err: &linkedOutError{fmt.Sprintf(
+		"the symbolic link %q in the checkout %s leads to %s: not read (okf never reads a file named on its command line through a link in a checkout; name the file it leads to, if you mean it)",
+		filepath.ToSlash(shown), w.checkout, filepath.ToSlash(w.real))}}
+}
+
 // pathWalk is what walkPath finds.
 type pathWalk struct {
 	// real is the path with every symbolic link on it resolved and no "." or ".."; the part past

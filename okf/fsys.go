@@ -296,7 +296,13 @@ func (r *Root) intoGit(c string) error {
 		base, err1 := filepath.EvalSymlinks(r.dir)
 		real, err2 := filepath.EvalSymlinks(filepath.Join(r.dir, filepath.FromSlash(c)))
 		if err1 != nil || err2 != nil {
-			return nil
+			// Fail closed: a link okf cannot resolve as the kernel would (a resolved path past
+			// PATH_MAX, which os.Root, walking one component at a time, still opens) may lead
+			// into .git.
+			if errors.Is(err2, fs.ErrNotExist) {
+				return nil // a link to nowhere: opening it says so
+			}
+			return intoGitError{}
 		}
 		if rel, err := filepath.Rel(base, real); err == nil && !strings.HasPrefix(rel, "..") {
 			for _, p := range strings.Split(rel, string(filepath.Separator)) {
@@ -495,10 +501,14 @@ func (r *Root) ReadPath(p string) ([]byte, error) {
 }
 
 // ReadFileLimit reads a file the user named outside any bundle (a flag's value), at most maxSize
-// bytes (DefaultMaxFileSize when maxSize <= 0). It opens without blocking; a folder is refused; a
+// bytes (DefaultMaxFileSize when maxSize <= 0), never through a symbolic link in a checkout
+// (CheckReadPath). It opens without blocking; a folder is refused; a
 // named pipe or character device (process substitution, /dev/stdin) is read as a stream, capped
 // the same way.
 func ReadFileLimit(name string, maxSize int64) ([]byte, error) {
+	if err := CheckReadPath(name); err != nil {
+		return nil, err // a link in a checkout: a stranger's choice (CheckReadPath)
+	}
 	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, err

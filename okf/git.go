@@ -138,9 +138,17 @@ func OpenGitRepo(dir string) (*GitRepo, error) {
 	if sup := superproject(top); sup != "" {
 		return nil, &chosenGitError{fmt.Sprintf("%q is in a submodule (%s) of %s: its history is the repository .gitmodules names, which a pull request can change, so okf does not use git for this folder", dir, top, sup)}
 	}
-	// The git that runs must not be one the checkout holds (a PATH entry inside it).
-	if realExe, err := filepath.EvalSymlinks(exe); err != nil || within(top, realExe) || within(top, exe) {
-		return nil, &chosenGitError{fmt.Sprintf("the git on PATH (%s) is inside the checkout %s: a pull request could have committed it, so okf does not run it", exe, top)}
+	// The git that runs must not be one a checkout holds (a PATH entry inside one: npm run puts
+	// node_modules/.bin first), this one or any other, the one around it included: a bundle in a
+	// repository cloned inside a pull request's checkout must not run the pull request's git.
+	realExe, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return nil, &chosenGitError{fmt.Sprintf("the git on PATH (%s) cannot be resolved: %v", exe, unwrapPath(err))}
+	}
+	for _, p := range []string{exe, realExe} {
+		if co := nearestGit(filepath.Dir(p)); co != "" {
+			return nil, &chosenGitError{fmt.Sprintf("the git on PATH (%s) is inside the checkout %s: a pull request could have committed it, so okf does not run it", exe, co)}
+		}
 	}
 	st, err := os.Lstat(filepath.Join(top, ".git"))
 	if err != nil || !(st.IsDir() || st.Mode().IsRegular() || st.Mode()&fs.ModeSymlink != 0) {

@@ -17,8 +17,8 @@ var ErrRevision = errors.New("cannot read the base revision")
 
 // LoadRevision loads the bundle that the folder dir held at git revision ref, reading it through
 // okf's git door (okf.GitRepo: ls-tree and cat-file on the checkout's own repository, named
-// explicitly) into memory: no second checkout, nothing written to disk. Only Markdown files and
-// .okfignore are read; other files are listed (empty) so that paths to them still resolve (D14).
+// explicitly) into memory: no second checkout, nothing written to disk. Only Markdown files,
+// .okfignore and .okf.yaml (for its ignore list, which replaces opts.Ignore) are read; other files are listed (empty) so that paths to them still resolve (D14).
 // A folder in no checkout, and one below a folder that looks like a git repository (a pull
 // request can commit HEAD, objects/ and refs/ to fake the base), are ErrRevision.
 func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
@@ -58,7 +58,7 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 			fsys.large[rel] = e.Size
 			continue
 		}
-		if strings.HasSuffix(rel, ".md") || path.Base(rel) == ".okfignore" {
+		if strings.HasSuffix(rel, ".md") || path.Base(rel) == ".okfignore" || rel == okf.ConfigName {
 			want = append(want, e)
 		}
 	}
@@ -77,6 +77,14 @@ func LoadRevision(dir, ref string, opts okf.LoadOptions) (*okf.Bundle, error) {
 		for i, e := range want {
 			fsys.MapFS[e.Path].Data = blobs[i]
 		}
+	}
+	// The base is read as a checkout of it would be: with its own .okf.yaml ignore list, as with its
+	// own .okfignore, never the head's (a pull request adding ignore: [a.md] would else hide a.md's
+	// removal from the comparison).
+	opts.Ignore = nil
+	if f, ok := fsys.MapFS[okf.ConfigName]; ok {
+		settings, _ := okf.ParseSettings(f.Data)
+		opts.Ignore = settings.Ignore
 	}
 	return okf.Load(fsys, opts)
 }

@@ -129,8 +129,9 @@ func runTrust(e *env, c *cli.Context) error {
 	full += " " + shellQuote(named)
 	if ref := c.String("base"); ref != "" {
 		base := trust.NewStream(opts)
-		// The base is read with the settings the bundle has now: the same files are compared.
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: o.Root.MaxFileSize(), Ignore: o.Settings.Ignore, OnConcept: base.OnConcept})
+		// The base is read with its own ignore lists (.okf.yaml's and .okfignore), as a checkout
+		// of it would be: a pull request cannot hide a removal by ignoring the file.
+		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: o.Root.MaxFileSize(), OnConcept: base.OnConcept})
 		if errors.Is(err, trust.ErrRevision) {
 			return usageErr("--base: %v", err)
 		}
