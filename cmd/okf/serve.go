@@ -33,6 +33,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "now", Usage: "judge staleness at `TIME` (RFC 3339, or a date); default $OKF_NOW, else the clock at each request"},
 			&cli.StringFlag{Name: "expiring-within", Value: "30d", Usage: "\"expiring\" `WINDOW` after now: whole days (30d) or a duration (36h); 0 turns it off"},
 			&cli.BoolFlag{Name: "no-watch", Usage: "do not reload the bundle when its files change"},
+			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error { return runServe(e, c) },
 	}
@@ -74,7 +75,11 @@ func runServe(e *env, c *cli.Context) error {
 		defer mu.Unlock()
 		fmt.Fprintf(e.stderr, "okf serve: %s\n", line)
 	}
-	s, err := serve.New(serve.Options{Dir: dir, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report})
+	limit, err := flagMaxFileSize(c)
+	if err != nil {
+		return err
+	}
+	s, err := serve.New(serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report})
 	if err != nil {
 		return fatalErr("%v", err)
 	}
