@@ -144,8 +144,16 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 	opts.run = track(tmp)
 	defer opts.run.done()
 	out := runExternalIn(tmp, b, a, req, opts, res)
-	if err := removeTree(tmp); err != nil {
-		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, err)
+	rmErr := removeTree(tmp)
+	// A signal okf lived on (its program's own handler) stopped the copy or killed the attester:
+	// whatever the attester said, it did not judge the whole bundle to the end.
+	if sig := opts.run.interrupted(); sig != nil {
+		res.ExitCode = nil
+		res.Details = nil
+		return res.set(Error, "interrupted by %v before the attester finished; no verdict", sig)
+	}
+	if rmErr != nil {
+		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, rmErr)
 	}
 	return out
 }
@@ -183,10 +191,12 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	if sandboxed {
 		base = sandboxTmp
 	}
-	if err := os.MkdirAll(filepath.Join(tmp, "home"), 0o700); err != nil {
+	// Mkdir, never MkdirAll: a folder a signal removed is not made again.
+	if err := os.Mkdir(filepath.Join(tmp, "home"), 0o700); err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
-	if err := copyBundle(b, filepath.Join(tmp, "bundle")); err != nil {
+	stop := func() bool { return opts.run.interrupted() != nil }
+	if err := opts.run.writing(func() error { return copyBundleUntil(b, filepath.Join(tmp, "bundle"), stop) }); err != nil {
 		return res.set(Error, "cannot copy the bundle into the sandbox: %v", err)
 	}
 	home := filepath.Join(base, "home")
@@ -289,12 +299,21 @@ var bundleCopyLimit int64 = BundleCopyLimit
 // Whatever is no longer a folder or a regular file is left out; the whole copy is bounded by
 // bundleCopyLimit. Nothing here can block, so the copy needs no timeout.
 func copyBundle(b *okf.Bundle, dir string) error {
+	return copyBundleUntil(b, dir, func() bool { return false })
+}
+
+// copyBundleUntil is copyBundle, checking stop before each file: once it says so the copy stops
+// with errInterrupted (a signal is removing the folder).
+func copyBundleUntil(b *okf.Bundle, dir string, stop func() bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	root := b.FileRoot()
 	var total int64
 	for _, p := range b.Files() {
+		if stop() {
+			return errInterrupted
+		}
 		st, err := root.Lstat(p) // confined; never opens, so never blocks
 		if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
 			continue
