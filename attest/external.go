@@ -242,6 +242,10 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		cmd.Env = env
 	}
 	out := sandboxRun(cmd, reqJSON, opts)
+	launcherMsg := "" // the launcher's own word on its status pipe, never the attester's stderr
+	if sandboxed {
+		launcherMsg = launcherFailure(cmd)
+	}
 	res.StderrTail = tail(out.stderr.Bytes(), stderrTailBytes)
 	if out.stdout.capped {
 		res.Capped = append(res.Capped, "stdout")
@@ -254,9 +258,8 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		return res.set(Error, "the attester timed out after %s; its process group was killed", out.timeout)
 	case out.startErr != nil:
 		return res.set(Error, "cannot start the attester: %v", out.startErr)
-	case out.exitCode == launcherFailed && bytes.HasPrefix(out.stderr.Bytes(), []byte(launcherPrefix)):
-		msg, _, _ := bytes.Cut(bytes.TrimPrefix(out.stderr.Bytes(), []byte(launcherPrefix)), []byte("\n"))
-		return res.set(Error, "the sandbox could not start the attester: %s", head(msg, 300))
+	case sandboxed && out.exitCode == launcherFailed && launcherMsg != "":
+		return res.set(Error, "the sandbox could not start the attester: %s", head([]byte(launcherMsg), 300))
 	case out.exitCode != 0:
 		code := out.exitCode
 		res.ExitCode = &code
