@@ -191,8 +191,9 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	if sandboxed {
 		base = sandboxTmp
 	}
-	// Mkdir, never MkdirAll: a folder a signal removed is not made again.
-	if err := os.Mkdir(filepath.Join(tmp, "home"), 0o700); err != nil {
+	// Every write into tmp is inside opts.run.writing, which a signal waits for before it removes
+	// tmp, and uses Mkdir, never MkdirAll: a folder a signal removed is not made again.
+	if err := opts.run.writing(func() error { return os.Mkdir(filepath.Join(tmp, "home"), 0o700) }); err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
 	stop := func() bool { return opts.run.interrupted() != nil }
@@ -215,7 +216,7 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		if err != nil {
 			return res.set(Error, "cannot run Python attester %q: %v", a.Resource, err)
 		}
-		if err := os.WriteFile(filepath.Join(tmp, "okf_adapter.py"), adapterPy, 0o600); err != nil {
+		if err := opts.run.writing(func() error { return os.WriteFile(filepath.Join(tmp, "okf_adapter.py"), adapterPy, 0o600) }); err != nil {
 			return res.set(Error, "cannot write the Python adapter: %v", err)
 		}
 		argv = []string{py, "-I", filepath.Join(base, "okf_adapter.py"), file}
@@ -231,7 +232,11 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	}
 	var cmd *exec.Cmd
 	if sandboxed {
-		cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
+		err = opts.run.writing(func() error { // it makes tmp/root
+			var err error
+			cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
+			return err
+		})
 		if err != nil {
 			return res.set(Error, "cannot prepare the sandbox: %v", err)
 		}
