@@ -144,8 +144,16 @@ func runExternal(b *okf.Bundle, a Attester, req *Request, opts Options, res *Res
 	opts.run = track(tmp)
 	defer opts.run.done()
 	out := runExternalIn(tmp, b, a, req, opts, res)
-	if err := removeTree(tmp); err != nil {
-		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, err)
+	rmErr := removeTree(tmp)
+	// A signal okf lived on (its program's own handler) stopped the copy or killed the attester:
+	// whatever the attester said, it did not judge the whole bundle to the end.
+	if sig := opts.run.interrupted(); sig != nil {
+		res.ExitCode = nil
+		res.Details = nil
+		return res.set(Error, "interrupted by %v before the attester finished; no verdict", sig)
+	}
+	if rmErr != nil {
+		return res.set(Error, "cannot remove the attester's working folder %q: %v", tmp, rmErr)
 	}
 	return out
 }
@@ -183,10 +191,13 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	if sandboxed {
 		base = sandboxTmp
 	}
-	if err := os.MkdirAll(filepath.Join(tmp, "home"), 0o700); err != nil {
+	// Every write into tmp is inside opts.run.writing, which a signal waits for before it removes
+	// tmp, and uses Mkdir, never MkdirAll: a folder a signal removed is not made again.
+	if err := opts.run.writing(func() error { return os.Mkdir(filepath.Join(tmp, "home"), 0o700) }); err != nil {
 		return res.set(Error, "cannot make a sandbox folder: %v", err)
 	}
-	if err := copyBundle(b, filepath.Join(tmp, "bundle")); err != nil {
+	stop := func() bool { return opts.run.interrupted() != nil }
+	if err := opts.run.writing(func() error { return copyBundleUntil(b, filepath.Join(tmp, "bundle"), stop) }); err != nil {
 		return res.set(Error, "cannot copy the bundle into the sandbox: %v", err)
 	}
 	home := filepath.Join(base, "home")
@@ -205,7 +216,7 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		if err != nil {
 			return res.set(Error, "cannot run Python attester %q: %v", a.Resource, err)
 		}
-		if err := os.WriteFile(filepath.Join(tmp, "okf_adapter.py"), adapterPy, 0o600); err != nil {
+		if err := opts.run.writing(func() error { return os.WriteFile(filepath.Join(tmp, "okf_adapter.py"), adapterPy, 0o600) }); err != nil {
 			return res.set(Error, "cannot write the Python adapter: %v", err)
 		}
 		argv = []string{py, "-I", filepath.Join(base, "okf_adapter.py"), file}
@@ -221,7 +232,11 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 	}
 	var cmd *exec.Cmd
 	if sandboxed {
-		cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
+		err = opts.run.writing(func() error { // it makes tmp/root
+			var err error
+			cmd, err = sandboxCommand(argv, work, tmp, env, ro, opts.timeout())
+			return err
+		})
 		if err != nil {
 			return res.set(Error, "cannot prepare the sandbox: %v", err)
 		}
@@ -232,6 +247,10 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		cmd.Env = env
 	}
 	out := sandboxRun(cmd, reqJSON, opts)
+	launcherMsg := "" // the launcher's own word on its status pipe, never the attester's stderr
+	if sandboxed {
+		launcherMsg = launcherFailure(cmd)
+	}
 	res.StderrTail = tail(out.stderr.Bytes(), stderrTailBytes)
 	if out.stdout.capped {
 		res.Capped = append(res.Capped, "stdout")
@@ -244,9 +263,8 @@ func runExternalIn(tmp string, b *okf.Bundle, a Attester, req *Request, opts Opt
 		return res.set(Error, "the attester timed out after %s; its process group was killed", out.timeout)
 	case out.startErr != nil:
 		return res.set(Error, "cannot start the attester: %v", out.startErr)
-	case out.exitCode == launcherFailed && bytes.HasPrefix(out.stderr.Bytes(), []byte(launcherPrefix)):
-		msg, _, _ := bytes.Cut(bytes.TrimPrefix(out.stderr.Bytes(), []byte(launcherPrefix)), []byte("\n"))
-		return res.set(Error, "the sandbox could not start the attester: %s", head(msg, 300))
+	case sandboxed && out.exitCode == launcherFailed && launcherMsg != "":
+		return res.set(Error, "the sandbox could not start the attester: %s", head([]byte(launcherMsg), 300))
 	case out.exitCode != 0:
 		code := out.exitCode
 		res.ExitCode = &code
@@ -289,12 +307,21 @@ var bundleCopyLimit int64 = BundleCopyLimit
 // Whatever is no longer a folder or a regular file is left out; the whole copy is bounded by
 // bundleCopyLimit. Nothing here can block, so the copy needs no timeout.
 func copyBundle(b *okf.Bundle, dir string) error {
+	return copyBundleUntil(b, dir, func() bool { return false })
+}
+
+// copyBundleUntil is copyBundle, checking stop before each file: once it says so the copy stops
+// with errInterrupted (a signal is removing the folder).
+func copyBundleUntil(b *okf.Bundle, dir string, stop func() bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	root := b.FileRoot()
 	var total int64
 	for _, p := range b.Files() {
+		if stop() {
+			return errInterrupted
+		}
 		st, err := root.Lstat(p) // confined; never opens, so never blocks
 		if err != nil || !(st.Mode().IsRegular() || st.IsDir()) {
 			continue

@@ -49,7 +49,10 @@ import (
 const launcherArg = "__okf-sandbox-exec"
 
 // A launcher that cannot confine or start the attester exits launcherFailed after writing one
-// line starting with launcherPrefix on stderr.
+// line starting with launcherPrefix on its status pipe (statusFD), a descriptor of its own that
+// is close-on-exec before the attester starts: okf reads the launcher's failure there and only
+// there, never on stderr, which the attester writes too (an attester that exits 125 with that
+// line on stderr is an attester that exited 125). The line goes to stderr as well, for people.
 const (
 	launcherFailed = 125
 	launcherPrefix = "okf sandbox: "
@@ -123,17 +126,25 @@ func SandboxMain() {
 	if len(os.Args) == 2 && os.Args[1] == launcherArg {
 		var spec sandboxSpec
 		if err := readSpec(&spec); err != nil {
-			fmt.Fprintf(os.Stderr, launcherPrefix+"bad launcher spec: %v\n", err)
-			os.Exit(launcherFailed)
+			launcherFail(fmt.Errorf("bad launcher spec: %v", err))
 		}
 		err := launch(&spec) // returns only on failure, or after a probe
 		if err == nil {
 			os.Exit(0)
 		}
-		fmt.Fprintf(os.Stderr, launcherPrefix+"%v\n", err)
-		os.Exit(launcherFailed)
+		launcherFail(err)
 	}
 	launcherReady = true
+}
+
+// launcherFail reports the launcher's failure on its status pipe (and stderr) and exits.
+func launcherFail(err error) {
+	line := launcherPrefix + err.Error() + "\n"
+	if f := os.NewFile(statusFD, "status"); f != nil {
+		_, _ = f.WriteString(line)
+	}
+	fmt.Fprint(os.Stderr, line)
+	os.Exit(launcherFailed)
 }
 
 // Isolation is what this machine offers external attesters: each layer of the sandbox, found by
@@ -186,6 +197,9 @@ func cpuSeconds(d time.Duration) uint64 {
 
 // specFD is the descriptor the launcher reads its spec from.
 const specFD = 3
+
+// statusFD is the launcher's status pipe: only the launcher writes to it, and only its failure.
+const statusFD = 5
 
 // maxSpec bounds the spec the launcher reads.
 const maxSpec = 16 << 20

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -140,15 +141,13 @@ func probe(flags uintptr) string {
 	defer closeExtra(cmd)
 	r := track(tmp) // a signal now still removes the probe's folder
 	defer r.done()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
 	err = cmd.Start()
 	if err == nil {
 		r.started(cmd.Process.Pid)
 		err = cmd.Wait()
 	}
 	if err != nil {
-		msg, _, _ := strings.Cut(strings.TrimPrefix(stderr.String(), launcherPrefix), "\n")
+		msg := launcherFailure(cmd)
 		if msg == "" {
 			if flags&syscall.CLONE_NEWUSER != 0 {
 				return "user namespace: cannot start the launcher in new namespaces: " + err.Error()
@@ -270,11 +269,20 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 		r.Close()
 		return nil, err
 	}
+	// The status pipe: the launcher's failure, on a descriptor the attester never has.
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		lr.Close()
+		lw.Close()
+		return nil, err
+	}
 	cmd := exec.Command(self, launcherArg)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = []*os.File{r, lr}
+	cmd.ExtraFiles = []*os.File{r, lr, sw} // descriptors 3 (spec), 4 (lifeline), 5 (status)
 	lifelines.Store(cmd, lw)
+	statuses.Store(cmd, sr)
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: flags}
 	if flags&syscall.CLONE_NEWUSER != 0 {
 		if os.Geteuid() == 0 {
@@ -298,6 +306,32 @@ func launcherCommand(spec *sandboxSpec, flags uintptr) (*exec.Cmd, error) {
 // lifelines holds, for each launcher command, the write end of its lifeline pipe.
 var lifelines sync.Map // *exec.Cmd -> *os.File
 
+// statuses holds, for each launcher command, the read end of its status pipe.
+var statuses sync.Map // *exec.Cmd -> *os.File
+
+// launcherFailure returns what the launcher of cmd, which has exited, wrote on its status pipe
+// (without launcherPrefix), or "" when it wrote nothing: then whatever exit status and stderr
+// there are, they are the attester's. Only the launcher ever holds the pipe's write end.
+func launcherFailure(cmd *exec.Cmd) string {
+	v, ok := statuses.LoadAndDelete(cmd)
+	if !ok {
+		return ""
+	}
+	sr := v.(*os.File)
+	defer sr.Close()
+	if len(cmd.ExtraFiles) > 2 && cmd.ExtraFiles[2] != nil {
+		cmd.ExtraFiles[2].Close() // okf's copy of the write end: the read below ends at EOF
+	}
+	_ = sr.SetReadDeadline(time.Now().Add(2 * time.Second))
+	b, _ := io.ReadAll(io.LimitReader(sr, 4096))
+	msg, ok := bytes.CutPrefix(b, []byte(launcherPrefix))
+	if !ok {
+		return ""
+	}
+	msg, _, _ = bytes.Cut(msg, []byte("\n"))
+	return string(msg)
+}
+
 // closeExtra closes the parent's copies of the launcher's extra descriptors, and its end of the
 // lifeline: call it once the launcher has exited.
 func closeExtra(cmd *exec.Cmd) {
@@ -306,6 +340,9 @@ func closeExtra(cmd *exec.Cmd) {
 	}
 	if lw, ok := lifelines.LoadAndDelete(cmd); ok {
 		lw.(*os.File).Close()
+	}
+	if sr, ok := statuses.LoadAndDelete(cmd); ok {
+		sr.(*os.File).Close()
 	}
 	for _, f := range cmd.ExtraFiles {
 		if f != nil {

@@ -23,3 +23,4 @@ func closeExtra(*exec.Cmd) {}
 func launch(spec *sandboxSpec) error {
 	return errors.New(MachineIsolation().Why)
 }
+func launcherFailure(*exec.Cmd) string { return "" }

@@ -23,6 +23,15 @@ import (
 // Names this architecture lacks are skipped.
 var seccompDenied = []string{
 	"socket", "socketcall", // socketcall: every socket call, on the ABIs that multiplex them (386, s390x)
+	// A socketpair's own socket needs none of these: they name, or wait for, another socket (a
+	// datagram sent with a path reaches any named socket the attester can see). sendto is denied
+	// only with a destination (below); a plain send on the pair stays.
+	"connect", "bind", "listen", "accept", "accept4", "sendmsg", "sendmmsg",
+	// Linux AIO: the kernel's pool of AIO events (fs.aio-max-nr) is one for the whole machine.
+	"io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents", "io_pgetevents_time64",
+	// File locks reach the host's own files through the read-only mounts: a lock held on one makes
+	// host processes wait. fcntl's lock and lease commands are denied below.
+	"flock",
 	"keyctl", "add_key", "request_key",
 	"mount", "umount", "umount2", "pivot_root", "chroot", "unshare", "setns",
 	"fsopen", "fsconfig", "fsmount", "fspick", "open_tree", "move_mount", "mount_setattr",
@@ -40,6 +49,10 @@ var seccompDenied = []string{
 	"open_by_handle_at", "name_to_handle_at",
 	"swapon", "swapoff", "reboot", "acct", "quotactl", "quotactl_fd", "syslog", "vhangup", "uselib", "iopl", "ioperm",
 }
+
+// fcntlLocks are the fcntl commands that take a lock or a lease (F_GETLK and F_OFD_GETLK only ask).
+// 13 and 14 are F_SETLK64 and F_SETLKW64 on 32-bit ABIs (unused elsewhere).
+var fcntlLocks = []uint64{unix.F_SETLK, unix.F_SETLKW, 13, 14, unix.F_OFD_SETLK, unix.F_OFD_SETLKW, unix.F_SETLEASE}
 
 // cloneNamespaces are the clone flags that would make new namespaces.
 var cloneNamespaces = []uint64{unix.CLONE_NEWNS, unix.CLONE_NEWUSER, unix.CLONE_NEWPID, unix.CLONE_NEWNET,
@@ -61,6 +74,16 @@ func loadSeccomp() error {
 	}
 	conds := []seccomp.NameWithConditions{
 		{Name: "socketpair", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}}},
+	}
+	// sendto with a destination address (argument 4) names another socket.
+	conds = append(conds, seccomp.NameWithConditions{Name: "sendto", Conditions: seccomp.ArgumentConditions{{Argument: 4, Operation: seccomp.NotEqual, Value: 0}}})
+	for _, name := range []string{"fcntl", "fcntl64"} {
+		if _, ok := info.SyscallNames[name]; !ok {
+			continue
+		}
+		for _, cmd := range fcntlLocks {
+			conds = append(conds, seccomp.NameWithConditions{Name: name, Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: cmd}}})
+		}
 	}
 	// personality(0xffffffff) only asks for the current one; any other value changes how the
 	// kernel treats the process (address-space layout, READ_IMPLIES_EXEC). The kernel reads 32
