@@ -39,19 +39,8 @@ type IndexOptions struct {
 // Listing is how an index entry shows a concept.
 type Listing struct{ Title, Description string }
 
-// FileChange is one file a run writes. Old is nil for a new file.
-type FileChange struct {
-	Path     string
-	Old, New []byte
-}
-
-// Verb names the change: "create" or "update".
-func (c FileChange) Verb() string {
-	if c.Old == nil {
-		return "create"
-	}
-	return "update"
-}
+// FileChange is one file gen or index writes: okf.FileChange, the unit every bundle edit uses.
+type FileChange = okf.FileChange
 
 // ListingOf is how an index shows a concept: its title (or file name) and its description (§8)
 // on one line.

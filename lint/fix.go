@@ -64,7 +64,7 @@ func fixers() map[string]fixer {
 	}
 }
 
-// FixDocs says what each fix does, for --explain and the README.
+// FixDocs says what each fix does, for --explain and docs/lint.md.
 var FixDocs = map[string]string{
 	"OKF201": "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes",
 	"OKF202": "adds the Z okf already reads the datetime with (2026-06-20T22:53:05 → 2026-06-20T22:53:05Z), keeping its quotes",

@@ -226,7 +226,7 @@ func TestFixDocs(t *testing.T) {
 			t.Errorf("%s: fix for no rule", code)
 		}
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "lint.md"))
 	if err != nil {
 		t.Skip("README.md not found")
 	}

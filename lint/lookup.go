@@ -85,10 +85,10 @@ func WriteRules(w io.Writer, rules []*Rule, format string) error {
 const DocsURL = "https://github.com/okf-tools/okf/blob/main/docs/rules.md"
 
 // AttestDocsURL documents the checks only okf attest makes (ATT codes).
-const AttestDocsURL = "https://github.com/okf-tools/okf/blob/main/README.md#okf-attest-prove-a-number-was-produced-the-sanctioned-way"
+const AttestDocsURL = "https://github.com/okf-tools/okf/blob/main/docs/attest.md#okf-attest-prove-a-number-was-produced-the-sanctioned-way"
 
 // HelpURI is the address of the rule's documentation (SARIF's helpUri): its anchor in
-// docs/rules.md, or for okf attest's own ATT codes the README's okf attest section.
+// docs/rules.md, or for okf attest's own ATT codes docs/attest.md.
 func (r *Rule) HelpURI() string {
 	if !strings.HasPrefix(r.Code, "OKF") {
 		return AttestDocsURL
@@ -107,7 +107,7 @@ func WriteRulesDoc(w io.Writer) error {
 	b.WriteString("Generated from the rule registry (`go test ./lint -run TestRulesDoc` with `OKF_UPDATE_DOCS=1`\n" +
 		"rewrites it); `okf lint --explain CODE` prints the same text. Severities follow decision D1 of\n" +
 		"[our readings of the spec](decisions.md); every rule can be set to another severity or turned off\n" +
-		"in `.okf.yaml` (see the README).\n\n")
+		"in `.okf.yaml` (see [its configuration](lint.md#configuration-okfyaml)).\n\n")
 	b.WriteString("| code | name | severity | source | title |\n|---|---|---|---|---|\n")
 	for _, r := range All() {
 		fmt.Fprintf(&b, "| [%s](#%s) | `%s` | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Severity, r.Source(), r.Title)

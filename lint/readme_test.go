@@ -17,7 +17,7 @@ const (
 // code.
 func rulesSection(rules []*Rule) string {
 	var b strings.Builder
-	b.WriteString("## Lint rules\n\n")
+	b.WriteString("# Lint rules\n\n")
 	b.WriteString("Every rule `okf lint` runs, with its stable code (never reused), default severity and where it comes from.\n")
 	b.WriteString("Severities follow decision D1: `error` only for §11 non-conformance; a MUST, REQUIRED or SHOULD of an\n")
 	b.WriteString("optional family (§5–§10) is a `warning`; conventions and hygiene are `info`. Codes are grouped by family:\n")
@@ -61,7 +61,7 @@ func rulesSection(rules []*Rule) string {
 // TestREADMERules checks that the README's rule table (between the rules markers) is the one the
 // registry generates. OKF_UPDATE_README=1 rewrites it.
 func TestREADMERules(t *testing.T) {
-	path := filepath.Join("..", "README.md")
+	path := filepath.Join("..", "docs", "lint.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 )
 
 // Rule is one check. It is a value, not an interface (as in go/analysis): its identity and docs are
-// data that --list-rules, --explain, SARIF and the README table all read from one place.
+// data that --list-rules, --explain, SARIF and the docs/lint.md table all read from one place.
 type Rule struct {
 	// Code is stable and never reused for another meaning ("OKF001").
 	Code string

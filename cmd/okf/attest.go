@@ -427,7 +427,7 @@ func attestRules() []*lint.Rule {
 	rules := append([]*lint.Rule(nil), lint.All()...)
 	for _, c := range attest.OwnCodes {
 		rules = append(rules, &lint.Rule{Code: c.Code, Name: c.Name, Severity: c.Severity, Spec: "§10.2", Decision: "D17",
-			Title: c.Title, Doc: c.Title + ". Reported by okf attest check (see the README's okf attest section)."})
+			Title: c.Title, Doc: c.Title + ". Reported by okf attest check (see docs/attest.md)."})
 	}
 	return rules
 }

@@ -98,7 +98,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	opts.Builtins = attest.BuiltinNames()
 
-	// The bundle is found as okf lint finds it (README "Which bundle: the root"): a folder below
+	// The bundle is found as okf lint finds it (docs/lint.md, "Which bundle: the root"): a folder below
 	// the root is reported as part of its bundle, so links and lineage resolve from the real root,
 	// and only its concepts are listed.
 	named := dir
