@@ -110,6 +110,7 @@ type Plan struct {
 	journal      []byte   // this run's journal, written before anything else
 	stray        []string // temporary files a killed run left, removed first
 	clearJournal bool     // a killed run's journal is there, removed at the end
+	oldJournal   []byte   // what that journal held (nil: none), for okf.ApplyChanges's check
 }
 
 // Count returns how many actions have kind k.
@@ -196,8 +197,10 @@ func MakePlan(opts Options) (*Plan, error) {
 	// files. Neither is part of the bundle.
 	var killed *journal
 	_, hadJournal := bundle[JournalFile]
+	var oldJournal []byte
 	if hadJournal {
-		killed = parseJournal(bundle[JournalFile].Data)
+		oldJournal = bundle[JournalFile].Data
+		killed = parseJournal(oldJournal)
 	}
 	delete(bundle, JournalFile)
 	delete(bundle, LockFile)
@@ -233,7 +236,7 @@ func MakePlan(opts Options) (*Plan, error) {
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
-	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, stray: stray, clearJournal: hadJournal}
+	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, stray: stray, clearJournal: hadJournal, oldJournal: oldJournal}
 	previous := map[string]Listing{}
 	var concepts []FileChange
 	seen := map[string]string{}
@@ -617,6 +620,9 @@ func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 			if data, err = r.ReadFile(p); err != nil {
 				return err
 			}
+			if data == nil {
+				data = []byte{} // read, and empty: not a file that is absent (okf.FileChange.Old)
+			}
 		}
 		m[p] = &fstest.MapFile{Data: data, Mode: 0o644}
 		return nil
@@ -624,29 +630,47 @@ func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	return m, err
 }
 
-// Apply writes the plan's files below out through w, in order: concepts, indexes, then log.md, so
-// the log never records a change that was not written. It stops at the first failure; each file is
-// either fully written or untouched (AtomicWriter), and running gen again finishes the job.
+// Apply writes the plan's files below out, in order: concepts, indexes, then log.md, so the log
+// never records a change that was not written. It writes through okf.ApplyChangesWith, the one way
+// okf edits a bundle: each file only if it still holds what the plan read, never through a link,
+// atomically. It stops at the first file refused; each file is either fully written or untouched,
+// and running gen again finishes the job.
 //
 // Before the first write it removes the temporary files a killed run left and writes this run's
 // journal (JournalFile); after log.md it removes the journal. A run killed in between leaves the
 // journal, and the next run records in log.md what this one wrote; its indexes are worked out from
-// the concept files on disk, so they agree with them too. Hold Lock while planning and applying.
-func (p *Plan) Apply(w Writer, out string) (written int, err error) {
+// the concept files on disk, so they agree with them too. Hold the bundle's lock (okf.LockBundle)
+// while planning and applying.
+func (p *Plan) Apply(out string) (written int, err error) {
+	return p.apply(out, nil)
+}
+
+// apply is Apply with the last step of each write replaced (tests: a write that fails, or a
+// process killed half-way); nil is okf.WriteFileAtomic.
+func (p *Plan) apply(out string, write func(string, []byte, fs.FileMode) error) (written int, err error) {
+	// gen makes the bundle it was asked for (okf.LockBundle does too); never at a folder linked out
+	// of its checkout.
+	if err := okf.CheckLinkedOut(out); err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return 0, err
+	}
 	if err := p.cleanup(out); err != nil {
 		return 0, fmt.Errorf("removing a temporary file a killed run left: %w", err)
 	}
-	jpath := filepath.Join(out, JournalFile)
 	if p.journal != nil {
-		if err := (AtomicWriter{Within: out}).WriteFile(jpath, p.journal); err != nil {
-			return 0, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
+		j := []FileChange{{Path: JournalFile, Old: p.oldJournal, New: p.journal}}
+		if _, err := applyInOrder(out, j, write); err != nil {
+			return 0, err
 		}
 	}
-	n, err := ApplyChanges(w, out, p.Files)
+	n, err := applyInOrder(out, p.Files, write)
 	if err != nil {
 		return n, err
 	}
 	if p.journal != nil || p.clearJournal {
+		jpath := filepath.Join(out, JournalFile)
 		if err := os.Remove(jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return n, fmt.Errorf("removing %s: %w", path.Join(filepath.ToSlash(out), JournalFile), err)
 		}
@@ -654,19 +678,22 @@ func (p *Plan) Apply(w Writer, out string) (written int, err error) {
 	return n, nil
 }
 
-// ApplyChanges writes changes below root through w, stopping at the first failure. written is how
-// many of them were written, in order.
-func ApplyChanges(w Writer, root string, changes []FileChange) (written int, err error) {
-	if aw, ok := w.(AtomicWriter); ok && aw.Within == "" {
-		aw.Within = root
-		w = aw
+// ApplyChanges writes changes below root through okf.ApplyChangesWith, in order, stopping at the
+// first one refused (okf index writes its indexes so). written is how many of them were written.
+func ApplyChanges(root string, changes []FileChange) (written int, err error) {
+	return applyInOrder(root, changes, nil)
+}
+
+func applyInOrder(root string, changes []FileChange, write func(string, []byte, fs.FileMode) error) (int, error) {
+	done, refused, err := okf.ApplyChangesWith(root, changes, okf.ApplyOptions{InOrder: true, WriteFile: write})
+	if err != nil {
+		return 0, err
 	}
-	for i, c := range changes {
-		if err := w.WriteFile(filepath.Join(root, filepath.FromSlash(c.Path)), c.New); err != nil {
-			return i, fmt.Errorf("writing %s: %w", path.Join(filepath.ToSlash(root), c.Path), err)
-		}
+	if len(refused) > 0 {
+		r := refused[0]
+		return len(done), fmt.Errorf("writing %s: %s", path.Join(filepath.ToSlash(root), r.Path), r.Why)
 	}
-	return len(changes), nil
+	return len(done), nil
 }
 
 // byline is the plain-text credit for a post whose author keys no authors file resolved.

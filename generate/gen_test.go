@@ -85,7 +85,7 @@ func run(t *testing.T, opts Options) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plan.Apply(AtomicWriter{}, opts.Out); err != nil {
+	if _, err := plan.Apply(opts.Out); err != nil {
 		t.Fatal(err)
 	}
 	return plan
@@ -442,29 +442,17 @@ func TestAllSkipsDrafts(t *testing.T) {
 	checkBundle(t, out, 4)
 }
 
-// failingWriter fails on the nth write, passing the others to AtomicWriter.
-type failingWriter struct {
-	n, calls int
-}
-
-func (w *failingWriter) WriteFile(name string, data []byte) error {
-	w.calls++
-	if w.calls == w.n {
-		half := AtomicWriter{createTemp: func(dir, pattern string) (tempFile, error) {
-			f, err := os.CreateTemp(dir, pattern)
-			return &halfFile{File: f}, err
-		}}
-		return half.WriteFile(name, data)
+// failOnWrite returns a write step for Plan.apply that fails on its nth call (the journal is the
+// first), like a full disk, and otherwise writes as okf does.
+func failOnWrite(n int) func(string, []byte, fs.FileMode) error {
+	calls := 0
+	return func(name string, data []byte, perm fs.FileMode) error {
+		calls++
+		if calls == n {
+			return errors.New("disk full")
+		}
+		return okf.WriteFileAtomic(name, data, perm)
 	}
-	return AtomicWriter{}.WriteFile(name, data)
-}
-
-// halfFile writes half of what it is given, then fails, like a full disk or a killed process.
-type halfFile struct{ *os.File }
-
-func (h *halfFile) Write(p []byte) (int, error) {
-	n, _ := h.File.Write(p[:len(p)/2])
-	return n, errors.New("disk full")
 }
 
 // TestFailedWriteLeavesNoHalfFile: a run whose third write fails stops with an error; the files
@@ -477,8 +465,7 @@ func TestFailedWriteLeavesNoHalfFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &failingWriter{n: 3}
-	_, err = plan.Apply(w, out)
+	_, err = plan.apply(out, failOnWrite(4)) // the journal, two concepts, then the third fails
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("Apply = %v, want the disk-full error", err)
 	}
@@ -521,36 +508,6 @@ func TestFailedWriteLeavesNoHalfFile(t *testing.T) {
 	}
 	if n := strings.Count(after["log.md"], "* **Creation**: "); n != 3 {
 		t.Errorf("log.md records %d creations, want 3:\n%s", n, after["log.md"])
-	}
-}
-
-// TestAtomicWriterKeepsOldContent: a failing write leaves the previous content and no temporary.
-func TestAtomicWriterKeepsOldContent(t *testing.T) {
-	dir := t.TempDir()
-	target := filepath.Join(dir, "a.md")
-	if err := os.WriteFile(target, []byte("old content\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w := AtomicWriter{createTemp: func(dir, pattern string) (tempFile, error) {
-		f, err := os.CreateTemp(dir, pattern)
-		return &halfFile{File: f}, err
-	}}
-	if err := w.WriteFile(target, []byte("new content that is long\n")); err == nil {
-		t.Fatal("want an error")
-	}
-	if got, _ := os.ReadFile(target); string(got) != "old content\n" {
-		t.Errorf("target = %q, want the old content", got)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
-	if err := (AtomicWriter{}).WriteFile(target, []byte("new\n")); err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(target)
-	if got, _ := os.ReadFile(target); string(got) != "new\n" || fi.Mode().Perm() != 0o600 {
-		t.Errorf("after a good write: %q mode %v, want \"new\\n\" with the old mode 0600", got, fi.Mode().Perm())
 	}
 }
 

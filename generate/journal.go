@@ -24,9 +24,10 @@ const (
 	JournalFile = ".okf-gen.journal"
 )
 
-// strayTempRE matches the temporary files AtomicWriter creates (".name.tmp-123456"): one left in
-// the bundle is the trace of a killed write.
-var strayTempRE = &lazyRegexp{Expr: `^\..+\.tmp-[0-9]+$`}
+// strayTempRE matches the temporary files okf.WriteFileAtomic creates (".name.tmp-" and 12 hex
+// digits; earlier okf versions wrote decimal digits): one left in the bundle is the trace of a
+// killed write.
+var strayTempRE = &lazyRegexp{Expr: `^\..+\.tmp-([0-9]+|[0-9a-f]{12})$`}
 
 // journal is what a run is about to record in log.md.
 type journal struct {

@@ -4,27 +4,31 @@ package generate
 
 import (
 	"errors"
-	"github.com/okf-tools/okf/okf"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/okf-tools/okf/okf"
 )
 
-// killWriter writes `after` files, then starts the next one as AtomicWriter would (a temporary
-// file, half written) and kills its own process with SIGKILL: no deferred cleanup runs.
-type killWriter struct{ after, calls int }
-
-func (w *killWriter) WriteFile(name string, data []byte) error {
-	w.calls++
-	if w.calls > w.after {
-		_ = os.WriteFile(filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-424242"), data[:len(data)/2], 0o644)
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {}
+// killAfter returns a write step that writes `after` files (the journal is the first), then starts
+// the next one as okf.WriteFileAtomic would (a temporary file, half written) and kills its own
+// process with SIGKILL: no deferred cleanup runs.
+func killAfter(after int) func(string, []byte, fs.FileMode) error {
+	calls := 0
+	return func(name string, data []byte, perm fs.FileMode) error {
+		calls++
+		if calls > after {
+			_ = os.WriteFile(filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-0a1b2c3d4e5f"), data[:len(data)/2], 0o644)
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+		return okf.WriteFileAtomic(name, data, perm)
 	}
-	return AtomicWriter{}.WriteFile(name, data)
 }
 
 // TestKilledRunHelper is the run that TestKilledRun kills; it does nothing unless started by it.
@@ -42,7 +46,7 @@ func TestKilledRunHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = plan.Apply(&killWriter{after: 2}, out)
+	_, _ = plan.apply(out, killAfter(3)) // the journal and two concepts
 	t.Fatal("not killed")
 }
 
@@ -60,7 +64,7 @@ func TestKilledRun(t *testing.T) {
 		t.Fatalf("helper: %v, want killed by SIGKILL\n%s", err, outb)
 	}
 	files := readAll(t, out)
-	for _, f := range []string{JournalFile, LockFile, "concepts/.ownership.md.tmp-424242"} {
+	for _, f := range []string{JournalFile, LockFile, "concepts/.ownership.md.tmp-0a1b2c3d4e5f"} {
 		if _, ok := files[f]; !ok {
 			t.Errorf("the killed run left no %s: %v", f, files)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/okf-tools/okf/okf"
@@ -111,4 +112,51 @@ func (b *Baseline) Filter(ds []okf.Diagnostic) []okf.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// DefaultBaseline is where WriteBaseline writes when no file is named: a hidden file at the bundle
+// root, so it is never taken for a concept (D5).
+const DefaultBaseline = ".okf-baseline.json"
+
+// WriteBaseline records ds as the baseline of the bundle at root, in file (DefaultBaseline at the
+// root when file is ""). A file in the bundle is written the one way okf edits a bundle
+// (okf.ApplyChanges, under the bundle's lock): only if it still holds what was read, never through a
+// link, atomically. A file the user names outside the bundle is written as a report is
+// (okf.WriteFileAtomic: never through a link that leaves its checkout). It returns the path written.
+func WriteBaseline(root, file string, ds []okf.Diagnostic) (string, error) {
+	data := NewBaseline(ds).Marshal()
+	if file == "" {
+		file = filepath.Join(root, DefaultBaseline)
+	}
+	ar, err1 := filepath.Abs(root)
+	af, err2 := filepath.Abs(file)
+	rel, inside := relInside(ar, af)
+	if err1 != nil || err2 != nil || !inside || rel == "" {
+		if err := okf.WriteFileAtomic(file, data, 0o644); err != nil {
+			return file, err
+		}
+		return file, nil
+	}
+	unlock, err := okf.LockBundle(root, "okf lint --write-baseline")
+	if err != nil {
+		return file, err
+	}
+	defer unlock()
+	r, err := okf.OpenRoot(root, okf.MaxConfigFileSize)
+	if err != nil {
+		return file, err
+	}
+	old, err := okf.ReadForChange(r, rel)
+	r.Close()
+	if err != nil {
+		return file, err
+	}
+	_, refused, err := okf.ApplyChanges(root, []okf.FileChange{{Path: rel, Old: old, New: data}})
+	if err != nil {
+		return file, err
+	}
+	if len(refused) > 0 {
+		return file, fmt.Errorf("%s %s", filepath.ToSlash(file), refused[0].Why)
+	}
+	return file, nil
 }

@@ -66,3 +66,59 @@ func TestApplyChanges(t *testing.T) {
 		t.Errorf("a.md mode %v, want 0600 kept", st.Mode())
 	}
 }
+
+// TestApplyChangesInOrder: with InOrder, the first refused change stops the set (gen writes log.md
+// last, so a log never records a file that was not written); a path into .git or out of the bundle
+// is refused whatever the options.
+func TestApplyChangesInOrder(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "b.md"), []byte("edited meanwhile"), 0o644)
+	changes := []FileChange{
+		{Path: "a.md", New: []byte("a")},
+		{Path: "b.md", Old: []byte("old"), New: []byte("b")},
+		{Path: "log.md", New: []byte("log")},
+	}
+	written, refused, err := ApplyChangesWith(root, changes, ApplyOptions{InOrder: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) != 1 || written[0] != "a.md" || len(refused) != 1 || refused[0].Path != "b.md" {
+		t.Errorf("written %q, refused %v; want a.md written, b.md refused, log.md not tried", written, refused)
+	}
+	if _, err := os.Stat(filepath.Join(root, "log.md")); err == nil {
+		t.Error("log.md written after a refused change")
+	}
+	for _, p := range []string{".git/config", "sub/.GIT/hooks/x", "../out.md", "/abs.md", "a/../b.md", "."} {
+		_, refused, err := ApplyChanges(root, []FileChange{{Path: p, New: []byte("x")}})
+		if err != nil || len(refused) != 1 {
+			t.Errorf("%s: refused %v, err %v; want refused", p, refused, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+		t.Error(".git made")
+	}
+}
+
+// TestApplyChangesLargeFile: a file over the default read limit that nobody changed is rewritten;
+// the check reads it with a limit its own size allows.
+func TestApplyChangesLargeFile(t *testing.T) {
+	root := t.TempDir()
+	big := make([]byte, DefaultMaxFileSize+10)
+	os.WriteFile(filepath.Join(root, "big.md"), big, 0o644)
+	written, refused, err := ApplyChanges(root, []FileChange{{Path: "big.md", Old: big, New: []byte("small")}})
+	if err != nil || len(written) != 1 || len(refused) != 0 {
+		t.Errorf("written %q refused %v err %v", written, refused, err)
+	}
+}
+
+// TestApplyChangesWriteHook: the write hook runs only after the checks, and its failure refuses the
+// change with the error.
+func TestApplyChangesWriteHook(t *testing.T) {
+	root := t.TempDir()
+	fail := func(string, []byte, os.FileMode) error { return os.ErrPermission }
+	written, refused, err := ApplyChangesWith(root, []FileChange{{Path: "a.md", New: []byte("a")}, {Path: "b.md", New: []byte("b")}},
+		ApplyOptions{InOrder: true, WriteFile: fail})
+	if err != nil || len(written) != 0 || len(refused) != 1 || refused[0].Why != "cannot write: permission denied" {
+		t.Errorf("written %q refused %v err %v", written, refused, err)
+	}
+}

@@ -111,7 +111,7 @@ func genCommand(e *env) *cli.Command {
 				return nil
 			}
 			// Only what was written is reported as written.
-			written, err := plan.Apply(generate.AtomicWriter{}, opts.Out)
+			written, err := plan.Apply(opts.Out)
 			if !c.Bool("quiet") {
 				printPlan(e, plan, false, written)
 			}
@@ -404,7 +404,7 @@ func indexCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			written, err := generate.ApplyChanges(generate.AtomicWriter{}, root, changes)
+			written, err := generate.ApplyChanges(root, changes)
 			list(changes[:written], false)
 			if err != nil {
 				return fatalErr("%v", err)

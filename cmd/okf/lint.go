@@ -18,9 +18,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// defaultBaseline is where --write-baseline writes when no file is named: a hidden file at the
-// bundle root, so it is never taken for a concept (D5).
-const defaultBaseline = ".okf-baseline.json"
+// defaultBaseline is where --write-baseline writes when no file is named (lint.DefaultBaseline).
+const defaultBaseline = lint.DefaultBaseline
 
 // optionalValue is a flag that may be given bare (--write-baseline) or with a value
 // (--write-baseline=FILE). The standard flag package treats a Value with IsBoolFlag as a switch, so
@@ -413,23 +412,22 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func writeBaselineFile(e *env, ds []okf.Diagnostic, root, path string, quiet bool) error {
-	// The default file is in the bundle, which may come from a stranger: it must stay in the
-	// bundle (okf.WriteFileWithin). A file the user names must stay in its checkout, as any.
-	bound := ""
-	if path == "" {
-		path, bound = filepath.Join(root, defaultBaseline), root
-	}
-	if err := okf.WriteFileWithin(bound, path, lint.NewBaseline(ds).Marshal(), 0o644); err != nil {
-		if bound != "" && errors.Is(err, okf.ErrOutside) {
-			return fatalErr("cannot write %q: %v (name the file with --write-baseline=FILE)", filepath.ToSlash(path), unwrapPathErr(err))
+func writeBaselineFile(e *env, ds []okf.Diagnostic, root, file string, quiet bool) error {
+	written, err := lint.WriteBaseline(root, file, ds)
+	if err != nil {
+		if errors.Is(err, okf.ErrLocked) {
+			return fatalErr("%v", err)
 		}
-		return fatalErr("cannot write %q: %v", path, unwrapPathErr(err))
+		hint := ""
+		if file == "" {
+			hint = " (name the file with --write-baseline=FILE)"
+		}
+		return fatalErr("cannot write %q: %v%s", filepath.ToSlash(written), unwrapPathErr(err), hint)
 	}
 	if quiet {
 		return nil
 	}
-	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(path)))
+	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(written)))
 	return nil
 }
 
