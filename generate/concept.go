@@ -429,6 +429,12 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	if digest(top, oldBlock, d.URL) == digest(fresh, newBlock, d.URL) {
 		return MergeResult{Content: old, BodyKept: !ok}, nil
 	}
+	// What the rewrite means, worked out before the tree is edited: checked against the text
+	// written (okf.ProveFrontmatter), so a splice that moved anything else is never written.
+	meant, err := intendedChanges(top, nodes, d.URL)
+	if err != nil {
+		return MergeResult{}, fmt.Errorf("%w: %v", okf.ErrUnproven, err)
+	}
 	spans := keySpans(sp.YAML, top)
 	for _, k := range OwnedKeys {
 		n, has := nodes[k]
@@ -496,7 +502,74 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	}
 	b.WriteString("---\n")
 	b.WriteString(body)
-	return MergeResult{Changed: true, Content: b.Bytes(), BodyKept: !ok}, nil
+	out := b.Bytes()
+	if err := okf.ProveFrontmatter(old, out, meant...); err != nil {
+		return MergeResult{}, err
+	}
+	if got := okf.SplitFrontmatter(out).Body; string(got) != body {
+		return MergeResult{}, fmt.Errorf("%w: the body outside gen's block changed", okf.ErrUnproven)
+	}
+	return MergeResult{Changed: true, Content: out, BodyKept: !ok}, nil
+}
+
+// intendedChanges says what Merge means to change in the frontmatter top (before it is edited):
+// each owned key set to its fresh value or removed; in an existing sources list, gen's own entry
+// updated key by key (or added); in an existing generated mapping, by and at.
+func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url string) ([]okf.Change, error) {
+	var out []okf.Change
+	set := func(path []string, n *yaml.Node) error {
+		v, err := okf.NodeMeaning(n)
+		if err != nil {
+			return err
+		}
+		out = append(out, okf.Change{Path: path, Value: v})
+		return nil
+	}
+	for _, k := range OwnedKeys {
+		n, has := nodes[k]
+		cur, _ := mapGet(top, k)
+		switch {
+		case k == "sources" && cur != nil && cur.Kind == yaml.SequenceNode && has:
+			entry := n.Content[0]
+			i := ownedSource(cur, url)
+			if i < 0 {
+				if err := set([]string{k, strconv.Itoa(len(cur.Content))}, entry); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			idx := strconv.Itoa(i)
+			if cur.Content[i].Kind != yaml.MappingNode {
+				if err := set([]string{k, idx}, entry); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			for _, sk := range sourceKeys[1:] {
+				if v, _ := mapGet(entry, sk); v != nil {
+					if err := set([]string{k, idx, sk}, v); err != nil {
+						return nil, err
+					}
+				} else if old, _ := mapGet(cur.Content[i], sk); old != nil {
+					out = append(out, okf.Change{Path: []string{k, idx, sk}, Delete: true})
+				}
+			}
+		case k == "generated" && cur != nil && cur.Kind == yaml.MappingNode && has:
+			for _, gk := range []string{"by", "at"} {
+				v, _ := mapGet(n, gk)
+				if err := set([]string{k, gk}, v); err != nil {
+					return nil, err
+				}
+			}
+		case has:
+			if err := set([]string{k}, n); err != nil {
+				return nil, err
+			}
+		case cur != nil:
+			out = append(out, okf.Change{Path: []string{k}, Delete: true})
+		}
+	}
+	return out, nil
 }
 
 func isOwned(k string) bool {

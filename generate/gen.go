@@ -354,6 +354,10 @@ func regenerate(p string, old []byte, data *ConceptData, opts Options) (res Merg
 		return res, nil, prev, fmt.Sprintf("%s was not written by %s (generated.by is %s); left alone", p, opts.Actor, by)
 	}
 	res, err := data.Merge(old, opts.Now)
+	if errors.Is(err, okf.ErrUnproven) {
+		// The rewrite would change what it does not mean to: a person's file is never written so.
+		return res, nil, prev, fmt.Sprintf("%s could not be regenerated without changing what a person wrote (%v); left alone", p, err)
+	}
 	if err != nil {
 		return res, nil, prev, fmt.Sprintf("%s has frontmatter gen cannot read (%v); left alone", p, err)
 	}

@@ -118,11 +118,78 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 		if d == "" && opts.OKFVersion != "" {
 			text = setOKFVersion(text, opts.OKFVersion)
 		}
-		if string(text) != string(old) {
-			changes = append(changes, FileChange{Path: p, Old: old, New: text})
+		if string(text) == string(old) {
+			continue
 		}
+		if old != nil {
+			if err := proveIndex(b, existing[d], old, text, d == "", !opts.Rewrite, opts.OKFVersion); err != nil {
+				return nil, fmt.Errorf("%s: not rewritten: %w", p, err)
+			}
+		}
+		changes = append(changes, FileChange{Path: p, Old: old, New: text})
 	}
 	return changes, nil
+}
+
+// proveIndex checks a rewrite of an index a person may have written, read again: its frontmatter
+// means what it meant (the root's okf_version set to version, when asked), and, when the index was
+// merged rather than rewritten (--rewrite), every line of its body that is not one of its entries is
+// still there, in order, and every entry whose target still exists is still linked. What may change
+// is only what the merge says: entries of deleted concepts removed, entries' titles and descriptions
+// updated, entries added.
+func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool, version string) error {
+	var changes []okf.Change
+	if root && version != "" {
+		changes = append(changes, okf.Change{Path: []string{"okf_version"}, Value: okf.Str(version)})
+	}
+	if root || merged {
+		if err := okf.ProveFrontmatter(old, next, changes...); err != nil {
+			return err
+		}
+	}
+	if !merged || x == nil {
+		return nil
+	}
+	osp, nsp := okf.SplitFrontmatter(old), okf.SplitFrontmatter(next)
+	first := 1 + strings.Count(string(old[:osp.BodyOffset]), "\n") // the body's first line in the file
+	oldLines := strings.SplitAfter(string(osp.Body), "\n")
+	entry := map[int]bool{} // body lines (0-based) of entries and their continuation lines
+	var targets []string
+	for _, sec := range x.Sections {
+		for _, e := range sec.Entries {
+			i := int(e.Pos.Line) - first
+			if i < 0 || i >= len(oldLines) {
+				continue
+			}
+			entry[i] = true
+			for j := i + 1; j < len(oldLines) && isContinuation(oldLines[j]); j++ {
+				entry[j] = true
+			}
+			if res := b.ResolveLink(x.Path, e.Target); res.Kind != okf.RefLocal || res.Exists {
+				targets = append(targets, e.Target)
+			}
+		}
+	}
+	newLines := strings.SplitAfter(string(nsp.Body), "\n")
+	j := 0
+	for i, l := range oldLines {
+		if entry[i] || l == "" {
+			continue
+		}
+		for j < len(newLines) && newLines[j] != l {
+			j++
+		}
+		if j == len(newLines) {
+			return fmt.Errorf("%w: line %d (%q) is gone", okf.ErrUnproven, first+i, strings.TrimRight(l, "\n"))
+		}
+		j++
+	}
+	for _, t := range targets {
+		if !strings.Contains(string(nsp.Body), "("+t+")") && !strings.Contains(string(nsp.Body), "(<"+t+">)") {
+			return fmt.Errorf("%w: the entry for %q is gone", okf.ErrUnproven, t)
+		}
+	}
+	return nil
 }
 
 func parentDir(d string) string {

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,5 +234,34 @@ func TestIndexUnder(t *testing.T) {
 	}
 	if !mapsEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestProveIndex: the check a merged index passes before it is written fails when the merge would
+// lose a person's prose line, an entry whose concept exists, or a frontmatter key; and passes what
+// the merge means to do (a deleted concept's entry removed, an entry added, okf_version set).
+func TestProveIndex(t *testing.T) {
+	hand := "---\nokf_version: \"0.1\"\nnote: kept\n---\n\n# Ours\n\nRead this first.\n\n* [Orders](orders.md) - Words.\n* [Gone](gone.md) - Deleted.\n  continued\n\nMore prose.\n"
+	m := fstest.MapFS{"index.md": {Data: []byte(hand)}, "orders.md": concept("Table", "Orders", "Rows."), "new.md": concept("Table", "New", "Fresh.")}
+	b, err := okf.Load(m, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := b.Indexes[0]
+	good := "---\nokf_version: \"0.2\"\nnote: kept\n---\n\n# Ours\n\nRead this first.\n\n* [Orders](orders.md) - Words.\n* [New](new.md) - Fresh.\n\nMore prose.\n"
+	if err := proveIndex(b, x, []byte(hand), []byte(good), true, true, "0.2"); err != nil {
+		t.Errorf("the merge as meant: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"prose lost":      strings.Replace(good, "Read this first.\n", "", 1),
+		"prose moved":     strings.Replace(strings.Replace(good, "More prose.\n", "", 1), "# Ours\n", "# Ours\n\nMore prose.\n", 1),
+		"entry lost":      strings.Replace(good, "* [Orders](orders.md) - Words.\n", "", 1),
+		"key lost":        strings.Replace(good, "note: kept\n", "", 1),
+		"key changed":     strings.Replace(good, "note: kept", "note: [kept]", 1),
+		"version not set": strings.Replace(good, `"0.2"`, `"0.1"`, 1),
+	} {
+		if err := proveIndex(b, x, []byte(hand), []byte(bad), true, true, "0.2"); !errors.Is(err, okf.ErrUnproven) {
+			t.Errorf("%s: %v, want unproven", name, err)
+		}
 	}
 }

@@ -53,9 +53,13 @@ func YAMLMeaning(text string) (any, bool) {
 	return v, err == nil
 }
 
+// NodeMeaning is the meaning of a YAML node an edit writes (built in code, or parsed): what
+// ProveEdit compares with. Aliases are resolved; a node nested past a bound is an error.
+func NodeMeaning(n *yaml.Node) (any, error) { return meaningOfNode(n, 0) }
+
 // Change is one intended change of a frontmatter value: the value at Path (keys of mappings, and
-// decimal indexes of lists) becomes Value (a Meant, []any or map[string]any, as YAMLMeaning gives),
-// or is removed when Delete is set.
+// decimal indexes of lists; the index just past a list's end adds an item) becomes Value (a Meant,
+// []any or map[string]any, as YAMLMeaning and NodeMeaning give), or is removed when Delete is set.
 type Change struct {
 	Path   []string
 	Value  any
@@ -223,6 +227,9 @@ func applyChange(v any, path []string, c Change) (any, error) {
 		return out, nil
 	case []any:
 		i, err := strconv.Atoi(path[0])
+		if err == nil && i == len(x) && len(path) == 1 && !c.Delete {
+			return append(append([]any(nil), x...), c.Value), nil // an item added at the end
+		}
 		if err != nil || i < 0 || i >= len(x) {
 			return nil, fmt.Errorf("no item %q", path[0])
 		}
