@@ -481,3 +481,93 @@ func isLink(b *okf.Bundle, p string) bool {
 	st, err := l.Lstat(p)
 	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }
+
+// MaxFixRounds bounds FixBundle: a fix left out because it overlapped another in the same file is
+// applied in the next round, so one okf lint --fix does what --fix twice would.
+const MaxFixRounds = 5
+
+// FixResult is what FixBundle did.
+type FixResult struct {
+	// Fixed counts the findings fixed, in Files files (slash paths, sorted).
+	Fixed int
+	Files []string
+	// Unproven are the files not rewritten because their new text would not mean what the fixes
+	// said (FileFix.Unproven), in the order they were found, each once.
+	Unproven []FileFix
+	// Refused are the rewrites okf.ApplyChanges did not write (the file changed meanwhile, a link);
+	// FixBundle stops at the round that had any.
+	Refused []okf.ChangeRefused
+	// Preview is, for a dry run, the first round's fixes: nothing is written.
+	Preview []FileFix
+}
+
+// FixBundle is okf lint --fix on the bundle at root: load reads it (the caller opens it, okf.Open),
+// the safe fixes of the findings Run reports with opts are written, and the bundle is read again,
+// for up to MaxFixRounds rounds. Files are written the one way okf edits a bundle
+// (okf.ApplyChanges: only when unchanged since read, never through a symbolic link, atomically),
+// under the bundle's lock (okf.LockBundle, held as "okf lint --fix"). With dryRun nothing is
+// locked or written: the first round's fixes come back in Preview. err is a failure (the lock is
+// held, the bundle unreadable); what could not be fixed is in the result.
+func FixBundle(root string, load func() (*okf.Bundle, error), opts Options, dryRun bool) (*FixResult, error) {
+	res := &FixResult{}
+	if !dryRun {
+		unlock, err := okf.LockBundle(root, "okf lint --fix")
+		if err != nil {
+			return res, err
+		}
+		defer unlock()
+	}
+	files, unproven := map[string]bool{}, map[string]bool{}
+	for round := 0; round < MaxFixRounds; round++ {
+		b, err := load()
+		if err != nil {
+			return res, err
+		}
+		ds := Run(b, opts)
+		var plan []FileFix
+		for _, f := range PlanFixes(b, ds, Fixes(b, ds)) {
+			if f.Unproven != nil {
+				if !unproven[f.Path] {
+					res.Unproven = append(res.Unproven, f)
+				}
+				unproven[f.Path] = true
+				continue
+			}
+			plan = append(plan, f)
+		}
+		if len(plan) == 0 {
+			break
+		}
+		if dryRun {
+			res.Preview = plan
+			return res, nil
+		}
+		var changes []okf.FileChange
+		for _, f := range plan {
+			changes = append(changes, f.FileChange)
+		}
+		written, refused, err := okf.ApplyChanges(root, changes)
+		if err != nil {
+			return res, err
+		}
+		done := map[string]bool{}
+		for _, p := range written {
+			done[p] = true
+		}
+		for _, f := range plan {
+			if done[f.Path] {
+				res.Fixed += len(f.Fixed)
+				files[f.Path] = true
+			}
+		}
+		if len(refused) > 0 {
+			res.Refused = refused
+			break
+		}
+	}
+	for p := range files {
+		res.Files = append(res.Files, p)
+	}
+	sort.Strings(res.Files)
+	return res, nil
+}
