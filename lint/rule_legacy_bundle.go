@@ -34,6 +34,9 @@ func legacyBundle(p *Pass) (bool, string) {
 		case "0.2":
 			return false, ""
 		}
+		if okf.NewerVersion(v.Raw) {
+			return false, ""
+		}
 	}
 	legacy := false
 	for _, f := range p.facts() {
@@ -51,6 +54,28 @@ func legacyBundle(p *Pass) (bool, string) {
 		return false, ""
 	}
 	return true, "it uses v0.1 keys and no v0.2 field"
+}
+
+// declaresV02 reports whether a bundle's keys are read with their v0.2 meaning: its root index.md
+// declares okf_version "0.2" or a newer version (read as 0.2, §12), or, declaring none that okf
+// reads, some concept writes a field v0.2 added (§13.2). A bundle that declares "0.1", or declares
+// nothing and writes no v0.2 field, is older than the keys v0.2 gave a meaning: its `status` is a
+// producer key of its own (§4.1 extensions), not the §5.4 lifecycle.
+func declaresV02(p *Pass) (bool, string) {
+	if v := p.Bundle.OKFVersion(); v.Kind == okf.Scalar {
+		switch raw := strings.TrimSpace(v.Raw); {
+		case raw == "0.2" || okf.NewerVersion(raw):
+			return true, ""
+		case raw == "0.1":
+			return false, `its root index.md declares okf_version "0.1"`
+		}
+	}
+	for _, f := range p.facts() {
+		if f.present && f.v02 {
+			return true, ""
+		}
+	}
+	return false, `it declares no okf_version "0.2" and writes no field v0.2 added`
 }
 
 // hasV02Field reports whether a concept uses a family v0.2 added (§13.2). A key v0.2 defines but

@@ -68,6 +68,7 @@ func NewStream(opts Options) *Stream {
 //
 // Not here, because they read other concepts, indexes, logs or the loader's diagnostics:
 // title-duplicate (OKF108), legacy-timestamp (OKF308, whose severity depends on the whole bundle),
+// status-unknown (OKF401, whose reading of status depends on the bundle's version),
 // legacy-bundle, link-to-deprecated, link-anchor-missing, orphan, the index and log rules, the
 // okf_version rules of the root index, the conformance rules and the engine rules but
 // schema-mismatch (whose findings the loader's SchemaCheck already made for the concept; without
@@ -79,7 +80,7 @@ var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
 		TimestampDateOnly: true, TimestampNoOffset: true, TimestampEmpty: true, TimestampInvalid: true,
 		GeneratedByMissing: true, VerifiedInvalid: true, VerifiedEntryIncomplete: true, ActorUnconventional: true,
 		ActorTeam: true, ChangedSinceVerified: true, HumanAuthoredUnreviewed: true,
-		StatusUnknown: true, Stale: true, ExpiringSoon: true,
+		Stale: true, ExpiringSoon: true,
 		SourcesNotList: true, SourceResourceMissing: true, SourceIDDuplicate: true, FootnoteUnknownSource: true,
 		SourceNeverCited: true, UsageCountWithoutWindow: true, UsageCountNotInteger: true, LegacyCitations: true,
 		FootnoteUndefined: true,
