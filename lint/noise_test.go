@@ -144,7 +144,7 @@ func TestNoiseClasses(t *testing.T) {
 			files: map[string]string{
 				"a.md": note("A", "description: "+strings.Repeat("word ", 50)+"end"),
 			},
-			want: []string{"OKF111 info 254 characters long"},
+			want: []string{"OKF111 info 253 characters long"},
 			deny: []string{"OKF103 "},
 		},
 		{

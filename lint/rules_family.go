@@ -17,6 +17,7 @@ func familyRules() []*Rule {
 		TitleDuplicate,
 		BodyEmpty,
 		HeadingMissing,
+		DescriptionTooLong,
 
 		TimestampDateOnly,
 		TimestampNoOffset,

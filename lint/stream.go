@@ -75,7 +75,7 @@ func NewStream(opts Options) *Stream {
 // one, the rule reads the concept's frontmatter again from its file, as Run does).
 var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
 	return map[*Rule]bool{
-		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, TagsNotStringList: true,
+		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, DescriptionTooLong: true, TagsNotStringList: true,
 		FieldNotString: true, BodyEmpty: true, HeadingMissing: true,
 		TimestampDateOnly: true, TimestampNoOffset: true, TimestampEmpty: true, TimestampInvalid: true,
 		GeneratedByMissing: true, VerifiedInvalid: true, VerifiedEntryIncomplete: true, ActorUnconventional: true,
