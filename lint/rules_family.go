@@ -55,6 +55,7 @@ func familyRules() []*Rule {
 		SelfLink,
 		LinkAnchorMissing,
 		Orphan,
+		LinkOutsideBundle,
 
 		ComputationRuntimeMissing,
 		ComputationCount,

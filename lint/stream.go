@@ -84,7 +84,7 @@ var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
 		SourcesNotList: true, SourceResourceMissing: true, SourceIDDuplicate: true, FootnoteUnknownSource: true,
 		SourceNeverCited: true, UsageCountWithoutWindow: true, UsageCountNotInteger: true, LegacyCitations: true,
 		FootnoteUndefined: true,
-		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true,
+		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true, LinkOutsideBundle: true,
 		ComputationRuntimeMissing: true, ComputationCount: true, ParameterIncomplete: true, PlaceholderUndeclared: true,
 		ParameterUnused: true, ReceiptNotList: true, AttesterUnresolved: true, ComputationFileMissing: true,
 		ExecutorUnresolved: true, ComputationFieldsElsewhere: true, ComputationPartyMissing: true,
