@@ -240,9 +240,9 @@ func TestNoiseClasses(t *testing.T) {
 				`OKF009 error "6/11/2026" is not written YYYY-MM-DD`,
 				`OKF009 error "2026-6-1" is not written YYYY-MM-DD: write "## 2026-06-01"`,
 				`OKF009 error "20260601" is not written YYYY-MM-DD: write "## 2026-06-01"`,
-				`OKF009 error "Notes" has no date`,
+				`OKF009 error "Notes" does not begin with a YYYY-MM-DD date: every ## heading`,
 			},
-			deny: []string{"OKF009 error must begin"},
+			deny: []string{"OKF009 error must begin", `OKF009 error "2026/06/12" does not begin`},
 		},
 		{
 			name:  "a log heading that is a date is fine",
