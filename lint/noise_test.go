@@ -261,7 +261,7 @@ func TestNoiseClasses(t *testing.T) {
 			files: map[string]string{
 				"a.md": "---\ntype: Note\ntitle: A\nsources:\n  - { id: s1, resource: https://example.com/1 }\n  - { id: s2, resource: https://example.com/2 }\n---\n# Body\n\nA claim.[^s1]\n\n[^s1]: One\n",
 			},
-			wantN: map[string]int{`OKF505 info sources[1].id "s2" is never cited`: 1},
+			wantN: map[string]int{`OKF505 info sources[1].id "s2" is never cited where`: 1},
 		},
 		{
 			name: "a concept whose footnotes all miss the ids is told so once",
