@@ -321,3 +321,41 @@ func TestIsVersionSegment(t *testing.T) {
 		}
 	}
 }
+
+// A bundle that declares okf_version "0.2" but whose concepts are written in v0.1 keys only gets the
+// one bundle-level legacy finding, not a legacy-timestamp warning per concept.
+func TestDeclaredV02WrittenV01(t *testing.T) {
+	files := map[string]string{"index.md": "---\nokf_version: \"0.2\"\n---\n# Notes\n\n* [A](a.md) - A.\n* [B](b.md) - B.\n"}
+	for _, n := range []string{"a", "b"} {
+		files[n+".md"] = note(n, "timestamp: 2026-01-02T03:04:05Z")
+	}
+	ds := noiseRun(t, files)
+	bundle, warn, info := 0, 0, 0
+	for _, d := range ds {
+		switch {
+		case d.Code == LegacyBundle.Code && strings.Contains(d.Message, `declares okf_version "0.2", but its concepts use v0.1 keys`):
+			bundle++
+		case d.Code == LegacyTimestamp.Code && d.Severity == okf.Warning:
+			warn++
+		case d.Code == LegacyTimestamp.Code:
+			info++
+		}
+	}
+	if bundle != 1 || warn != 0 || info != 2 {
+		t.Errorf("%d bundle-level findings, %d per-concept warnings, %d per-concept infos; want 1, 0, 2", bundle, warn, info)
+	}
+	// One v0.2 field anywhere and it is a v0.2 bundle with a leftover: warnings per concept.
+	files["c.md"] = note("c", "timestamp: 2026-01-02T03:04:05Z", "generated: { by: human:ann, at: 2026-01-02T03:04:05Z }")
+	warn = 0
+	for _, d := range noiseRun(t, files) {
+		if d.Code == LegacyBundle.Code {
+			t.Errorf("a v0.2 field is used, yet: %s", d)
+		}
+		if d.Code == LegacyTimestamp.Code && d.Severity == okf.Warning {
+			warn++
+		}
+	}
+	if warn != 3 {
+		t.Errorf("%d legacy-timestamp warnings, want 3", warn)
+	}
+}
