@@ -250,6 +250,14 @@ func TestNoiseClasses(t *testing.T) {
 			deny:  []string{"OKF009 "},
 		},
 		{
+			name: "a legacy timestamp beside generated is a leftover, not a value read",
+			files: map[string]string{
+				"a.md": note("A", "timestamp: 2026-01-02T03:04:05Z", "generated: { by: human:ann, at: 2026-01-02T03:04:05Z }"),
+				"b.md": note("B", "timestamp: 2026-01-02T03:04:05Z", "verified: { by: human:bob, at: 2026-01-03T00:00:00Z }"),
+			},
+			wantN: map[string]int{"OKF308 info ignored because generated is present: delete it": 1, "OKF308 warning read as generated.at": 1},
+		},
+		{
 			name: "sources of a concept that cites none by footnote are its provenance",
 			files: map[string]string{
 				"a.md": note("A", "sources:", "  - { id: s1, resource: https://example.com/1 }", "  - { id: s2, resource: https://example.com/2 }"),
