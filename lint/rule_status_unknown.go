@@ -79,8 +79,8 @@ func checkStatusUnknown(p *Pass) {
 		named = " such as " + strings.Join(values, ", ")
 	}
 	p.Report(okf.Diagnostic{Pos: first, Code: p.Rule.Code, Severity: okf.Info, Message: fmt.Sprintf(
-		"status is a producer key in this bundle, not the v0.2 lifecycle: %s; %s a status%s that v0.2 does not define, read as stable. "+
-			"Declare okf_version \"0.2\" in the root index.md to have it checked (§5.4, §13.2)", why, haveCount(n), named)})
+		"status is a producer key in this bundle, not the v0.2 lifecycle: %s; %s a status%s that v0.2 does not define, read as stable; "+
+			"declare okf_version \"0.2\" in the root index.md to have status checked (§5.4, §13.2)", why, haveCount(n), named)})
 }
 
 func haveCount(n int) string {
