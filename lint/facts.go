@@ -18,6 +18,8 @@ type conceptFacts struct {
 	present    bool // the frontmatter was read
 	deprecated bool // status: deprecated (link-to-deprecated, as source and as target)
 	v02        bool // it writes a field v0.2 added (legacy-bundle)
+	// status is a `status` that is not draft, stable or deprecated (status-unknown), else nil.
+	status *unknownStatus
 
 	title       okf.Value // title-duplicate, concept-not-indexed
 	description string    // description's text (concept-not-indexed)
@@ -31,6 +33,14 @@ type conceptFacts struct {
 	frags      []okf.Link    // links with a #fragment (link-anchor-missing)
 	headings   []string      // heading texts, in order (link-anchor-missing, as a target)
 	directives []okf.Comment // inline lint directives (suppressions)
+}
+
+// unknownStatus is a concept's `status` v0.2 does not define: where, its value as written ("" when
+// it is no scalar), and the status-unknown message about it.
+type unknownStatus struct {
+	pos okf.Position
+	raw string
+	msg string
 }
 
 // legacyTimestamp is a concept's v0.1 `timestamp` (legacy-timestamp).
@@ -59,6 +69,7 @@ func factsOf(b *okf.Bundle, c *okf.Concept, links []localLink) conceptFacts {
 	f.title = fm.Title
 	if fm.Present {
 		f.v02 = hasV02Field(fm)
+		f.status = statusFact(c, fm)
 		if fm.LegacyTimestamp.Form != okf.TimeAbsent {
 			f.legacy = &legacyTimestamp{ts: fm.LegacyTimestamp, pos: fm.KeyPos("timestamp"), generated: fm.Generated != nil}
 		}

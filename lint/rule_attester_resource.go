@@ -32,7 +32,9 @@ func checkAttesterUnresolved(p *Pass) {
 			p.Reportf(at(res, at(a.Value, fileStart(c))), "attester has no resource: name the file of the deterministic check, for example resource: /references/attesters/revenue.py (§10.2)")
 		default:
 			r := p.Bundle.ResolvePath(c.Path, res.Raw)
-			if r.Kind == okf.RefLocal && !r.Escapes && !r.Exists {
+			if why := hiddenReason(r.Target); r.Kind == okf.RefLocal && !r.Escapes && !r.Exists && why != "" {
+				p.Reportf(at(res, fileStart(c)), "attester.resource %q is hidden: %s: the computation cannot be attested (§10.2, D17)", res.Raw, why)
+			} else if r.Kind == okf.RefLocal && !r.Escapes && !r.Exists {
 				p.Reportf(at(res, fileStart(c)), "attester.resource %q does not exist in the bundle (%s): the computation cannot be attested (§10.2, D17)", res.Raw, lookedFor(p.Bundle, c.Path, res.Raw, r))
 			} else if r.Kind == okf.RefLocal && r.IsDir {
 				p.Reportf(at(res, fileStart(c)), "attester.resource %q is a folder: name the attester's file (§10.2, D17)", res.Raw)

@@ -28,6 +28,8 @@ func checkComputationFileMissing(p *Pass) {
 		case r.Kind == okf.RefEmpty:
 			p.Reportf(at(v, fileStart(c)), "computation is empty: name the computation's file, or remove the key and put the computation under # Computation (§10.3)")
 		case r.Kind != okf.RefLocal || r.Escapes:
+		case !r.Exists && hiddenReason(r.Target) != "":
+			p.Reportf(at(v, fileStart(c)), "computation %q is hidden: %s; move the file into the bundle (§10.3)", v.Raw, hiddenReason(r.Target))
 		case !r.Exists:
 			p.Reportf(at(v, fileStart(c)), "computation %q does not exist in the bundle (%s) (§10.3)", v.Raw, lookedFor(p.Bundle, c.Path, v.Raw, r))
 		case r.IsDir:

@@ -34,6 +34,8 @@ func checkExecutorUnresolved(p *Pass) {
 		r := p.Bundle.ResolvePath(c.Path, res.Raw)
 		switch {
 		case r.Kind != okf.RefLocal || r.Escapes:
+		case !r.Exists && hiddenReason(r.Target) != "":
+			p.Reportf(at(res, fileStart(c)), "executor.resource %q is hidden: %s: a runner has no instructions to follow (§10.2, D14)", res.Raw, hiddenReason(r.Target))
 		case !r.Exists:
 			p.Reportf(at(res, fileStart(c)), "executor.resource %q does not exist in the bundle (%s): a runner has no instructions to follow (§10.2, D14)", res.Raw, lookedFor(p.Bundle, c.Path, res.Raw, r))
 		}

@@ -24,6 +24,8 @@ func checkIndexEntryBroken(p *Pass) {
 			case !local:
 			case r.Escapes:
 				p.Reportf(l.Pos, "index entry %q points to %q, outside the bundle root (§8, D14)", l.Text, l.Target)
+			case !r.Exists && hiddenReason(r.Target) != "":
+				p.Reportf(l.Pos, "index entry %q points to %q, which is hidden: %s (§8)", l.Text, l.Target, hiddenReason(r.Target))
 			case !r.Exists:
 				p.Reportf(l.Pos, "index entry %q points to %q, which does not exist (looked for %q) (§8)", l.Text, l.Target, "/"+r.Target)
 			}

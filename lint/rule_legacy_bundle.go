@@ -2,13 +2,15 @@ package lint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
 )
 
 // LegacyBundle reports, once, a bundle that is still OKF v0.1 (§13): its root index.md declares
-// okf_version "0.1", or it uses the v0.1 `timestamp` or `# Citations` and no v0.2 field anywhere.
+// okf_version "0.1", or it uses the v0.1 `timestamp` or `# Citations` and no v0.2 field anywhere
+// (whatever version it declares: a bundle declaring "0.2" whose concepts are all v0.1 is as legacy).
 // On such a bundle the per-concept legacy-timestamp warning would fire on every concept (5,120 times
 // on a public wiki of 5,678 files) and drown every other finding, so it is reported at info there and
 // this one warning says what to do.
@@ -27,12 +29,15 @@ var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Wa
 func legacyBundle(p *Pass) (bool, string) {
 	b := p.Bundle
 	v := b.OKFVersion()
+	why := "it uses v0.1 keys and no v0.2 field"
 	if v.Kind == okf.Scalar {
-		switch strings.TrimSpace(v.Raw) {
-		case "0.1":
+		switch raw := strings.TrimSpace(v.Raw); {
+		case raw == "0.1":
 			return true, `its root index.md declares okf_version "0.1"`
-		case "0.2":
-			return false, ""
+		case raw == "0.2" || okf.NewerVersion(raw):
+			// Declared, but written in v0.1 keys only: still one bundle-level fact, not a
+			// warning on each of its 5,678 concepts.
+			why = "its root index.md declares okf_version " + strconv.Quote(raw) + ", but its concepts use v0.1 keys and no v0.2 field"
 		}
 	}
 	legacy := false
@@ -50,7 +55,29 @@ func legacyBundle(p *Pass) (bool, string) {
 	if !legacy {
 		return false, ""
 	}
-	return true, "it uses v0.1 keys and no v0.2 field"
+	return true, why
+}
+
+// declaresV02 reports whether a bundle's keys are read with their v0.2 meaning: its root index.md
+// declares okf_version "0.2" or a newer version (read as 0.2, §12), or, declaring none that okf
+// reads, some concept writes a field v0.2 added (§13.2). A bundle that declares "0.1", or declares
+// nothing and writes no v0.2 field, is older than the keys v0.2 gave a meaning: its `status` is a
+// producer key of its own (§4.1 extensions), not the §5.4 lifecycle.
+func declaresV02(p *Pass) (bool, string) {
+	if v := p.Bundle.OKFVersion(); v.Kind == okf.Scalar {
+		switch raw := strings.TrimSpace(v.Raw); {
+		case raw == "0.2" || okf.NewerVersion(raw):
+			return true, ""
+		case raw == "0.1":
+			return false, `its root index.md declares okf_version "0.1"`
+		}
+	}
+	for _, f := range p.facts() {
+		if f.present && f.v02 {
+			return true, ""
+		}
+	}
+	return false, `it declares no okf_version "0.2" and writes no field v0.2 added`
 }
 
 // hasV02Field reports whether a concept uses a family v0.2 added (§13.2). A key v0.2 defines but

@@ -8,7 +8,8 @@ import (
 
 // LegacyTimestamp reports the v0.1 `timestamp` key, superseded by `generated.at` (§13.1). D10 reads
 // it as `generated.at` when `generated` is absent and ignores it otherwise; the message spells out
-// the migration.
+// the migration. Ignored beside `generated`, it is a leftover (info): a generator writing both keys
+// on each of its 3,509 records got a warning on every one.
 var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10",
 	Title: "legacy v0.1 timestamp",
 	Doc: "v0.2 records a concept's last content change as `generated: { by, at }` (§5.2); the v0.1 `timestamp` is " +
@@ -16,7 +17,8 @@ var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: 
 		"`generated.at` and name who wrote the content in `generated.by`.\n\n" +
 		"Bad:\n\n    timestamp: '2026-01-15T08:15:00+00:00'\n\n" +
 		"Good:\n\n    generated: { by: reference_agent/gemini-2.5-pro, at: 2026-01-15T08:15:00+00:00 }\n\n" +
-		"On a v0.1 bundle (see legacy-bundle, OKF309) this finding is info: the bundle gets one warning instead of one per concept.",
+		"On a v0.1 bundle (see legacy-bundle, OKF309) this finding is info: the bundle gets one warning instead of one per concept. " +
+		"Beside `generated` it is info too: okf ignores it there (D10), so it is a leftover to delete, not a value read in its place.",
 	Check: checkLegacyTimestamp}
 
 func checkLegacyTimestamp(p *Pass) {
@@ -36,7 +38,9 @@ func checkLegacyTimestamp(p *Pass) {
 		ts, pos := f.legacy.ts, f.legacy.pos
 		switch {
 		case f.legacy.generated:
-			p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev,
+			// Ignored (D10 reads it only when generated is absent): a dead key to delete, hygiene
+			// (info), not a value okf had to read in place of generated.at.
+			p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: okf.Info,
 				Message: "legacy v0.1 timestamp is superseded by generated.at and ignored because generated is present: delete it (§13.1)"})
 		case ts.Usable():
 			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1): read as generated.at = %s%s; replace it with generated: { by: <actor>, at: %s }", rfc3339(ts), approxNote(ts), rfc3339(ts))

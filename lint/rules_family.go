@@ -17,6 +17,7 @@ func familyRules() []*Rule {
 		TitleDuplicate,
 		BodyEmpty,
 		HeadingMissing,
+		DescriptionTooLong,
 
 		TimestampDateOnly,
 		TimestampNoOffset,
@@ -54,6 +55,7 @@ func familyRules() []*Rule {
 		SelfLink,
 		LinkAnchorMissing,
 		Orphan,
+		LinkOutsideBundle,
 
 		ComputationRuntimeMissing,
 		ComputationCount,

@@ -68,22 +68,23 @@ func NewStream(opts Options) *Stream {
 //
 // Not here, because they read other concepts, indexes, logs or the loader's diagnostics:
 // title-duplicate (OKF108), legacy-timestamp (OKF308, whose severity depends on the whole bundle),
+// status-unknown (OKF401, whose reading of status depends on the bundle's version),
 // legacy-bundle, link-to-deprecated, link-anchor-missing, orphan, the index and log rules, the
 // okf_version rules of the root index, the conformance rules and the engine rules but
 // schema-mismatch (whose findings the loader's SchemaCheck already made for the concept; without
 // one, the rule reads the concept's frontmatter again from its file, as Run does).
 var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
 	return map[*Rule]bool{
-		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, TagsNotStringList: true,
+		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, DescriptionTooLong: true, TagsNotStringList: true,
 		FieldNotString: true, BodyEmpty: true, HeadingMissing: true,
 		TimestampDateOnly: true, TimestampNoOffset: true, TimestampEmpty: true, TimestampInvalid: true,
 		GeneratedByMissing: true, VerifiedInvalid: true, VerifiedEntryIncomplete: true, ActorUnconventional: true,
 		ActorTeam: true, ChangedSinceVerified: true, HumanAuthoredUnreviewed: true,
-		StatusUnknown: true, Stale: true, ExpiringSoon: true,
+		Stale: true, ExpiringSoon: true,
 		SourcesNotList: true, SourceResourceMissing: true, SourceIDDuplicate: true, FootnoteUnknownSource: true,
 		SourceNeverCited: true, UsageCountWithoutWindow: true, UsageCountNotInteger: true, LegacyCitations: true,
 		FootnoteUndefined: true,
-		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true,
+		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true, LinkOutsideBundle: true,
 		ComputationRuntimeMissing: true, ComputationCount: true, ParameterIncomplete: true, PlaceholderUndeclared: true,
 		ParameterUnused: true, ReceiptNotList: true, AttesterUnresolved: true, ComputationFileMissing: true,
 		ExecutorUnresolved: true, ComputationFieldsElsewhere: true, ComputationPartyMissing: true,

@@ -683,13 +683,18 @@ func hasDashLine(yaml []byte) bool {
 	return false
 }
 
-// indexDiagnostics applies D7: no frontmatter below the root; at the root, only okf_version.
+// indexDiagnostics applies D7: no frontmatter below the root; at the root, only okf_version, unless
+// the bundle declares a version newer than okf reads (NewerVersion).
 func indexDiagnostics(x *Index, sp Split) []Diagnostic {
 	if sp.Status != FrontmatterOK || !x.Frontmatter.Present {
 		return nil
 	}
 	if x.Dir() != "" {
 		return []Diagnostic{{Pos: Position{Path: x.Path, Line: 1, Col: 1}, Code: CodeIndexFrontmatter, Severity: Error, Message: "index.md below the bundle root must not have frontmatter (§8); move these keys into a concept or drop them"}}
+	}
+	if v := x.Frontmatter.OKFVersion; v.Kind == Scalar && NewerVersion(v.Raw) {
+		// A newer version may define more root keys (§12): read best effort, and lint says so.
+		return nil
 	}
 	var extra []string
 	var first Position

@@ -86,15 +86,56 @@ func ParseLogDate(heading string) (date time.Time, extra string, ok bool) {
 	return d, strings.TrimSpace(strings.TrimLeft(rest, " \t,;:-–—|")), true
 }
 
-// logHeadingMessage says why a `##` heading of a log is not a date group heading (D8): a date that
-// is no day of the calendar (2026-02-30) is named as such, not as a missing date.
+// Date forms a log heading is written in that are not §9's YYYY-MM-DD, for logHeadingMessage.
+var (
+	logYearFirstRE = &lazyRegexp{expr: `^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`}
+	logBasicRE     = &lazyRegexp{expr: `^(\d{4})(\d{2})(\d{2})\b`}
+	logYearLastRE  = &lazyRegexp{expr: `^\d{1,2}[-/.]\d{1,2}[-/.]\d{4}\b`}
+	logWordsRE     = &lazyRegexp{expr: `^(?:[A-Za-z]+\.? \d{1,2},? \d{4}|\d{1,2} [A-Za-z]+\.? \d{4})\b`}
+)
+
+// logWordLayouts read a date written with its month's name ("June 13, 2026", "13 Jun 2026").
+var logWordLayouts = []string{"January 2, 2006", "January 2 2006", "Jan 2, 2006", "Jan 2 2006", "2 January 2006", "2 Jan 2006"}
+
+// logHeadingMessage says why a `##` heading of a log is not a date group heading (D8), naming what
+// is there instead of a date: a day that is not in the calendar (2026-02-30), a datetime, a date
+// in another form (2026/06/13, 20260613, June 13, 2026, with the YYYY-MM-DD to write when it can be
+// read unambiguously), or no date it can read.
 func logHeadingMessage(heading string) string {
-	if m := logDateRE.get().FindStringSubmatch(strings.TrimSpace(heading)); m != nil {
-		if _, err := time.Parse("2006-01-02", m[1]); err != nil {
+	h := strings.TrimSpace(heading)
+	if m := logDateRE.get().FindStringSubmatch(h); m != nil {
+		d, err := time.Parse("2006-01-02", m[1])
+		switch {
+		case err != nil:
 			return fmt.Sprintf("log heading %q has an invalid date %s: there is no such day; write a real YYYY-MM-DD date (§9)", heading, m[1])
+		case strings.HasPrefix(m[2], "T") || strings.HasPrefix(m[2], "t"):
+			return fmt.Sprintf("log heading %q is a datetime, not a date: write \"## %s\" and put the time in an entry; §9 groups a log by day (§9)", heading, d.Format("2006-01-02"))
+		default:
+			return fmt.Sprintf("log heading %q runs more digits into its date %s: write a YYYY-MM-DD date, then a space before any text (§9)", heading, m[1])
 		}
 	}
-	return fmt.Sprintf("log heading %q must begin with a YYYY-MM-DD date (§9)", heading)
+	notISO := func(date string, d time.Time) string {
+		return fmt.Sprintf("log heading %q: date %q is not written YYYY-MM-DD: write \"## %s\" (§9)", heading, date, d.Format("2006-01-02"))
+	}
+	for _, re := range []*lazyRegexp{logYearFirstRE, logBasicRE} {
+		if m := re.get().FindStringSubmatch(h); m != nil {
+			if d, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
+				return notISO(m[0], d)
+			}
+			return fmt.Sprintf("log heading %q: %q is no day of the calendar: write a real YYYY-MM-DD date (§9)", heading, m[0])
+		}
+	}
+	if m := logYearLastRE.get().FindString(h); m != "" {
+		return fmt.Sprintf("log heading %q: date %q is not written YYYY-MM-DD: write it year first, then month and day, as in ## 2026-06-13 (§9)", heading, m)
+	}
+	if m := logWordsRE.get().FindString(h); m != "" {
+		for _, layout := range logWordLayouts {
+			if d, err := time.Parse(layout, strings.ReplaceAll(m, ".", "")); err == nil {
+				return notISO(m, d)
+			}
+		}
+	}
+	return fmt.Sprintf("log heading %q does not begin with a YYYY-MM-DD date: every ## heading of a log.md starts a date group, as in ## 2026-06-13; use ### for a heading inside a group (§9, D8)", heading)
 }
 
 // parseIndex reads the sections and entries of an index and its Body: by the Markdown fast path
