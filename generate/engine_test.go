@@ -128,7 +128,7 @@ func TestMapLookups(t *testing.T) {
 		"README.md":                  "---\ntitle: Readme\n---\nThe folder.\n",
 		"notes.md":                   "Just notes, no frontmatter.\n",
 	})
-	specs, err := ParseConceptMap([]byte("a: hello\nb: guides/2022/02/02/setup\nc: 2021-08-01-hello.md\nd: broken\n"))
+	specs, err := ParseConceptMap([]byte("a: hello\nb: guides/2022/02/02/setup\nc: 2021-08-01-hello.md\nd: broken\ne: 2022-02-02-setup\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,8 @@ func TestMapLookups(t *testing.T) {
 	want := map[string]string{
 		"a": "created",
 		"b": "created",
-		"c": `skipped: no post with slug "2021-08-01-hello.md"; the file "2021-08-01-hello.md" has the slug "hello"`,
+		"c": "created", // a post named by its path
+		"e": `skipped: no post with slug "2022-02-02-setup"; the file "guides/2022-02-02-setup.md" has the slug "setup"`,
 		"d": `skipped: post "broken.md" could not be read (see the warning for it)`,
 	}
 	for _, a := range plan.Actions {

@@ -92,6 +92,8 @@ type Action struct {
 	VerifiedBy []string
 	// BodyKept is true when the concept's body had no gen markers and was left alone.
 	BodyKept bool
+
+	post *Post // the post it was made from
 }
 
 // Plan is everything a run would do, computed without writing.
@@ -226,10 +228,8 @@ func MakePlan(opts Options) (*Plan, error) {
 	specs := opts.Concepts
 	if opts.All {
 		specs = nil
-		for slug, post := range posts {
-			if post.HasFrontmatter { // a README or notes file without frontmatter is not a post
-				specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
-			}
+		for name, file := range ps.AllNames() {
+			specs = append(specs, ConceptSpec{Name: name, Slug: file})
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
@@ -239,28 +239,25 @@ func MakePlan(opts Options) (*Plan, error) {
 	seen := map[string]string{}
 	for _, s := range specs {
 		a := Action{Name: s.Name, Slug: s.Slug}
-		post := posts[s.Slug]
-		if post == nil {
-			post = ps.byPath(s.Slug)
-		}
+		post, missing := ps.Find(s.Slug)
 		switch {
 		case checkName(s.Name) != nil:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("name %q cannot be a file name", s.Name)
 		case post == nil:
-			a.Kind, a.Reason = Skipped, missingReason(ps, s.Slug)
+			a.Kind, a.Reason = Skipped, missing
 		case post.Draft:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is a draft", post.Path)
 		case opts.SkipFuture && post.Published.After(opts.Now):
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is scheduled for %s, after --now (--skip-future)", post.Path, FormatTime(post.Published))
 		}
 		if post != nil {
-			a.Slug = post.Slug
+			a.Slug, a.post = post.Slug, post
 		}
 		if a.Kind == Skipped {
 			plan.Actions = append(plan.Actions, a)
 			continue
 		}
-		p, err := ConceptPath(opts.Layout, s.Name, s.Slug)
+		p, err := ConceptPath(opts.Layout, s.Name, post.Slug)
 		if err != nil {
 			a.Kind, a.Reason = Skipped, err.Error()
 			plan.Actions = append(plan.Actions, a)
@@ -552,7 +549,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), linkDest("/"+a.Path))
 	}
 	postLink := func(a Action) string {
-		p := posts[a.Slug]
+		p := a.post
 		t := p.Title
 		if t == "" {
 			t = p.Slug

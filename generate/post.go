@@ -72,8 +72,10 @@ var (
 
 // Posts is what ReadPosts found.
 type Posts struct {
-	// BySlug holds every readable post by slug.
+	// BySlug holds every readable post by slug (the first by path when several share one; Find
+	// and AllNames tell them apart).
 	BySlug map[string]*Post
+	bySlug map[string][]*Post
 	// List is every readable post, sorted by path.
 	List []*Post
 	// Problems are files that could not be read as posts; Broken maps the slug their file name
@@ -81,6 +83,23 @@ type Posts struct {
 	Problems []PostProblem
 	Broken   map[string]string
 }
+
+// postExts are the file extensions of posts: MDX, and every Markdown extension Jekyll reads by
+// default (markdown_ext: markdown, mkdown, mkdn, mkd, md).
+var postExts = []string{".mdx", ".markdown", ".mkdown", ".mkdn", ".mkd", ".md"}
+
+// postExt is the post extension name ends in, "" when it is not a post file.
+func postExt(name string) string {
+	for _, e := range postExts {
+		if strings.HasSuffix(name, e) && len(name) > len(e) {
+			return e
+		}
+	}
+	return ""
+}
+
+// trimPostExt is p without its post extension.
+func trimPostExt(p string) string { return strings.TrimSuffix(p, postExt(p)) }
 
 // byPath finds a post by its {path}.
 func (ps *Posts) byPath(p string) *Post {
@@ -96,7 +115,7 @@ func (ps *Posts) byPath(p string) *Post {
 // byFileName finds a post whose file name (with or without extension) or path is name.
 func (ps *Posts) byFileName(name string) *Post {
 	for _, post := range ps.List {
-		noExt := strings.TrimSuffix(strings.TrimSuffix(post.Path, ".mdx"), ".md")
+		noExt := trimPostExt(post.Path)
 		base := path.Base(noExt)
 		if base == "index" {
 			base = path.Base(path.Dir(noExt))
@@ -106,6 +125,84 @@ func (ps *Posts) byFileName(name string) *Post {
 		}
 	}
 	return nil
+}
+
+// byFilePath finds the post whose file path below the posts folder is p: with its extension,
+// without it, or (for an index file) its folder.
+func (ps *Posts) byFilePath(p string) *Post {
+	p = strings.Trim(p, "/")
+	for _, post := range ps.List {
+		noExt := trimPostExt(post.Path)
+		if p == post.Path || p == noExt || (path.Base(noExt) == "index" && p == path.Dir(noExt)) {
+			return post
+		}
+	}
+	return nil
+}
+
+// Find resolves what a concept map names: a post's file path (with or without extension, an
+// index file by its folder), else its slug when only one post has it, else its {path}. reason
+// says why nothing was found.
+func (ps *Posts) Find(key string) (post *Post, reason string) {
+	if p := ps.byFilePath(key); p != nil {
+		return p, ""
+	}
+	if same := ps.bySlug[key]; len(same) == 1 {
+		return same[0], ""
+	} else if len(same) > 1 {
+		var paths []string
+		for _, p := range same {
+			paths = append(paths, fmt.Sprintf("%q", p.Path))
+		}
+		return nil, fmt.Sprintf("slug %q is used by %d posts (%s); name one by its path", key, len(same), strings.Join(paths, ", "))
+	}
+	if p := ps.byPath(key); p != nil {
+		return p, ""
+	}
+	return nil, missingReason(ps, key)
+}
+
+// AllNames names one concept per post for --all: its slug when no other post has that slug;
+// otherwise its folder path and slug joined by "-" (travel/hanoi.md and food/hanoi/index.md
+// are travel-hanoi and food-hanoi), with -2, -3, … in path order should even those meet. It maps
+// each name to its post's file path.
+func (ps *Posts) AllNames() map[string]string {
+	names := map[string]string{}
+	taken := map[string]bool{}
+	var later []*Post
+	for _, p := range ps.List {
+		if !p.HasFrontmatter { // a README or notes file without frontmatter is not a post
+			continue
+		}
+		n := 0
+		for _, q := range ps.bySlug[p.Slug] {
+			if q.HasFrontmatter {
+				n++
+			}
+		}
+		if n == 1 {
+			names[p.Slug], taken[p.Slug] = p.Path, true
+			continue
+		}
+		later = append(later, p)
+	}
+	for _, p := range later {
+		dir := trimPostExt(p.Path)
+		if path.Base(dir) == "index" {
+			dir = path.Dir(dir)
+		}
+		dir = path.Dir(dir)
+		base := p.Slug
+		if dir != "." {
+			base = strings.ReplaceAll(dir, "/", "-") + "-" + p.Slug
+		}
+		name := base
+		for i := 2; taken[name]; i++ {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		names[name], taken[name] = p.Path, true
+	}
+	return names
 }
 
 // PostFiles is how posts are found and read: a confined folder (see openPosts) or, in tests, any
@@ -118,11 +215,11 @@ type PostFiles interface {
 }
 
 // ReadPosts reads every .md and .mdx file below the posts folder, keyed by slug. Hidden files and
-// folders, README.md files and the engine's list pages are not posts. A post whose slug another
-// post already has is reported and left out (the first by path wins).
+// folders, README.md files and the engine's list pages are not posts. Posts that share a slug are
+// all kept (see AllNames and Find).
 func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 	var paths []string
-	ps := &Posts{BySlug: map[string]*Post{}, Broken: map[string]string{}}
+	ps := &Posts{BySlug: map[string]*Post{}, bySlug: map[string][]*Post{}, Broken: map[string]string{}}
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -138,7 +235,7 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !(strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".mdx")) || isNotPost(name, eng) {
+		if d.IsDir() || postExt(name) == "" || isNotPost(name, eng) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
@@ -165,12 +262,10 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 			ps.Broken[slug] = p
 			continue
 		}
-		if prev, dup := ps.BySlug[post.Slug]; dup {
-			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p},
-				Message: fmt.Sprintf("slug %q is already used by %q; this post is left out", post.Slug, prev.Path)})
-			continue
+		if _, dup := ps.BySlug[post.Slug]; !dup {
+			ps.BySlug[post.Slug] = post
 		}
-		ps.BySlug[post.Slug] = post
+		ps.bySlug[post.Slug] = append(ps.bySlug[post.Slug], post)
 		ps.List = append(ps.List, post)
 	}
 	return ps, nil
@@ -179,7 +274,7 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 // isNotPost reports whether a file name is never a post: a README, or one of the engine's list
 // pages.
 func isNotPost(name string, eng Engine) bool {
-	if strings.EqualFold(name, "README.md") || strings.EqualFold(name, "README.mdx") {
+	if strings.EqualFold(trimPostExt(name), "README") {
 		return true
 	}
 	for _, l := range eng.ListPages {
@@ -196,7 +291,7 @@ var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
 // 2024-01-02-hello.md, 2024-01-02-hello/index.mdx and 2024/01/02/hello.md).
 func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
-	noExt := strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+	noExt := trimPostExt(p)
 	if path.Base(noExt) == "index" && path.Dir(noExt) != "." {
 		noExt = path.Dir(noExt)
 	}
