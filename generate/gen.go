@@ -59,6 +59,11 @@ type Options struct {
 	DescriptionLength int
 	// GroupBy groups index entries (GroupByDirectory when empty).
 	GroupBy string
+	// SiteInfo is what DetectSite found around Posts; MakePlan looks when it is nil. With Engine
+	// empty its engine is used, with Site empty its URL.
+	SiteInfo *Site
+
+	urlSet bool // URL was given, so it wins over the engine's own URL rules
 }
 
 // ActionKind is what happened to one concept.
@@ -145,6 +150,22 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.Type == "" {
 		opts.Type = DefaultType
 	}
+	if opts.SiteInfo == nil && opts.Posts != "" {
+		site, err := DetectSite(opts.Posts, opts.Engine, opts.MaxFileSize)
+		if err != nil {
+			return opts, Engine{}, err
+		}
+		opts.SiteInfo = site
+	}
+	if opts.Engine == "" && opts.SiteInfo != nil {
+		opts.Engine = opts.SiteInfo.Engine
+	}
+	if opts.Site == "" && opts.SiteInfo != nil {
+		opts.Site = opts.SiteInfo.URL
+	}
+	if opts.Site == "" {
+		return opts, Engine{}, errors.New("no site URL: give --site (the engine's configuration names none)")
+	}
 	eng, err := LookupEngine(opts.Engine)
 	if err != nil {
 		return opts, eng, err
@@ -152,6 +173,7 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.MarkdownIsMDX != nil {
 		eng.MarkdownIsMDX = *opts.MarkdownIsMDX
 	}
+	opts.urlSet = opts.URL != ""
 	if opts.URL == "" {
 		opts.URL = eng.URL
 	}
@@ -184,6 +206,15 @@ func MakePlan(opts Options) (*Plan, error) {
 	ps, err := ReadPosts(dir, eng)
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
+	}
+	if build := siteURLs[eng.Name]; build != nil && !opts.urlSet {
+		site := opts.SiteInfo
+		if site == nil || site.Engine != eng.Name {
+			site = &Site{Engine: eng.Name}
+		}
+		for _, p := range ps.List {
+			p.EnginePath = build(p, site)
+		}
 	}
 	warnings, err := finishPosts(ps, eng, opts)
 	if err != nil {
@@ -389,14 +420,21 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	var authors Authors
 	authorsFrom := ""
 	candidates := eng.Authors
-	if opts.Authors != "" {
-		candidates = []string{opts.Authors}
+	var onDisk []string
+	for _, c := range eng.Authors {
+		onDisk = append(onDisk, filepath.Join(opts.Posts, filepath.FromSlash(c)))
 	}
-	for _, c := range candidates {
-		p := c
-		if opts.Authors == "" {
-			p = filepath.Join(opts.Posts, filepath.FromSlash(c))
+	if site := opts.SiteInfo; site != nil && site.Root != "" && site.Engine == eng.Name {
+		for _, c := range eng.SiteAuthors {
+			candidates = append(candidates, c)
+			onDisk = append(onDisk, filepath.Join(site.Root, filepath.FromSlash(c)))
 		}
+	}
+	if opts.Authors != "" {
+		candidates, onDisk = []string{opts.Authors}, []string{opts.Authors}
+	}
+	for i, c := range candidates {
+		p := onDisk[i]
 		a, found, probs, err := readAuthors(p, opts.MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("reading authors: %w", err)
@@ -418,14 +456,23 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	var undated []*Post
 	for _, p := range ps.List {
 		warnings = append(warnings, p.Warnings...)
-		if len(p.AuthorKeys) > 0 {
-			// With an authors file, a value it does not name is an unknown key, never a name to
-			// make an identity from; without one, only engines whose authors are keys say so.
-			if name, ok := authors[p.AuthorKeys[0]]; ok {
-				p.Author = name
-			} else if p.Author == "" || authors != nil {
-				p.Author = ""
-				unknown[p.AuthorKeys[0]] = append(unknown[p.AuthorKeys[0]], p.Path)
+		if len(p.authorEntries) > 0 {
+			// Each person: a value the authors file names is that author; a key it does not name
+			// is credited in the body only, never made an identity; a name stays a name.
+			p.Authors, p.AuthorKeys, p.Author = nil, nil, ""
+			for i, e := range p.authorEntries {
+				if name, ok := authors[e.text]; ok {
+					p.authorEntries[i].text, p.authorEntries[i].key = name, false
+					p.Authors = append(p.Authors, name)
+				} else if e.key {
+					p.AuthorKeys = append(p.AuthorKeys, e.text)
+					unknown[e.text] = append(unknown[e.text], p.Path)
+				} else {
+					p.Authors = append(p.Authors, e.text)
+				}
+			}
+			if e := p.authorEntries[0]; !e.key {
+				p.Author = e.text
 			}
 		}
 		if p.Date.IsZero() {
@@ -485,8 +532,12 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	return warnings, nil
 }
 
-// postURL is a post's published URL: its permalink when it gives one, else the template.
+// postURL is a post's published URL: where its engine publishes it (when gen builds that from
+// the post's place in the site), else its permalink when it gives one, else the template.
 func postURL(template, site string, post *Post) string {
+	if ep := post.EnginePath; ep != "" {
+		return strings.TrimRight(site, "/") + escapePath(ep)
+	}
 	if pl := post.Permalink; pl != "" {
 		if u, err := url.Parse(pl); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 			return pl
@@ -503,12 +554,16 @@ func conceptData(post *Post, s ConceptSpec, opts Options, eng Engine) *ConceptDa
 		title = post.Title
 	}
 	if title == "" {
-		title = s.Slug
+		if h := Outline(post.Text); len(h) > 0 && h[0].Level == 1 {
+			title = h[0].Text
+		} else {
+			title = post.Slug
+		}
 	}
 	paras := Paragraphs(post.Text)
-	desc := Describe(s.Description, opts.DescriptionLength)
+	desc := DescribeWhole(s.Description, opts.DescriptionLength)
 	if desc == "" {
-		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
+		desc = DescribeWhole(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
 	}
 	if desc == "" && len(paras) > 0 {
 		desc = Describe(paras[0], opts.DescriptionLength)
@@ -666,10 +721,22 @@ func ApplyChanges(w Writer, root string, changes []FileChange) (written int, err
 	return len(changes), nil
 }
 
-// byline is the plain-text credit for a post whose author keys no authors file resolved.
+// byline is the plain-text credit for a post whose author keys no authors file resolved, or
+// that credits several people (each with the affiliation or link written beside them).
 func byline(post *Post) string {
-	if post.Author == "" && len(post.AuthorKeys) > 0 {
+	if post.Author == "" && len(post.AuthorKeys) > 0 && len(post.authorEntries) <= 1 {
 		return strings.Join(post.AuthorKeys, ", ")
 	}
-	return ""
+	if len(post.authorEntries) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, e := range post.authorEntries {
+		if e.note != "" {
+			parts = append(parts, e.text+" ("+e.note+")")
+		} else {
+			parts = append(parts, e.text)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -50,6 +50,22 @@ type Post struct {
 	Text string
 	// Warnings are things about the post a person should know; the post is still used.
 	Warnings []PostProblem
+	// Authors are every person `author`/`authors` names (Author is the first); AuthorNotes the
+	// affiliation or link written beside each, for the byline.
+	Authors []string
+	// Categories are the frontmatter `categories`/`category` (Jekyll's :categories).
+	Categories []string
+	// PublishedAt is Published in the offset the post wrote it in (Jekyll's :year/:month/:day).
+	PublishedAt time.Time
+	// NotPost says why a file is a listing or pagination page, not a post ("" for a post).
+	NotPost string
+	// EnginePath is the site-relative path the engine publishes the post at ("" when the URL
+	// template builds it).
+	EnginePath string
+
+	fields        map[string]*yaml.Node
+	keyLine       map[string]int
+	authorEntries []authorEntry
 }
 
 // PostProblem is a post that could not be read (the run goes on without it), or a warning about
@@ -82,6 +98,8 @@ type Posts struct {
 	// gives to their path, so a concept map naming one is told why it is missing.
 	Problems []PostProblem
 	Broken   map[string]string
+	// NotPosts are the listing and pagination pages (path → why), which are never posts.
+	NotPosts map[string]string
 }
 
 // postExts are the file extensions of posts: MDX, and every Markdown extension Jekyll reads by
@@ -159,6 +177,11 @@ func (ps *Posts) Find(key string) (post *Post, reason string) {
 	if p := ps.byPath(key); p != nil {
 		return p, ""
 	}
+	for p, why := range ps.NotPosts {
+		if k := strings.Trim(key, "/"); k == p || k == trimPostExt(p) {
+			return nil, fmt.Sprintf("%q is %s, not a post", p, why)
+		}
+	}
 	return nil, missingReason(ps, key)
 }
 
@@ -219,7 +242,7 @@ type PostFiles interface {
 // all kept (see AllNames and Find).
 func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 	var paths []string
-	ps := &Posts{BySlug: map[string]*Post{}, bySlug: map[string][]*Post{}, Broken: map[string]string{}}
+	ps := &Posts{BySlug: map[string]*Post{}, bySlug: map[string][]*Post{}, Broken: map[string]string{}, NotPosts: map[string]string{}}
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -262,6 +285,10 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 			ps.Broken[slug] = p
 			continue
 		}
+		if post.NotPost != "" {
+			ps.NotPosts[p] = post.NotPost
+			continue
+		}
 		if _, dup := ps.BySlug[post.Slug]; !dup {
 			ps.BySlug[post.Slug] = post
 		}
@@ -285,7 +312,7 @@ func isNotPost(name string, eng Engine) bool {
 	return false
 }
 
-var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
+var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
 
 // nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
@@ -304,6 +331,8 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 				if eng.DatePath && m[4] != "" {
 					slug = path.Base(m[4])
 					urlPath = folder + fmt.Sprintf("%04d/%02d/%02d/", t.Year(), int(t.Month()), t.Day()) + m[4]
+				} else if eng.StripDate && m[4] != "" {
+					slug, urlPath = path.Base(m[4]), folder+m[4]
 				}
 				break
 			}
@@ -316,6 +345,13 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	}
 	if slug == "" {
 		slug, urlPath = path.Base(noExt), noExt
+	}
+	if eng.NumericPrefix { // Nuxt Content's ordering prefixes: 36.v4.md is v4
+		parts := strings.Split(urlPath, "/")
+		for i := range parts {
+			parts[i] = nuxtPrefixRE.ReplaceAllString(parts[i], "")
+		}
+		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.ReplaceAllString(slug, "")
 	}
 	if eng.LowerPath {
 		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
@@ -379,6 +415,7 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			}
 		}
 	}
+	post.fields, post.keyLine = fields, keyLine
 	warn := func(key, format string, args ...any) {
 		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: int32(keyLine[key]), Col: 1}, Message: fmt.Sprintf(format, args...)})
 	}
@@ -389,6 +426,14 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		return ""
 	}
 	mdx := strings.HasSuffix(p, ".mdx") || eng.MarkdownIsMDX
+	switch n := fields["permalink"]; {
+	case fields["pagination"] != nil:
+		post.NotPost = "a listing page (it paginates)"
+	case n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && strings.EqualFold(n.Value, "false"):
+		post.NotPost = "not published (permalink: false)"
+	case text("eleventyexcludefromcollections") == "true":
+		post.NotPost = "left out of the collections (eleventyExcludeFromCollections)"
+	}
 	slug, urlPath, nameDate := nameParts(p, eng)
 	post.Slug, post.URLPath = slug, urlPath
 	// A slug is a path inside the site: "..", "." and empty parts are dropped (path.Clean from /).
@@ -403,24 +448,57 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		}
 	}
 	for _, k := range []string{"permalink", "url"} {
-		if v := text(k); v != "" && (k == "permalink" || eng.Name == "hugo") {
+		if v := text(k); v != "" && fields[k].Tag != "!!bool" && (k == "permalink" || eng.Name == "hugo") {
 			post.Permalink = v
 			break
 		}
 	}
 	post.Title = CleanInline(text("title"), mdx)
+	if post.Title == "" { // a title under another key (Eleventy's navigation), else the first heading
+		for _, k := range []string{"headline", "heading"} {
+			if post.Title = CleanInline(text(k), mdx); post.Title != "" {
+				break
+			}
+		}
+	}
+	if nav := fields["eleventynavigation"]; post.Title == "" && nav != nil && nav.Kind == yaml.MappingNode {
+		for _, k := range []string{"title", "key"} {
+			if v, _ := mapGet(nav, k); v != nil && v.Kind == yaml.ScalarNode {
+				if post.Title = CleanInline(v.Value, mdx); post.Title != "" {
+					break
+				}
+			}
+		}
+	}
 	post.Description = text("description")
 	if post.Description == "" {
 		post.Description = text("summary")
 	}
-	post.Author = authorOf(fields["author"])
-	if post.Author != "" && fields["author"].Kind == yaml.ScalarNode {
-		post.AuthorKeys = []string{post.Author} // a reference to an authors file, when one names it
+	authorNode := fields["author"]
+	if authorNode == nil {
+		authorNode = fields["authors"]
 	}
-	if n := fields["authors"]; n != nil && post.Author == "" {
-		post.Author, post.AuthorKeys = authorsOf(n, eng.AuthorKeys)
+	if extra := fields["extra"]; authorNode == nil && extra != nil && extra.Kind == yaml.MappingNode { // Zola's [extra]
+		if authorNode, _ = mapGet(extra, "author"); authorNode == nil {
+			authorNode, _ = mapGet(extra, "authors")
+		}
 	}
+	if authorNode != nil {
+		post.Authors, post.AuthorKeys, post.authorEntries = readAuthorList(authorNode, eng.AuthorKeys)
+		if len(post.authorEntries) > 0 && !post.authorEntries[0].key {
+			post.Author = post.authorEntries[0].text
+		}
+	}
+	post.Categories = append(listOf(fields["categories"], true), listOf(fields["category"], false)...)
 	post.Tags = tagsOf(fields["tags"])
+	for _, k := range []string{"categories", "category", "keywords"} {
+		post.Tags = mergeTags(post.Tags, tagsOf(fields[k]))
+	}
+	if tax := fields["taxonomies"]; tax != nil && tax.Kind == yaml.MappingNode { // Zola's [taxonomies]
+		for i := 1; i < len(tax.Content); i += 2 {
+			post.Tags = mergeTags(post.Tags, tagsOf(tax.Content[i]))
+		}
+	}
 	if n := fields["draft"]; n != nil && n.Kind == yaml.ScalarNode {
 		post.Draft = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
 	}
@@ -440,6 +518,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || strings.TrimSpace(n.Value) == "" {
 				continue
 			}
+			switch strings.ToLower(strings.TrimSpace(n.Value)) {
+			case "last modified", "created", "git last modified", "git created":
+				continue // Eleventy's keywords for the file's own dates: git's date is used
+			}
 			if t, ok := parseDate(n.Value); ok {
 				return t, key
 			}
@@ -450,8 +532,19 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	pub, pubKey := dateOf(PublishDateKeys)
 	upd, updKey := dateOf(UpdateDateKeys)
 	post.Published, post.Date, post.DateFrom = pub, pub, "frontmatter "+pubKey
+	if !pub.IsZero() {
+		post.PublishedAt, _ = parseDateKeep(fields[pubKey].Value)
+		if fields[pubKey].Kind == yaml.MappingNode || post.PublishedAt.IsZero() {
+			post.PublishedAt = pub
+		}
+	}
 	if pub.IsZero() && !nameDate.IsZero() {
-		post.Published, post.Date, post.DateFrom = nameDate, nameDate, "file name"
+		post.Published, post.PublishedAt, post.Date, post.DateFrom = nameDate, nameDate, nameDate, "file name"
+	}
+	if zp := text("path"); pub.IsZero() && nameDate.IsZero() && eng.Name == "zola" {
+		if t, ok := zolaDate(zp); ok {
+			post.Published, post.PublishedAt, post.Date, post.DateFrom = t, t, t, "frontmatter path"
+		}
 	}
 	if !upd.IsZero() {
 		if !post.Published.IsZero() && upd.Before(post.Published) {
@@ -537,16 +630,32 @@ func maxInt(a, b int) int {
 // parseDate reads a frontmatter date: RFC 3339 (with or without offset), a date alone, or the
 // "2006-01-02 15:04:05 -0700" form Hugo and Jekyll write. Times without an offset are UTC.
 func parseDate(s string) (time.Time, bool) {
+	t, ok := parseDateKeep(s)
+	return t.UTC(), ok
+}
+
+// parseDateKeep is parseDate keeping the offset the date was written in.
+func parseDateKeep(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
+	if len(s) >= 19 && s[10] == ' ' && s[4] == '-' { // "2024-01-02 10:00:00 +01:00"
+		for _, l := range []string{"2006-01-02 15:04:05 -07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05"} {
+			if t, err := time.Parse(l, s); err == nil {
+				return t, true
+			}
+		}
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, true
+	}
 	if t, form := okf.ParseTimestamp(s); form == okf.Full || form == okf.DateOnly || form == okf.NoOffset {
-		return t.UTC(), true
+		return t, true
 	}
 	for _, l := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -0700", "2006-01-02 15:04:05 -0700 MST",
 		// What JavaScript's Date accepts and Astro's blog template writes (pubDate: 'Jul 08 2022'),
 		// read as UTC.
 		"Jan 02 2006", "Jan 2 2006", "Jan 2, 2006", "January 2, 2006", "January 2 2006", "2 January 2006", "2 Jan 2006", "2006/01/02", "2006/1/2"} {
 		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), true
+			return t, true
 		}
 	}
 	return time.Time{}, false
@@ -601,6 +710,51 @@ func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
 		return authorKeys[0], authorKeys // names, unless an authors file knows them as keys
 	}
 	return "", authorKeys
+}
+
+// listOf reads a list of strings, or one string (split at spaces when spaces is true: Jekyll's
+// `categories: a b`).
+func listOf(n *yaml.Node, spaces bool) []string {
+	if n == nil {
+		return nil
+	}
+	var out []string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		if spaces {
+			return strings.Fields(n.Value)
+		}
+		if v := strings.TrimSpace(n.Value); v != "" {
+			out = append(out, v)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if c.Kind == yaml.ScalarNode && strings.TrimSpace(c.Value) != "" {
+				out = append(out, strings.TrimSpace(c.Value))
+			}
+		}
+	}
+	return out
+}
+
+// mergeTags appends the tags of more not yet in tags (compared case-insensitively).
+func mergeTags(tags, more []string) []string {
+	for _, t := range more {
+		dup := false
+		for _, u := range tags {
+			if strings.EqualFold(t, u) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			tags = append(tags, t)
+		}
+	}
+	return tags
 }
 
 // tagsOf reads `tags`: a list of strings, or one comma-separated string.

@@ -224,6 +224,12 @@ func Describe(s string, max int) string {
 	return Cut(FirstSentence(plainText(Flatten(s))), max)
 }
 
+// DescribeWhole makes a concept description from a post's own description: kept whole as
+// plain text, cut at a word boundary (with "…") only when longer than max characters.
+func DescribeWhole(s string, max int) string {
+	return Cut(plainText(Flatten(s)), max)
+}
+
 // CleanInline turns a frontmatter text (a title) that may hold Markdown, HTML or MDX into plain
 // text.
 func CleanInline(s string, mdx bool) string {

@@ -37,7 +37,8 @@ func TestGenContentLints(t *testing.T) {
 		stdout.Reset()
 		code := run([]string{"okf", "lint", "--format", "json", out}, nil, &stdout, &stderr, func(string) string { return "" })
 		report := lintSummary(t, stdout.Bytes())
-		if code != 0 || report.Errors != 0 || report.Warnings != 0 || report.Files != 0 {
+		// Infos may remain: a post's own description is kept whole (issue 27), which OKF103 notes.
+		if code != 0 || report.Errors != 0 || report.Warnings != 0 {
 			t.Errorf("lint of the bundle made with %v: exit %d, %+v\n%s", which, code, report, stdout.String())
 		}
 	}
@@ -111,7 +112,7 @@ func TestGenBlogs(t *testing.T) {
 			// Lint-clean.
 			var lintOut, lintErr bytes.Buffer
 			code := run([]string{"okf", "lint", "--format", "json", out}, nil, &lintOut, &lintErr, func(string) string { return "" })
-			if sum := lintSummary(t, lintOut.Bytes()); code != 0 || sum.Files != 0 {
+			if sum := lintSummary(t, lintOut.Bytes()); code != 0 || sum.Errors != 0 || sum.Warnings != 0 {
 				t.Errorf("lint: exit %d, %+v\n%s", code, sum, lintOut.String())
 			}
 
