@@ -128,7 +128,7 @@ func authorDocExt(name string) string {
 }
 
 // authorEntry is one person a post's `author`/`authors` names: a name, or a key an authors file
-// may resolve, with what was written beside it (an affiliation, a link) for the byline.
+// may resolve, with the affiliation written beside it for the byline.
 type authorEntry struct {
 	text, note string
 	key        bool
@@ -187,13 +187,8 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	}
 	// Links become their text, remembered as the note; affiliations in parentheses become notes.
 	var out []authorEntry
-	// Replace each link by a private marker-free form: "text" and keep its URL aside.
-	links := map[string]string{}
-	v = mdLinkRE.Get().ReplaceAllStringFunc(v, func(m string) string {
-		sm := mdLinkRE.Get().FindStringSubmatch(m)
-		links[strings.TrimSpace(sm[1])] = sm[2]
-		return sm[1]
-	})
+	// Each link becomes its text: the URL is neither a name nor part of the identity.
+	v = mdLinkRE.Get().ReplaceAllString(v, "$1")
 	type note struct {
 		at   int
 		text string
@@ -209,21 +204,21 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	b.WriteString(v[last:])
 	flat := b.String()
 	// Split, attaching each note to the person it follows.
-	pos := 0
-	for _, part := range splitKeep(flat) {
-		start, end := pos+part.start, pos+part.end
-		name := strings.TrimSpace(flat[start:end])
+	parts := splitKeep(flat)
+	for pi, part := range parts {
+		start, limit := part.start, len(flat)+1
+		if pi+1 < len(parts) {
+			limit = parts[pi+1].start
+		}
+		name := strings.TrimSpace(flat[start:part.end])
 		nt := ""
 		for _, n := range notes {
-			if n.at >= start && n.at <= end && nt == "" {
+			if n.at >= start && n.at < limit && nt == "" {
 				nt = n.text
 			}
 		}
 		if name == "" {
 			continue
-		}
-		if u, ok := links[name]; ok && nt == "" {
-			nt = u
 		}
 		out = append(out, authorEntry{text: name, note: nt, key: keysEngine || authorKeyRE.Get().MatchString(name)})
 	}

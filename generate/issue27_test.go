@@ -66,3 +66,54 @@ func TestNoPostLost(t *testing.T) {
 		t.Errorf("b is not the food post:\n%s", b)
 	}
 }
+
+// TestStripTemplates: every engine's template and component syntax goes, the prose stays.
+func TestStripTemplates(t *testing.T) {
+	for in, want := range map[string]string{
+		"Hi {% youtubeEmbed \"abc\" %} there.":                            "Hi there.",
+		"A {{ site.title }} B.":                                           "A B.",
+		"Keep {% highlight go %}x := 1{% endhighlight %} this.":           "Keep this.",
+		"Ok {# a comment #} yes.":                                         "Ok yes.",
+		"## Why it works {#why}":                                          "## Why it works",
+		"Use :icon{name=\"mdi:home\"} and :badge[New]{type=info} now.":    "Use and New now.",
+		"Text {: .lead} here.":                                            "Text here.",
+		"Code `{{ keep }}` stays.":                                        "Code `{{ keep }}` stays.",
+		"A {{< figure src=x >}} B {{% notice %}}hidden{{% /notice %}} C.": "A B C.",
+		"http://example.com:8080{x} is text.":                             "http://example.com:8080{x} is text.",
+	} {
+		got := strings.Join(strings.Fields(StripMDX(in, false)), " ")
+		want = strings.Join(strings.Fields(want), " ")
+		if got != want {
+			t.Errorf("StripMDX(%q) = %q, want %q", in, got, want)
+		}
+	}
+	body := "::important{title=\"x\"}\nHidden callout.\n::\n\n::: tip\nA tip.\n:::\n\nThe prose.\n"
+	if got := StripMDX(body, false); got != "The prose." {
+		t.Errorf("blocks: %q", got)
+	}
+	if got := CleanInline("Title {{< ref x >}} with {% raw %}x{% endraw %} end {#id}", false); got != "Title with end" {
+		t.Errorf("CleanInline: %q", got)
+	}
+}
+
+// TestAuthorsSplit: Markdown links and comma/"and" lists are one person each; a key-shaped value
+// that no authors file resolves is never an identity, with the default engine too.
+func TestAuthorsSplit(t *testing.T) {
+	posts := t.TempDir()
+	writeFiles(t, posts, map[string]string{
+		"a.md": "---\ntitle: A\nauthor: \"[Guangya Liu](https://github.com/gyliu513) (IBM), [Sujay Solomon](https://github.com/sujay) (Google)\"\n---\nText.\n",
+		"b.md": "---\ntitle: B\nauthors: ['default']\n---\nText.\n",
+		"c.md": "---\ntitle: C\nauthors: Ada Lovelace and Alan Turing\n---\nText.\n",
+	})
+	plan := run(t, Options{Posts: posts, Out: t.TempDir(), Site: "https://x.example", Engine: "generic", All: true, Now: t0})
+	a, b, c := fileOf(plan, "concepts/a.md"), fileOf(plan, "concepts/b.md"), fileOf(plan, "concepts/c.md")
+	if !strings.Contains(a, "author: human:guangya-liu\n") || !strings.Contains(a, `(author: Guangya Liu \(IBM\), Sujay Solomon \(Google\))`) || strings.Contains(a, "github.com") {
+		t.Errorf("a:\n%s", a)
+	}
+	if strings.Contains(b, "human:default") || !strings.Contains(b, "(author: default)") {
+		t.Errorf("b:\n%s", b)
+	}
+	if !strings.Contains(c, "author: human:ada-lovelace\n") || !strings.Contains(c, "Ada Lovelace, Alan Turing") {
+		t.Errorf("c:\n%s", c)
+	}
+}

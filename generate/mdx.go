@@ -83,6 +83,7 @@ func StripMDX(body string, mdx bool) string {
 	text := strings.Join(out, "\n")
 	text = stripComments(text)
 	text = stripShortcodes(text)
+	text = stripTemplates(text)
 	text = stripCallouts(text)
 	text = stripTags(text, mdx)
 	// Collapse the blank lines removals leave behind, and trailing spaces.
@@ -138,8 +139,9 @@ func closesFence(trim, fence string) bool {
 }
 
 var (
-	admonitionOpenRE  = &lazyRegexp{Expr: `^:{3,}[A-Za-z]`}
-	admonitionCloseRE = &lazyRegexp{Expr: `^:{3,}$`}
+	// Docusaurus/VitePress containers (:::note, ::: tip) and Nuxt MDC blocks (::important{…}).
+	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
+	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
 	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
 	calloutOpenRE     = &lazyRegexp{Expr: `<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`}
 )

@@ -186,8 +186,8 @@ func (ps *Posts) Find(key string) (post *Post, reason string) {
 }
 
 // AllNames names one concept per post for --all: its slug when no other post has that slug;
-// otherwise its folder path and slug joined by "-" (travel/hanoi.md and food/hanoi/index.md
-// are travel-hanoi and food-hanoi), with -2, -3, … in path order should even those meet. It maps
+// otherwise the folders of its {path} and its slug joined by "-" (travel/hanoi.md and
+// food/hanoi/index.md are travel-hanoi and food-hanoi), with -2, -3, … in path order should even those meet. It maps
 // each name to its post's file path.
 func (ps *Posts) AllNames() map[string]string {
 	names := map[string]string{}
@@ -210,11 +210,7 @@ func (ps *Posts) AllNames() map[string]string {
 		later = append(later, p)
 	}
 	for _, p := range later {
-		dir := trimPostExt(p.Path)
-		if path.Base(dir) == "index" {
-			dir = path.Dir(dir)
-		}
-		dir = path.Dir(dir)
+		dir := path.Dir(p.URLPath)
 		base := p.Slug
 		if dir != "." {
 			base = strings.ReplaceAll(dir, "/", "-") + "-" + p.Slug
