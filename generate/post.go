@@ -487,9 +487,7 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	}
 	post.Categories = append(listOf(fields["categories"], true), listOf(fields["category"], false)...)
 	post.Tags = tagsOf(fields["tags"])
-	for _, k := range []string{"categories", "category", "keywords"} {
-		post.Tags = mergeTags(post.Tags, tagsOf(fields[k]))
-	}
+	post.Tags = mergeTags(mergeTags(post.Tags, post.Categories), tagsOf(fields["keywords"]))
 	if tax := fields["taxonomies"]; tax != nil && tax.Kind == yaml.MappingNode { // Zola's [taxonomies]
 		for i := 1; i < len(tax.Content); i += 2 {
 			post.Tags = mergeTags(post.Tags, tagsOf(tax.Content[i]))

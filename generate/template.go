@@ -78,7 +78,7 @@ func stripTemplates(s string) string {
 					if e < 0 {
 						break
 					}
-					if tagName(s[o+2:e]) == closeTag {
+					if tn := tagName(s[o+2 : e]); tn == closeTag || tn == "end" { // Zola closes with {% end %}
 						end = e + 2
 						break
 					}
