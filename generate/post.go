@@ -682,30 +682,6 @@ func authorOf(n *yaml.Node) string {
 	return ""
 }
 
-// authorsOf reads `authors`: a list (or one value) of names, or of keys of an authors file when
-// keys is true; an inline mapping gives its `name`. The first entry is the post's author: a name
-// (which an authors file may still resolve as a key), or only the keys to resolve.
-func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
-	items := []*yaml.Node{n}
-	if n.Kind == yaml.SequenceNode {
-		items = n.Content
-	}
-	for _, c := range items {
-		switch {
-		case c.Kind == yaml.MappingNode:
-			if a := authorOf(c); a != "" && len(authorKeys) == 0 {
-				return a, nil
-			}
-		case c.Kind == yaml.ScalarNode && c.Tag != "!!null" && strings.TrimSpace(c.Value) != "":
-			authorKeys = append(authorKeys, strings.TrimSpace(c.Value))
-		}
-	}
-	if !keys && len(authorKeys) > 0 {
-		return authorKeys[0], authorKeys // names, unless an authors file knows them as keys
-	}
-	return "", authorKeys
-}
-
 // listOf reads a list of strings, or one string (split at spaces when spaces is true: Jekyll's
 // `categories: a b`).
 func listOf(n *yaml.Node, spaces bool) []string {

@@ -69,11 +69,11 @@ func lintSummary(t *testing.T, out []byte) lint.JSONSummary {
 // concept with its URL, last_modified, author and description; warnings are stderr lines gen
 // must print.
 var blogCases = map[string][]string{
-	"docusaurus": {`blog/releases/2023-02-14-v3.md: author key "ghost" (1 post(s)): authors.yml does not name it`},
-	"hugo":       {`content/posts/seoul.md:4:1: lastmod 2024-05-01T00:00:00Z is before the publish date 2024-06-01T00:00:00Z; ignored`},
-	"astro":      {`src/content/blog/2024-01-15-dated.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
-	"nextjs":     {`data/blog/2023-05-01-ghi-chu.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
-	"remix":      {`content/blog/korean.mdx: author key "nobody" (1 post(s)): `, `/content/authors.yml does not name it`},
+	"docusaurus": {`okf: note: engine docusaurus (from `, `blog/releases/2023-02-14-v3.md: author key "ghost" (1 post(s)): authors.yml does not name it`},
+	"hugo":       {`okf: note: engine hugo (from `, `content/posts/seoul.md:4:1: lastmod 2024-05-01T00:00:00Z is before the publish date 2024-06-01T00:00:00Z; ignored`},
+	"astro":      {`okf: note: engine astro (from `, `src/content/blog/2024-01-15-dated.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
+	"nextjs":     {`okf: note: engine nextjs (from `, `data/blog/2023-05-01-ghi-chu.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
+	"remix":      {`okf: note: engine remix (from `, `content/blog/korean.mdx: author key "nobody" (1 post(s)): `, `/content/authors.yml does not name it`},
 	// Found without --engine (okf-gen.yaml names none):
 	"jekyll":   {`okf: note: engine jekyll (from `, `_posts/food/2024-03-02-hanoi.md: author key "ghost" (1 post(s)): _data/authors.yml does not name it`},
 	"zola":     {`okf: note: engine zola (from `},
