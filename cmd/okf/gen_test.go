@@ -75,10 +75,12 @@ var blogCases = map[string][]string{
 	"nextjs":     {`okf: note: engine nextjs (from `, `data/blog/2023-05-01-ghi-chu.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
 	"remix":      {`okf: note: engine remix (from `, `content/blog/korean.mdx: author key "nobody" (1 post(s)): `, `/content/authors.yml does not name it`},
 	// Found without --engine (okf-gen.yaml names none):
-	"jekyll":   {`okf: note: engine jekyll (from `, `_posts/food/2024-03-02-hanoi.md: author key "ghost" (1 post(s)): _data/authors.yml does not name it`},
-	"zola":     {`okf: note: engine zola (from `},
-	"eleventy": {`okf: note: engine eleventy (from `, `its configuration is code`},
-	"nuxt":     {`okf: note: engine nuxt (from `, `its configuration is code`},
+	"jekyll":    {`okf: note: engine jekyll (from `, `_posts/food/2024-03-02-hanoi.md: author key "ghost" (1 post(s)): _data/authors.yml does not name it`},
+	"zola":      {`okf: note: engine zola (from `},
+	"eleventy":  {`okf: note: engine eleventy (from `, `its configuration is code`},
+	"nuxt":      {`okf: note: engine nuxt (from `, `its configuration is code`},
+	"gatsby":    {`okf: note: engine gatsby (from `, `its configuration is code`},
+	"vitepress": {`okf: note: engine vitepress (from `, `its configuration is code`},
 }
 
 // markupRE finds what must not be in a text field: Markdown emphasis, strike, code, admonition
