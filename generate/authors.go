@@ -141,8 +141,12 @@ var (
 	authorKeyRE   = &lazyRegexp{Expr: `^[a-z0-9][a-z0-9._-]*$`}
 )
 
-// maxAuthors bounds how many people one post may credit.
-const maxAuthors = 64
+// maxAuthors bounds how many people one post may credit, maxAuthorLine how much of one author
+// value is read.
+const (
+	maxAuthors    = 64
+	maxAuthorLine = 4096
+)
 
 // readAuthorList reads `author`/`authors`: a value or a list of values, each a name, a key, a
 // mapping with `name`, or a line naming several people as Markdown links and/or names separated
@@ -164,6 +168,9 @@ func readAuthorList(n *yaml.Node, keysEngine bool) (names, keys []string, entrie
 			}
 		case c.Kind == yaml.ScalarNode && c.Tag != "!!null":
 			entries = append(entries, splitPeople(c.Value, keysEngine)...)
+			if len(entries) > maxAuthors {
+				entries = entries[:maxAuthors]
+			}
 		}
 	}
 	if len(entries) > maxAuthors {
@@ -184,6 +191,9 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil
+	}
+	if len(v) > maxAuthorLine { // no real author line is this long: read its start only
+		v = strings.ToValidUTF8(v[:maxAuthorLine], "")
 	}
 	// Links become their text, remembered as the note; affiliations in parentheses become notes.
 	var out []authorEntry
@@ -212,10 +222,11 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 		}
 		name := strings.TrimSpace(flat[start:part.end])
 		nt := ""
-		for _, n := range notes {
-			if n.at >= start && n.at < limit && nt == "" {
-				nt = n.text
-			}
+		for len(notes) > 0 && notes[0].at < start {
+			notes = notes[1:] // notes are in order: each is looked at once
+		}
+		if len(notes) > 0 && notes[0].at < limit {
+			nt = notes[0].text
 		}
 		if name == "" {
 			continue

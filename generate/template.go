@@ -68,21 +68,29 @@ func stripTemplates(s string) string {
 			name := tagName(s[i+2 : j])
 			end := j + 2
 			if dropTemplateBlocks[name] {
-				closeTag := "end" + name
-				for k := end; ; {
-					o := find(k, "{%")
+				// The closing tag is looked for within one window (64 KiB) after the opening
+				// one; a failed search spends the budget, so openers that never close stay
+				// linear.
+				const blockScan = 1 << 16
+				w := s[end:min(len(s), end+min(blockScan, max(budget, 0)))]
+				closeTag, found := "end"+name, false
+				for k := 0; k < len(w); {
+					o := strings.Index(w[k:], "{%")
 					if o < 0 {
 						break
 					}
-					e := find(o+2, "%}")
+					e := strings.Index(w[k+o+2:], "%}")
 					if e < 0 {
 						break
 					}
-					if tn := tagName(s[o+2 : e]); tn == closeTag || tn == "end" { // Zola closes with {% end %}
-						end = e + 2
+					if tn := tagName(w[k+o+2 : k+o+2+e]); tn == closeTag || tn == "end" { // Zola closes with {% end %}
+						end, found = end+k+o+2+e+2, true
 						break
 					}
-					k = e + 2
+					k += o + 2 + e + 2
+				}
+				if !found {
+					budget -= len(w)
 				}
 			}
 			i = end
