@@ -29,6 +29,8 @@ type Site struct {
 	Code bool
 	// Jekyll holds the permalink settings of a Jekyll _config.yml.
 	Jekyll *jekyllConfig
+	// HugoPermalinks maps a Hugo section to its page permalink pattern ([permalinks]).
+	HugoPermalinks map[string]string
 }
 
 // marker is a file or folder whose presence names an engine.
@@ -177,6 +179,7 @@ func detectIn(dir, engine string, maxSize int64, site *Site) (bool, error) {
 				site.Jekyll = parseJekyllConfig(conf)
 			case "hugo":
 				site.URL = confString(conf, "baseURL")
+				site.HugoPermalinks = hugoPermalinks(conf)
 			case "zola":
 				site.URL = confString(conf, "base_url")
 			}
@@ -188,6 +191,27 @@ func detectIn(dir, engine string, maxSize int64, site *Site) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// hugoPermalinks reads Hugo's [permalinks]: section = pattern (the old form, for pages), or
+// [permalinks.page] section = pattern.
+func hugoPermalinks(conf map[string]any) map[string]string {
+	var pl map[string]any
+	for k, v := range conf {
+		if strings.EqualFold(k, "permalinks") {
+			pl, _ = v.(map[string]any)
+		}
+	}
+	if page, ok := pl["page"].(map[string]any); ok {
+		pl = page
+	}
+	out := map[string]string{}
+	for k, v := range pl {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // readConfigFile reads one configuration file through the confined door posts are read by.

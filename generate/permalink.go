@@ -85,11 +85,63 @@ func hugoURL(p *Post, s *Site) string {
 	if p.Permalink != "" {
 		return ""
 	}
-	if _, ok := contentRel(p, s, "content"); !ok {
+	rel, ok := contentRel(p, s, "content")
+	if !ok {
 		return ""
+	}
+	sections := strings.Split(path.Dir(stem(rel)), "/")
+	if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
+		return hugoPermalink(pattern, p, rel, sections)
 	}
 	section := strings.TrimPrefix(strings.TrimPrefix(s.PostsRel, "content"), "/")
 	return "/" + strings.Trim(path.Join(section, p.URLPath), "/") + "/"
+}
+
+// hugoPermalink expands a Hugo permalink pattern ([permalinks] in the site config) for a page:
+// the date tokens from its date, :section(s) from its folders below content/, :title and :slug
+// (its slug, else its title) urlized, :filename and :contentbasename from its file (a page
+// bundle's folder).
+func hugoPermalink(pattern string, p *Post, rel string, sections []string) string {
+	t := p.PublishedAt
+	file := path.Base(stem(rel))
+	slug := p.fieldText("slug")
+	val := map[string]string{
+		"year": fmt.Sprintf("%04d", t.Year()), "month": fmt.Sprintf("%02d", int(t.Month())), "monthname": t.Format("January"),
+		"day": fmt.Sprintf("%02d", t.Day()), "weekday": strconv.Itoa(int(t.Weekday())), "weekdayname": t.Format("Monday"),
+		"yearday": strconv.Itoa(t.YearDay()), "section": sections[0], "sections": strings.Join(sections, "/"),
+		"title": hugoUrlize(p.Title), "filename": file, "contentbasename": file,
+	}
+	val["slug"], val["slugorfilename"], val["slugorcontentbasename"] = hugoUrlize(p.Title), file, file
+	if slug != "" {
+		val["slug"], val["slugorfilename"], val["slugorcontentbasename"] = slug, slug, slug
+	}
+	out := hugoTokenRE.ReplaceAllStringFunc(pattern, func(m string) string {
+		if v, ok := val[m[1:]]; ok {
+			return v
+		}
+		return m
+	})
+	for strings.Contains(out, "//") {
+		out = strings.ReplaceAll(out, "//", "/")
+	}
+	return "/" + strings.TrimLeft(out, "/")
+}
+
+var hugoTokenRE = regexp.MustCompile(`:[a-z]+`)
+
+// hugoUrlize is Hugo's urlize for a path part: lowercased (Hugo's default), spaces to "-",
+// characters other than letters, digits, "-", "_" and "." dropped.
+func hugoUrlize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case unicode.IsSpace(r):
+			b.WriteByte('-')
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 var zolaPathDateRE = regexp.MustCompile(`(?:^|/)(\d{4})[/-](\d{2})[/-](\d{2})(?:/|-|_|$)`)
@@ -272,15 +324,30 @@ func jekyllURL(p *Post, s *Site) string {
 	if j == nil {
 		j = &jekyllConfig{}
 	}
+	found := s.Root == "" // an unknown site: the posts folder is taken to be _posts
 	for i, seg := range segs[:len(segs)-1] {
 		if seg == "_posts" {
-			cats, inner = segs[:i], strings.Join(segs[i+1:], "/")
+			cats, inner, found = segs[:i], strings.Join(segs[i+1:], "/"), true
 			break
 		}
 		if _, ok := j.Collections[strings.TrimPrefix(seg, "_")]; ok && strings.HasPrefix(seg, "_") {
-			collection, inner = seg[1:], strings.Join(segs[i+1:], "/")
+			collection, inner, found = seg[1:], strings.Join(segs[i+1:], "/"), true
 			break
 		}
+	}
+	if !found && p.Permalink == "" {
+		// A page (neither in _posts nor in a collection): its path, as a folder with a pretty
+		// permalink style, else with .html; index.md is its folder.
+		st := j.Permalink
+		pretty := st == "pretty" || strings.HasSuffix(st, "/")
+		noExt := trimPostExt(rel)
+		switch {
+		case path.Base(noExt) == "index":
+			return "/" + strings.TrimPrefix(path.Dir(noExt)+"/", "./")
+		case pretty:
+			return "/" + noExt + "/"
+		}
+		return "/" + noExt + ".html"
 	}
 	cats = append(append([]string(nil), cats...), p.Categories...)
 	pattern := p.Permalink
