@@ -82,6 +82,14 @@ func genCommand(e *env) *cli.Command {
 				}
 				return usageErr("%v", err)
 			}
+			if opts.SiteInfo != nil && opts.SiteInfo.From != "" {
+				// Shown from the working folder when it is below it, as other paths are.
+				if wd, err := os.Getwd(); err == nil {
+					if rel, err := filepath.Rel(wd, opts.SiteInfo.From); err == nil && !strings.HasPrefix(rel, "..") {
+						opts.SiteInfo.From = rel
+					}
+				}
+			}
 			if note := opts.SiteInfo.Describe(); note != "" && opts.SiteInfo.Engine == opts.Engine {
 				fmt.Fprintf(e.stderr, "okf: note: %s\n", okf.EscapeControl(note))
 			}
