@@ -139,6 +139,7 @@ var (
 	affiliationRE = &lazyRegexp{Expr: `\(([^()]*)\)`}
 	authorSepRE   = &lazyRegexp{Expr: `\s*(?:[,;&]|\band\b)\s*`}
 	authorKeyRE   = &lazyRegexp{Expr: `^[a-z0-9][a-z0-9._-]*$`}
+	emailRE       = &lazyRegexp{Expr: `<[^<>\s]*@[^<>\s]*>`}
 )
 
 // maxAuthors bounds how many people one post may credit, maxAuthorLine how much of one author
@@ -197,8 +198,10 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	}
 	// Links become their text, remembered as the note; affiliations in parentheses become notes.
 	var out []authorEntry
-	// Each link becomes its text: the URL is neither a name nor part of the identity.
+	// Each link becomes its text, and an e-mail address in <…> goes: neither is a name or part of
+	// the identity.
 	v = mdLinkRE.Get().ReplaceAllString(v, "$1")
+	v = emailRE.Get().ReplaceAllString(v, "")
 	type note struct {
 		at   int
 		text string

@@ -116,8 +116,8 @@ func TestScheduledPosts(t *testing.T) {
 	}
 }
 
-// TestMapLookups: a concept map may name a post by slug or by {path}; a file name gets a skip
-// message naming the slug that file has; a post with broken frontmatter is reported as such; --all
+// TestMapLookups: a concept map may name a post by slug, by {path} or by its file path; a file
+// name below a folder gets a skip message naming the slug that file has; a post with broken frontmatter is reported as such; --all
 // takes no README and no file without frontmatter.
 func TestMapLookups(t *testing.T) {
 	posts := t.TempDir()

@@ -103,7 +103,7 @@ func TestAuthorsSplit(t *testing.T) {
 	writeFiles(t, posts, map[string]string{
 		"a.md": "---\ntitle: A\nauthor: \"[Guangya Liu](https://github.com/gyliu513) (IBM), [Sujay Solomon](https://github.com/sujay) (Google)\"\n---\nText.\n",
 		"b.md": "---\ntitle: B\nauthors: ['default']\n---\nText.\n",
-		"c.md": "---\ntitle: C\nauthors: Ada Lovelace and Alan Turing\n---\nText.\n",
+		"c.md": "---\ntitle: C\nauthors: Ada Lovelace <ada@example.com> and Alan Turing\n---\nText.\n",
 	})
 	plan := run(t, Options{Posts: posts, Out: t.TempDir(), Site: "https://x.example", Engine: "generic", All: true, Now: t0})
 	a, b, c := fileOf(plan, "concepts/a.md"), fileOf(plan, "concepts/b.md"), fileOf(plan, "concepts/c.md")

@@ -467,8 +467,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		}
 	}
 	post.Description = text("description")
-	if post.Description == "" {
-		post.Description = text("summary")
+	for _, k := range []string{"summary", "excerpt"} { // Hugo's summary, Jekyll's excerpt
+		if post.Description == "" {
+			post.Description = text(k)
+		}
 	}
 	authorNode := fields["author"]
 	if authorNode == nil {
