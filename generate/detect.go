@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -31,7 +33,12 @@ type Site struct {
 	Jekyll *jekyllConfig
 	// HugoPermalinks maps a Hugo section to its page permalink pattern ([permalinks]).
 	HugoPermalinks map[string]string
+	// HugoContent are Hugo's content folders (contentDir, each language's contentDir) with the
+	// URL prefix of their language ("" for the default language unless it is in a subfolder).
+	HugoContent []hugoContent
 }
+
+type hugoContent struct{ Dir, Prefix string }
 
 // marker is a file or folder whose presence names an engine.
 type marker struct {
@@ -180,6 +187,7 @@ func detectIn(dir, engine string, maxSize int64, site *Site) (bool, error) {
 			case "hugo":
 				site.URL = confString(conf, "baseURL")
 				site.HugoPermalinks = hugoPermalinks(conf)
+				site.HugoContent = hugoContentDirs(conf)
 			case "zola":
 				site.URL = confString(conf, "base_url")
 			}
@@ -212,6 +220,50 @@ func hugoPermalinks(conf map[string]any) map[string]string {
 		}
 	}
 	return out
+}
+
+// hugoContentDirs reads Hugo's content folders: contentDir (default content) and each
+// [languages.<lang>] contentDir; a language other than defaultContentLanguage (default en), or
+// every language with defaultContentLanguageInSubdir, is published below /<lang>/. Longest first.
+func hugoContentDirs(conf map[string]any) []hugoContent {
+	get := func(m map[string]any, key string) any {
+		for k, v := range m {
+			if strings.EqualFold(k, key) {
+				return v
+			}
+		}
+		return nil
+	}
+	def, _ := get(conf, "defaultContentLanguage").(string)
+	if def == "" {
+		def = "en"
+	}
+	inSubdir, _ := get(conf, "defaultContentLanguageInSubdir").(bool)
+	top, _ := get(conf, "contentDir").(string)
+	if top == "" {
+		top = "content"
+	}
+	dirs := []hugoContent{{Dir: strings.Trim(top, "/")}}
+	langs, _ := get(conf, "languages").(map[string]any)
+	for lang, v := range langs {
+		m, _ := v.(map[string]any)
+		d, _ := get(m, "contentDir").(string)
+		if d = strings.Trim(path.Clean("/"+d), "/"); d == "" {
+			continue
+		}
+		prefix := lang
+		if strings.EqualFold(lang, def) && !inSubdir {
+			prefix = ""
+		}
+		dirs = append(dirs, hugoContent{Dir: d, Prefix: strings.ToLower(prefix)})
+	}
+	sort.SliceStable(dirs, func(i, j int) bool {
+		if len(dirs[i].Dir) != len(dirs[j].Dir) {
+			return len(dirs[i].Dir) > len(dirs[j].Dir)
+		}
+		return dirs[i].Dir < dirs[j].Dir
+	})
+	return dirs
 }
 
 // readConfigFile reads one configuration file through the confined door posts are read by.

@@ -143,6 +143,11 @@ func TestSiteURLs(t *testing.T) {
 				{"posts/b/index.md", "title: B\nslug: bee\ndate: 2024-05-06", "https://h.example/2024/05/bee/"},
 				{"docs/x.md", "title: X", "https://h.example/docs/x/"},
 			}},
+		{"hugo", "baseURL: https://d.example\ndefaultContentLanguage: en\nlanguages:\n  en: {contentDir: content/en}\n  vi: {contentDir: content/vi}\n", "hugo.yaml", "content",
+			[]post{
+				{"en/blog/2024/news.md", "title: News", "https://d.example/blog/2024/news/"},
+				{"vi/blog/tin.md", "title: Tin", "https://d.example/vi/blog/tin/"},
+			}},
 		{"zola", "base_url = 'https://z.example'\n", "config.toml", "content",
 			[]post{
 				{"blog/2024-01-02_Hello World.md", "title: x", "https://z.example/blog/hello-world/"},

@@ -85,16 +85,33 @@ func hugoURL(p *Post, s *Site) string {
 	if p.Permalink != "" {
 		return ""
 	}
-	rel, ok := contentRel(p, s, "content")
-	if !ok {
-		return ""
+	dirs := s.HugoContent
+	if len(dirs) == 0 {
+		dirs = []hugoContent{{Dir: "content"}}
 	}
-	sections := strings.Split(path.Dir(stem(rel)), "/")
-	if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
-		return hugoPermalink(pattern, p, rel, sections)
+	for _, d := range dirs {
+		rel, ok := contentRel(p, s, d.Dir)
+		if !ok {
+			continue
+		}
+		sections := strings.Split(path.Dir(stem(rel)), "/")
+		var u string
+		if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
+			u = hugoPermalink(pattern, p, rel, sections)
+		} else {
+			// The path below the content folder; a frontmatter slug replaces its last part.
+			below := stem(rel)
+			if slug := strings.Trim(path.Clean("/"+p.fieldText("slug")), "/"); slug != "" {
+				below = path.Join(path.Dir(below), slug)
+			}
+			u = "/" + strings.Trim(below, "/") + "/"
+		}
+		if d.Prefix != "" {
+			u = "/" + d.Prefix + u
+		}
+		return u
 	}
-	section := strings.TrimPrefix(strings.TrimPrefix(s.PostsRel, "content"), "/")
-	return "/" + strings.Trim(path.Join(section, p.URLPath), "/") + "/"
+	return ""
 }
 
 // hugoPermalink expands a Hugo permalink pattern ([permalinks] in the site config) for a page:
