@@ -88,8 +88,8 @@ const maxDetectDepth = 32
 // files are read as posts are (regular files only, within maxSize). A configuration that cannot
 // be read is an error naming it.
 func DetectSite(posts, engine string, maxSize int64) (*Site, error) {
-	if engine == "contentlayer" {
-		engine = "nextjs"
+	if e, err := LookupEngine(engine); engine != "" && err == nil {
+		engine = e.Name // contentlayer, 11ty, nuxt-content
 	}
 	abs, err := filepath.Abs(posts)
 	if err != nil {

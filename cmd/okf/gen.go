@@ -90,7 +90,7 @@ func genCommand(e *env) *cli.Command {
 					}
 				}
 			}
-			if note := opts.SiteInfo.Describe(); note != "" && opts.SiteInfo.Engine == opts.Engine {
+			if note := opts.SiteInfo.Describe(); note != "" {
 				fmt.Fprintf(e.stderr, "okf: note: %s\n", okf.EscapeControl(note))
 			}
 			for _, list := range [][]generate.PostProblem{plan.Problems, plan.Warnings} {
