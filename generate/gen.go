@@ -212,9 +212,17 @@ func MakePlan(opts Options) (*Plan, error) {
 		if site == nil || site.Engine != eng.Name {
 			site = &Site{Engine: eng.Name}
 		}
+		kept := ps.List[:0]
 		for _, p := range ps.List {
+			if why := siteSkip(eng.Name, p, site); why != "" {
+				ps.NotPosts[p.Path] = why
+				continue
+			}
 			p.EnginePath = build(p, site)
+			kept = append(kept, p)
 		}
+		ps.List = kept
+		ps.reindex()
 	}
 	warnings, err := finishPosts(ps, eng, opts)
 	if err != nil {

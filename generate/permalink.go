@@ -27,6 +27,35 @@ var siteURLs = map[string]func(p *Post, s *Site) string{
 	"hugo":      hugoURL,
 }
 
+// siteSkip says why a file the engine does not publish is not a post ("" when it is one):
+// Jekyll reads no folder starting with "_" but _posts, _drafts and its collections, and leaves
+// out node_modules and vendor (its default exclude); a post in _drafts is a draft.
+func siteSkip(engine string, p *Post, s *Site) string {
+	if engine != "jekyll" || s.Root == "" {
+		return ""
+	}
+	segs := strings.Split(siteRel(p, s), "/")
+	for _, seg := range segs[:len(segs)-1] {
+		_, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		switch {
+		case seg == "_drafts":
+			p.Draft = true
+		case seg == "node_modules" || seg == "vendor":
+			return fmt.Sprintf("in %s/, which Jekyll leaves out", seg)
+		case strings.HasPrefix(seg, "_") && seg != "_posts" && !collection:
+			return fmt.Sprintf("in %s/, which Jekyll does not publish", seg)
+		}
+	}
+	return ""
+}
+
+func (j *jekyllConfig) collections() map[string]string {
+	if j == nil {
+		return nil
+	}
+	return j.Collections
+}
+
 // siteRel is the post's file path relative to the site's folder.
 func siteRel(p *Post, s *Site) string {
 	if s.PostsRel == "" || s.PostsRel == "." {

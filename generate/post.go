@@ -119,6 +119,17 @@ func postExt(name string) string {
 // trimPostExt is p without its post extension.
 func trimPostExt(p string) string { return strings.TrimSuffix(p, postExt(p)) }
 
+// reindex rebuilds the slug maps after posts were taken out of List.
+func (ps *Posts) reindex() {
+	ps.BySlug, ps.bySlug = map[string]*Post{}, map[string][]*Post{}
+	for _, p := range ps.List {
+		if _, dup := ps.BySlug[p.Slug]; !dup {
+			ps.BySlug[p.Slug] = p
+		}
+		ps.bySlug[p.Slug] = append(ps.bySlug[p.Slug], p)
+	}
+}
+
 // byPath finds a post by its {path}.
 func (ps *Posts) byPath(p string) *Post {
 	p = strings.Trim(p, "/")
