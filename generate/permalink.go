@@ -3,7 +3,6 @@ package generate
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,7 +160,7 @@ func hugoPermalink(pattern string, p *Post, rel string, sections []string) strin
 	if slug != "" {
 		val["slug"], val["slugorfilename"], val["slugorcontentbasename"] = slug, slug, slug
 	}
-	out := hugoTokenRE.ReplaceAllStringFunc(pattern, func(m string) string {
+	out := hugoTokenRE.Get().ReplaceAllStringFunc(pattern, func(m string) string {
 		if v, ok := val[m[1:]]; ok {
 			return v
 		}
@@ -173,7 +172,7 @@ func hugoPermalink(pattern string, p *Post, rel string, sections []string) strin
 	return "/" + strings.TrimLeft(out, "/")
 }
 
-var hugoTokenRE = regexp.MustCompile(`:[a-z]+`)
+var hugoTokenRE = &lazyRegexp{Expr: `:[a-z]+`}
 
 // hugoUrlize is Hugo's urlize for a path part: lowercased (Hugo's default), spaces to "-",
 // characters other than letters, digits, "-", "_" and "." dropped.
@@ -190,7 +189,7 @@ func hugoUrlize(s string) string {
 	return b.String()
 }
 
-var zolaPathDateRE = regexp.MustCompile(`(?:^|/)(\d{4})[/-](\d{2})[/-](\d{2})(?:/|-|_|$)`)
+var zolaPathDateRE = &lazyRegexp{Expr: `(?:^|/)(\d{4})[/-](\d{2})[/-](\d{2})(?:/|-|_|$)`}
 
 // zolaURL: `path` in the frontmatter is the whole path; otherwise the section's path below
 // content/ and the page's slug (frontmatter slug, else the file name without its date), each
@@ -240,15 +239,15 @@ func eleventyURL(p *Post, s *Site) string {
 	return "/" + dir + "/" + fileSlug + "/"
 }
 
-var eleventyVarRE = regexp.MustCompile(`\{\{-?\s*([^{}]*?)\s*-?\}\}`)
+var eleventyVarRE = &lazyRegexp{Expr: `\{\{-?\s*([^{}]*?)\s*-?\}\}`}
 
 func eleventyPermalink(pl string, p *Post, fileSlug, filePathStem string) (string, bool) {
 	if strings.Contains(pl, "{%") {
 		return "", false
 	}
 	ok := true
-	out := eleventyVarRE.ReplaceAllStringFunc(pl, func(m string) string {
-		expr := strings.Join(strings.Fields(eleventyVarRE.FindStringSubmatch(m)[1]), " ")
+	out := eleventyVarRE.Get().ReplaceAllStringFunc(pl, func(m string) string {
+		expr := strings.Join(strings.Fields(eleventyVarRE.Get().FindStringSubmatch(m)[1]), " ")
 		switch expr {
 		case "page.fileSlug":
 			return fileSlug
@@ -266,7 +265,7 @@ func eleventyPermalink(pl string, p *Post, fileSlug, filePathStem string) (strin
 	return out, ok
 }
 
-var nuxtPrefixRE = regexp.MustCompile(`^\d+\.`)
+var nuxtPrefixRE = &lazyRegexp{Expr: `^\d+\.`}
 
 // nuxtURL: Nuxt Content's path, the file's path below content/ with the numeric ordering
 // prefixes (36.v4.md), the extension and a final index dropped, no trailing slash.
@@ -277,7 +276,7 @@ func nuxtURL(p *Post, s *Site) string {
 	}
 	var parts []string
 	for _, seg := range strings.Split(trimPostExt(rel), "/") {
-		parts = append(parts, nuxtPrefixRE.ReplaceAllString(seg, ""))
+		parts = append(parts, nuxtPrefixRE.Get().ReplaceAllString(seg, ""))
 	}
 	if parts[len(parts)-1] == "index" {
 		parts = parts[:len(parts)-1]
@@ -354,7 +353,7 @@ var jekyllStyles = map[string]string{
 	"none":     "/:categories/:title:output_ext",
 }
 
-var jekyllPlaceholderRE = regexp.MustCompile(`:([a-z_]+)`)
+var jekyllPlaceholderRE = &lazyRegexp{Expr: `:([a-z_]+)`}
 
 // jekyllURL builds a post's URL as Jekyll does: the permalink pattern from the post's own
 // frontmatter, else the last matching front matter default (longest scope path), else its
@@ -462,7 +461,7 @@ func jekyllURL(p *Post, s *Site) string {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(a, b int) bool { return len(keys[a]) > len(keys[b]) }) // :i_month before :month
-	out := jekyllPlaceholderRE.ReplaceAllStringFunc(pattern, func(m string) string {
+	out := jekyllPlaceholderRE.Get().ReplaceAllStringFunc(pattern, func(m string) string {
 		k := m[1:]
 		for _, key := range keys {
 			if strings.HasPrefix(k, key) {
@@ -511,7 +510,7 @@ func posOf(p *Post, key string) okf.Position {
 
 // zolaDate reads a date from Zola's `path` (2024/01/02/slug).
 func zolaDate(zp string) (time.Time, bool) {
-	m := zolaPathDateRE.FindStringSubmatch(zp)
+	m := zolaPathDateRE.Get().FindStringSubmatch(zp)
 	if m == nil {
 		return time.Time{}, false
 	}

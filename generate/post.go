@@ -356,9 +356,9 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	if eng.NumericPrefix { // Nuxt Content's ordering prefixes: 36.v4.md is v4
 		parts := strings.Split(urlPath, "/")
 		for i := range parts {
-			parts[i] = nuxtPrefixRE.ReplaceAllString(parts[i], "")
+			parts[i] = nuxtPrefixRE.Get().ReplaceAllString(parts[i], "")
 		}
-		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.ReplaceAllString(slug, "")
+		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.Get().ReplaceAllString(slug, "")
 	}
 	if eng.LowerPath {
 		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
