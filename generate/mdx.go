@@ -143,7 +143,8 @@ var (
 	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
 	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
 	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
-	calloutOpenRE     = &lazyRegexp{Expr: `<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`}
+	// Callout components in any case, and custom elements named after them (<callout-info>).
+	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
 )
 
 // stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
@@ -197,7 +198,8 @@ func stripCallouts(s string) string {
 var (
 	shortcodeRE       = &lazyRegexp{Expr: `\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`}
 	calloutShortcodes = map[string]bool{"notice": true, "alert": true, "callout": true, "admonition": true, "details": true,
-		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true}
+		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true,
+		"highlight": true} // code, not prose
 )
 
 // stripShortcodes removes Hugo shortcodes ({{< figure … >}}, {{% notice %}} … {{% /notice %}}):
