@@ -91,6 +91,10 @@ func TestStripTemplates(t *testing.T) {
 	if got := StripMDX(body, false); got != "The prose." {
 		t.Errorf("blocks: %q", got)
 	}
+	vue := "Hello.\n\n<script setup>\nimport { ref } from \"vue\"\nconst count = ref(0)\n</script>\n\n<style>\n.a { color: red }\n</style>\n\nThe prose.\n"
+	if got := StripMDX(vue, false); got != "Hello.\n\nThe prose." {
+		t.Errorf("script and style: %q", got)
+	}
 	if got := CleanInline("Title {{< ref x >}} with {% raw %}x{% endraw %} end {#id}", false); got != "Title with end" {
 		t.Errorf("CleanInline: %q", got)
 	}

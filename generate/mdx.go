@@ -143,8 +143,9 @@ var (
 	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
 	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
 	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
-	// Callout components in any case, and custom elements named after them (<callout-info>).
-	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
+	// Callout components in any case, custom elements named after them (<callout-info>), and
+	// <script>/<style> blocks (VitePress's <script setup>): none is prose.
+	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert|script|style)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
 )
 
 // stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
