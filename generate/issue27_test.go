@@ -194,3 +194,24 @@ func TestSiteURLs(t *testing.T) {
 		})
 	}
 }
+
+// TestListingPages: pagination pages, `permalink: false` and Eleventy's excluded pages are not
+// posts; a concept map naming one is told why.
+func TestListingPages(t *testing.T) {
+	posts := t.TempDir()
+	writeFiles(t, posts, map[string]string{
+		"blog.md":   "---\ntitle: Blog\npagination:\n  data: collections.posts\n  size: 10\n---\nList.\n",
+		"feed.md":   "---\npermalink: false\n---\nNot written.\n",
+		"hidden.md": "---\ntitle: Hidden\neleventyExcludeFromCollections: true\n---\nText.\n",
+		"post.md":   "---\ntitle: A post\n---\nText.\n",
+	})
+	plan := run(t, Options{Posts: posts, Out: t.TempDir(), Site: "https://x.example", Engine: "eleventy", All: true, Now: t0})
+	if got := actionsOf(plan); !mapsEqual(got, map[string]string{"post": "created"}) {
+		t.Errorf("--all: %v", got)
+	}
+	specs, _ := ParseConceptMap([]byte("b: blog\n"))
+	plan = run(t, Options{Posts: posts, Out: t.TempDir(), Site: "https://x.example", Engine: "eleventy", Concepts: specs, Now: t0})
+	if got := actionsOf(plan)["b"]; got != `skipped: "blog.md" is a listing page (it paginates), not a post` {
+		t.Errorf("b: %s", got)
+	}
+}
