@@ -126,3 +126,128 @@ func authorDocExt(name string) string {
 	}
 	return ""
 }
+
+// authorEntry is one person a post's `author`/`authors` names: a name, or a key an authors file
+// may resolve, with the affiliation written beside it for the byline.
+type authorEntry struct {
+	text, note string
+	key        bool
+}
+
+var (
+	mdLinkRE      = &lazyRegexp{Expr: `\[([^\[\]]*)\]\(([^()\s]*)\)`}
+	affiliationRE = &lazyRegexp{Expr: `\(([^()]*)\)`}
+	authorSepRE   = &lazyRegexp{Expr: `\s*(?:[,;&]|\band\b)\s*`}
+	authorKeyRE   = &lazyRegexp{Expr: `^[a-z0-9][a-z0-9._-]*$`}
+	emailRE       = &lazyRegexp{Expr: `<[^<>\s]*@[^<>\s]*>`}
+)
+
+// maxAuthors bounds how many people one post may credit, maxAuthorLine how much of one author
+// value is read.
+const (
+	maxAuthors    = 64
+	maxAuthorLine = 4096
+)
+
+// readAuthorList reads `author`/`authors`: a value or a list of values, each a name, a key, a
+// mapping with `name`, or a line naming several people as Markdown links and/or names separated
+// by commas, semicolons, "&" or "and", each maybe followed by an affiliation in parentheses
+// ("[Ada](https://…) (IBM), [Alan](…) (Google)" is two people). A value is a key when the engine's
+// authors are keys, or when it is written as one (lowercase letters, digits, ".", "_", "-" and no
+// space: "default", "jane-doe"); a key no authors file resolves is never made a person.
+func readAuthorList(n *yaml.Node, keysEngine bool) (names, keys []string, entries []authorEntry) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	for _, c := range items {
+		switch {
+		case len(entries) >= maxAuthors:
+		case c.Kind == yaml.MappingNode:
+			if a := authorOf(c); a != "" {
+				entries = append(entries, authorEntry{text: a})
+			}
+		case c.Kind == yaml.ScalarNode && c.Tag != "!!null":
+			entries = append(entries, splitPeople(c.Value, keysEngine)...)
+			if len(entries) > maxAuthors {
+				entries = entries[:maxAuthors]
+			}
+		}
+	}
+	if len(entries) > maxAuthors {
+		entries = entries[:maxAuthors]
+	}
+	for _, e := range entries {
+		if e.key {
+			keys = append(keys, e.text)
+		} else {
+			names = append(names, e.text)
+		}
+	}
+	return names, keys, entries
+}
+
+// splitPeople splits one author value into the people it names.
+func splitPeople(v string, keysEngine bool) []authorEntry {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	if len(v) > maxAuthorLine { // no real author line is this long: read its start only
+		v = strings.ToValidUTF8(v[:maxAuthorLine], "")
+	}
+	// Links become their text, remembered as the note; affiliations in parentheses become notes.
+	var out []authorEntry
+	// Each link becomes its text, and an e-mail address in <…> goes: neither is a name or part of
+	// the identity.
+	v = mdLinkRE.Get().ReplaceAllString(v, "$1")
+	v = emailRE.Get().ReplaceAllString(v, "")
+	type note struct {
+		at   int
+		text string
+	}
+	var notes []note
+	var b strings.Builder
+	last := 0
+	for _, loc := range affiliationRE.Get().FindAllStringSubmatchIndex(v, -1) {
+		b.WriteString(v[last:loc[0]])
+		notes = append(notes, note{b.Len(), strings.TrimSpace(v[loc[2]:loc[3]])})
+		last = loc[1]
+	}
+	b.WriteString(v[last:])
+	flat := b.String()
+	// Split, attaching each note to the person it follows.
+	parts := splitKeep(flat)
+	for pi, part := range parts {
+		start, limit := part.start, len(flat)+1
+		if pi+1 < len(parts) {
+			limit = parts[pi+1].start
+		}
+		name := strings.TrimSpace(flat[start:part.end])
+		nt := ""
+		for len(notes) > 0 && notes[0].at < start {
+			notes = notes[1:] // notes are in order: each is looked at once
+		}
+		if len(notes) > 0 && notes[0].at < limit {
+			nt = notes[0].text
+		}
+		if name == "" {
+			continue
+		}
+		out = append(out, authorEntry{text: name, note: nt, key: keysEngine || authorKeyRE.Get().MatchString(name)})
+	}
+	return out
+}
+
+type part struct{ start, end int }
+
+// splitKeep splits s at author separators, returning each part's byte range.
+func splitKeep(s string) []part {
+	var parts []part
+	last := 0
+	for _, loc := range authorSepRE.Get().FindAllStringIndex(s, -1) {
+		parts = append(parts, part{last, loc[0]})
+		last = loc[1]
+	}
+	return append(parts, part{last, len(s)})
+}

@@ -30,6 +30,14 @@ type Engine struct {
 	Authors []string
 	// ListPages are file names that are list pages, never posts (Hugo's _index.md).
 	ListPages []string
+	// StripDate drops a date at the start of a file or folder name from the slug and {path}
+	// without moving it into the URL (Jekyll, Zola, Eleventy).
+	StripDate bool
+	// NumericPrefix drops "N." ordering prefixes from each part of the path (Nuxt Content).
+	NumericPrefix bool
+	// SiteAuthors are authors files relative to the site's folder (when DetectSite found it),
+	// tried after Authors.
+	SiteAuthors []string
 }
 
 // Engines are the engines gen knows, by name.
@@ -41,6 +49,15 @@ var Engines = map[string]Engine{
 	"astro":  {Name: "astro", URL: "{site}/blog/{path}/", SlugIsPath: true, LowerPath: true, Authors: []string{"../authors"}},
 	"nextjs": {Name: "nextjs", URL: "{site}/blog/{path}", AuthorKeys: true, Authors: []string{"../authors"}},
 	"remix":  {Name: "remix", URL: "{site}/blog/{path}"},
+	// The URLs of these are built from the post's place in the site (see siteURLs); the
+	// templates are what is left when the site's folder is unknown.
+	"jekyll": {Name: "jekyll", URL: "{site}/{path}.html", StripDate: true, SiteAuthors: []string{"_data/authors.yml", "_data/authors.yaml"}},
+	"zola":   {Name: "zola", URL: "{site}/{path}/", StripDate: true, ListPages: []string{"_index.md"}},
+	"eleventy": {Name: "eleventy", URL: "{site}/{path}/", StripDate: true,
+		SiteAuthors: []string{"_data/authors.json", "_data/authors.yaml", "_data/authors.yml"}},
+	"nuxt":      {Name: "nuxt", URL: "{site}/{path}", NumericPrefix: true},
+	"gatsby":    {Name: "gatsby", URL: "{site}/{path}/"},
+	"vitepress": {Name: "vitepress", URL: "{site}/{path}.html"},
 }
 
 // DefaultEngine is the engine when none is named.
@@ -56,13 +73,19 @@ func EngineNames() []string {
 	return names
 }
 
-// LookupEngine returns the named engine ("contentlayer" is nextjs).
+// LookupEngine returns the named engine ("contentlayer" is nextjs, "11ty" eleventy,
+// "nuxt-content" nuxt).
 func LookupEngine(name string) (Engine, error) {
 	if name == "" {
 		name = DefaultEngine
 	}
-	if name == "contentlayer" {
+	switch name {
+	case "contentlayer":
 		name = "nextjs"
+	case "11ty":
+		name = "eleventy"
+	case "nuxt-content":
+		name = "nuxt"
 	}
 	e, ok := Engines[name]
 	if !ok {

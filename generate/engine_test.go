@@ -116,8 +116,8 @@ func TestScheduledPosts(t *testing.T) {
 	}
 }
 
-// TestMapLookups: a concept map may name a post by slug or by {path}; a file name gets a skip
-// message naming the slug that file has; a post with broken frontmatter is reported as such; --all
+// TestMapLookups: a concept map may name a post by slug, by {path} or by its file path; a file
+// name below a folder gets a skip message naming the slug that file has; a post with broken frontmatter is reported as such; --all
 // takes no README and no file without frontmatter.
 func TestMapLookups(t *testing.T) {
 	posts := t.TempDir()
@@ -128,7 +128,7 @@ func TestMapLookups(t *testing.T) {
 		"README.md":                  "---\ntitle: Readme\n---\nThe folder.\n",
 		"notes.md":                   "Just notes, no frontmatter.\n",
 	})
-	specs, err := ParseConceptMap([]byte("a: hello\nb: guides/2022/02/02/setup\nc: 2021-08-01-hello.md\nd: broken\n"))
+	specs, err := ParseConceptMap([]byte("a: hello\nb: guides/2022/02/02/setup\nc: 2021-08-01-hello.md\nd: broken\ne: 2022-02-02-setup\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,8 @@ func TestMapLookups(t *testing.T) {
 	want := map[string]string{
 		"a": "created",
 		"b": "created",
-		"c": `skipped: no post with slug "2021-08-01-hello.md"; the file "2021-08-01-hello.md" has the slug "hello"`,
+		"c": "created", // a post named by its path
+		"e": `skipped: no post with slug "2022-02-02-setup"; the file "guides/2022-02-02-setup.md" has the slug "setup"`,
 		"d": `skipped: post "broken.md" could not be read (see the warning for it)`,
 	}
 	for _, a := range plan.Actions {

@@ -18,6 +18,8 @@ func FuzzStripMDX(f *testing.F) {
 		"<details><summary>s</summary>\n\nd\n</details>\n\n{{< notice >}}n{{< /notice >}}",
 		"```js\n<Foo />\n```\n\n$$\nx\n$$\n\n<!-- c -->",
 		"title = 'x'\ndate = 2024-01-01\n[params]\nauthor = { name = 'a', tags = [[1], [2]] }",
+		"{% highlight go %}x{% endhighlight %} {{ a }} {# c #} ## H {#id} :icon{name=\"x\"} :b[t]{c} {: .x}",
+		"::important{a=\"b\"}\nx\n::\n\n{% note() %}\ny\n{% end %}\n[A](https://a) (IBM), B and C",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)
@@ -41,6 +43,14 @@ func FuzzStripMDX(f *testing.F) {
 		}
 		_, _ = ParsePost("p.mdx", []byte("---\ntitle: "+strings.ReplaceAll(body, "\n", " ")+"\n---\n"+body), Engines["docusaurus"])
 		_, _ = ParsePost("p.md", []byte("+++\n"+body+"\n+++\n"+body), Engines["hugo"]) // the TOML reader too
+		// Each engine's own URL rules, and the authors line reader.
+		for _, eng := range []string{"jekyll", "zola", "eleventy", "nuxt", "vitepress"} {
+			p, _ := ParsePost("_posts/2024-01-02-"+strings.ReplaceAll(body, "/", "")+".md", []byte("---\npermalink: "+strings.ReplaceAll(body, "\n", " ")+"\n---\n"), Engines[eng])
+			if p != nil {
+				_ = siteURLs[eng](p, &Site{Engine: eng, Jekyll: &jekyllConfig{Permalink: body}})
+			}
+		}
+		_, _, _ = readAuthorList(&yaml.Node{Kind: yaml.ScalarNode, Value: body}, false)
 	})
 }
 
@@ -72,7 +82,8 @@ func FuzzYAMLText(f *testing.F) {
 // never closes. Each used to rescan the rest of the post (a 200 KB post of "<a " took 90 s); the
 // scan budget in stripTags keeps them linear: compare ns/op across sizes with -bench.
 func BenchmarkStripMDXHostile(b *testing.B) {
-	for _, p := range []string{"<a ", "<a b='", "{", "``a", "![", "[a](", "<Callout>", ":::note\n", "{{< notice >}}"} {
+	for _, p := range []string{"<a ", "<a b='", "{", "``a", "![", "[a](", "<Callout>", ":::note\n", "{{< notice >}}",
+		"{%", "{% note %}", "{% note %}{%", "{{", "{#", "{# ", ":a[", ":a{", "::x\n", "{:"} {
 		s := strings.Repeat(p, (1<<20)/len(p))
 		b.Run(p, func(b *testing.B) {
 			b.SetBytes(int64(len(s)))

@@ -59,6 +59,11 @@ type Options struct {
 	DescriptionLength int
 	// GroupBy groups index entries (GroupByDirectory when empty).
 	GroupBy string
+	// SiteInfo is what DetectSite found around Posts; MakePlan looks when it is nil. With Engine
+	// empty its engine is used, with Site empty its URL.
+	SiteInfo *Site
+
+	urlSet bool // URL was given, so it wins over the engine's own URL rules
 }
 
 // ActionKind is what happened to one concept.
@@ -92,6 +97,8 @@ type Action struct {
 	VerifiedBy []string
 	// BodyKept is true when the concept's body had no gen markers and was left alone.
 	BodyKept bool
+
+	post *Post // the post it was made from
 }
 
 // Plan is everything a run would do, computed without writing.
@@ -144,6 +151,22 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.Type == "" {
 		opts.Type = DefaultType
 	}
+	if opts.SiteInfo == nil && opts.Posts != "" {
+		site, err := DetectSite(opts.Posts, opts.Engine, opts.MaxFileSize)
+		if err != nil {
+			return opts, Engine{}, err
+		}
+		opts.SiteInfo = site
+	}
+	if opts.Engine == "" && opts.SiteInfo != nil {
+		opts.Engine = opts.SiteInfo.Engine
+	}
+	if opts.Site == "" && opts.SiteInfo != nil {
+		opts.Site = opts.SiteInfo.URL
+	}
+	if opts.Site == "" {
+		return opts, Engine{}, errors.New("no site URL: give --site (the engine's configuration names none)")
+	}
 	eng, err := LookupEngine(opts.Engine)
 	if err != nil {
 		return opts, eng, err
@@ -151,6 +174,7 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.MarkdownIsMDX != nil {
 		eng.MarkdownIsMDX = *opts.MarkdownIsMDX
 	}
+	opts.urlSet = opts.URL != ""
 	if opts.URL == "" {
 		opts.URL = eng.URL
 	}
@@ -183,6 +207,23 @@ func MakePlan(opts Options) (*Plan, error) {
 	ps, err := ReadPosts(dir, eng)
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
+	}
+	if build := siteURLs[eng.Name]; build != nil && !opts.urlSet {
+		site := opts.SiteInfo
+		if site == nil || site.Engine != eng.Name {
+			site = &Site{Engine: eng.Name}
+		}
+		kept := ps.List[:0]
+		for _, p := range ps.List {
+			if why := siteSkip(eng.Name, p, site); why != "" {
+				ps.NotPosts[p.Path] = why
+				continue
+			}
+			p.EnginePath = build(p, site)
+			kept = append(kept, p)
+		}
+		ps.List = kept
+		ps.reindex()
 	}
 	warnings, err := finishPosts(ps, eng, opts)
 	if err != nil {
@@ -229,10 +270,8 @@ func MakePlan(opts Options) (*Plan, error) {
 	specs := opts.Concepts
 	if opts.All {
 		specs = nil
-		for slug, post := range posts {
-			if post.HasFrontmatter { // a README or notes file without frontmatter is not a post
-				specs = append(specs, ConceptSpec{Name: slug, Slug: slug})
-			}
+		for name, file := range ps.AllNames() {
+			specs = append(specs, ConceptSpec{Name: name, Slug: file})
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
@@ -242,28 +281,25 @@ func MakePlan(opts Options) (*Plan, error) {
 	seen := map[string]string{}
 	for _, s := range specs {
 		a := Action{Name: s.Name, Slug: s.Slug}
-		post := posts[s.Slug]
-		if post == nil {
-			post = ps.byPath(s.Slug)
-		}
+		post, missing := ps.Find(s.Slug)
 		switch {
 		case checkName(s.Name) != nil:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("name %q cannot be a file name", s.Name)
 		case post == nil:
-			a.Kind, a.Reason = Skipped, missingReason(ps, s.Slug)
+			a.Kind, a.Reason = Skipped, missing
 		case post.Draft:
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is a draft", post.Path)
 		case opts.SkipFuture && post.Published.After(opts.Now):
 			a.Kind, a.Reason = Skipped, fmt.Sprintf("post %q is scheduled for %s, after --now (--skip-future)", post.Path, FormatTime(post.Published))
 		}
 		if post != nil {
-			a.Slug = post.Slug
+			a.Slug, a.post = post.Slug, post
 		}
 		if a.Kind == Skipped {
 			plan.Actions = append(plan.Actions, a)
 			continue
 		}
-		p, err := ConceptPath(opts.Layout, s.Name, s.Slug)
+		p, err := ConceptPath(opts.Layout, s.Name, post.Slug)
 		if err != nil {
 			a.Kind, a.Reason = Skipped, err.Error()
 			plan.Actions = append(plan.Actions, a)
@@ -399,14 +435,21 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	var authors Authors
 	authorsFrom := ""
 	candidates := eng.Authors
-	if opts.Authors != "" {
-		candidates = []string{opts.Authors}
+	var onDisk []string
+	for _, c := range eng.Authors {
+		onDisk = append(onDisk, filepath.Join(opts.Posts, filepath.FromSlash(c)))
 	}
-	for _, c := range candidates {
-		p := c
-		if opts.Authors == "" {
-			p = filepath.Join(opts.Posts, filepath.FromSlash(c))
+	if site := opts.SiteInfo; site != nil && site.Root != "" && site.Engine == eng.Name {
+		for _, c := range eng.SiteAuthors {
+			candidates = append(candidates, c)
+			onDisk = append(onDisk, filepath.Join(site.Root, filepath.FromSlash(c)))
 		}
+	}
+	if opts.Authors != "" {
+		candidates, onDisk = []string{opts.Authors}, []string{opts.Authors}
+	}
+	for i, c := range candidates {
+		p := onDisk[i]
 		a, found, probs, err := readAuthors(p, opts.MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("reading authors: %w", err)
@@ -428,14 +471,23 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	var undated []*Post
 	for _, p := range ps.List {
 		warnings = append(warnings, p.Warnings...)
-		if len(p.AuthorKeys) > 0 {
-			// With an authors file, a value it does not name is an unknown key, never a name to
-			// make an identity from; without one, only engines whose authors are keys say so.
-			if name, ok := authors[p.AuthorKeys[0]]; ok {
-				p.Author = name
-			} else if p.Author == "" || authors != nil {
-				p.Author = ""
-				unknown[p.AuthorKeys[0]] = append(unknown[p.AuthorKeys[0]], p.Path)
+		if len(p.authorEntries) > 0 {
+			// Each person: a value the authors file names is that author; a key it does not name
+			// is credited in the body only, never made an identity; a name stays a name.
+			p.Authors, p.AuthorKeys, p.Author = nil, nil, ""
+			for i, e := range p.authorEntries {
+				if name, ok := authors[e.text]; ok {
+					p.authorEntries[i].text, p.authorEntries[i].key = name, false
+					p.Authors = append(p.Authors, name)
+				} else if e.key {
+					p.AuthorKeys = append(p.AuthorKeys, e.text)
+					unknown[e.text] = append(unknown[e.text], p.Path)
+				} else {
+					p.Authors = append(p.Authors, e.text)
+				}
+			}
+			if e := p.authorEntries[0]; !e.key {
+				p.Author = e.text
 			}
 		}
 		if p.Date.IsZero() {
@@ -495,8 +547,12 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 	return warnings, nil
 }
 
-// postURL is a post's published URL: its permalink when it gives one, else the template.
+// postURL is a post's published URL: where its engine publishes it (when gen builds that from
+// the post's place in the site), else its permalink when it gives one, else the template.
 func postURL(template, site string, post *Post) string {
+	if ep := post.EnginePath; ep != "" {
+		return strings.TrimRight(site, "/") + escapePath(ep)
+	}
 	if pl := post.Permalink; pl != "" {
 		if u, err := url.Parse(pl); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 			return pl
@@ -513,12 +569,16 @@ func conceptData(post *Post, s ConceptSpec, opts Options, eng Engine) *ConceptDa
 		title = post.Title
 	}
 	if title == "" {
-		title = s.Slug
+		if h := Outline(post.Text); len(h) > 0 && h[0].Level == 1 {
+			title = h[0].Text
+		} else {
+			title = post.Slug
+		}
 	}
 	paras := Paragraphs(post.Text)
-	desc := Describe(s.Description, opts.DescriptionLength)
+	desc := DescribeWhole(s.Description, opts.DescriptionLength)
 	if desc == "" {
-		desc = Describe(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
+		desc = DescribeWhole(StripMDX(post.Description, strings.HasSuffix(post.Path, ".mdx") || eng.MarkdownIsMDX), opts.DescriptionLength)
 	}
 	if desc == "" && len(paras) > 0 {
 		desc = Describe(paras[0], opts.DescriptionLength)
@@ -559,7 +619,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), linkDest("/"+a.Path))
 	}
 	postLink := func(a Action) string {
-		p := posts[a.Slug]
+		p := a.post
 		t := p.Title
 		if t == "" {
 			t = p.Slug
@@ -700,10 +760,22 @@ func applyInOrder(root string, changes []FileChange, write func(string, []byte, 
 	return len(done), nil
 }
 
-// byline is the plain-text credit for a post whose author keys no authors file resolved.
+// byline is the plain-text credit for a post whose author keys no authors file resolved, or
+// that credits several people (each with the affiliation or link written beside them).
 func byline(post *Post) string {
-	if post.Author == "" && len(post.AuthorKeys) > 0 {
+	if post.Author == "" && len(post.AuthorKeys) > 0 && len(post.authorEntries) <= 1 {
 		return strings.Join(post.AuthorKeys, ", ")
 	}
-	return ""
+	if len(post.authorEntries) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, e := range post.authorEntries {
+		if e.note != "" {
+			parts = append(parts, e.text+" ("+e.note+")")
+		} else {
+			parts = append(parts, e.text)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

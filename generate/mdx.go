@@ -83,6 +83,7 @@ func StripMDX(body string, mdx bool) string {
 	text := strings.Join(out, "\n")
 	text = stripComments(text)
 	text = stripShortcodes(text)
+	text = stripTemplates(text)
 	text = stripCallouts(text)
 	text = stripTags(text, mdx)
 	// Collapse the blank lines removals leave behind, and trailing spaces.
@@ -138,10 +139,13 @@ func closesFence(trim, fence string) bool {
 }
 
 var (
-	admonitionOpenRE  = &lazyRegexp{Expr: `^:{3,}[A-Za-z]`}
-	admonitionCloseRE = &lazyRegexp{Expr: `^:{3,}$`}
+	// Docusaurus/VitePress containers (:::note, ::: tip) and Nuxt MDC blocks (::important{…}).
+	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
+	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
 	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
-	calloutOpenRE     = &lazyRegexp{Expr: `<(details|Details|Callout|Admonition|Aside|Note|Tip|Info|Warning|Caution|Danger|Alert)(\s[^<>]*)?>`}
+	// Callout components in any case, custom elements named after them (<callout-info>), and
+	// <script>/<style> blocks (VitePress's <script setup>): none is prose.
+	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert|script|style)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
 )
 
 // stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
@@ -195,7 +199,8 @@ func stripCallouts(s string) string {
 var (
 	shortcodeRE       = &lazyRegexp{Expr: `\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`}
 	calloutShortcodes = map[string]bool{"notice": true, "alert": true, "callout": true, "admonition": true, "details": true,
-		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true}
+		"hint": true, "tip": true, "note": true, "warning": true, "info": true, "aside": true,
+		"highlight": true} // code, not prose
 )
 
 // stripShortcodes removes Hugo shortcodes ({{< figure … >}}, {{% notice %}} … {{% /notice %}}):

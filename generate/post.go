@@ -50,6 +50,22 @@ type Post struct {
 	Text string
 	// Warnings are things about the post a person should know; the post is still used.
 	Warnings []PostProblem
+	// Authors are every person `author`/`authors` names (Author is the first); AuthorNotes the
+	// affiliation or link written beside each, for the byline.
+	Authors []string
+	// Categories are the frontmatter `categories`/`category` (Jekyll's :categories).
+	Categories []string
+	// PublishedAt is Published in the offset the post wrote it in (Jekyll's :year/:month/:day).
+	PublishedAt time.Time
+	// NotPost says why a file is a listing or pagination page, not a post ("" for a post).
+	NotPost string
+	// EnginePath is the site-relative path the engine publishes the post at ("" when the URL
+	// template builds it).
+	EnginePath string
+
+	fields        map[string]*yaml.Node
+	keyLine       map[string]int
+	authorEntries []authorEntry
 }
 
 // PostProblem is a post that could not be read (the run goes on without it), or a warning about
@@ -72,14 +88,46 @@ var (
 
 // Posts is what ReadPosts found.
 type Posts struct {
-	// BySlug holds every readable post by slug.
+	// BySlug holds every readable post by slug (the first by path when several share one; Find
+	// and AllNames tell them apart).
 	BySlug map[string]*Post
+	bySlug map[string][]*Post
 	// List is every readable post, sorted by path.
 	List []*Post
 	// Problems are files that could not be read as posts; Broken maps the slug their file name
 	// gives to their path, so a concept map naming one is told why it is missing.
 	Problems []PostProblem
 	Broken   map[string]string
+	// NotPosts are the listing and pagination pages (path → why), which are never posts.
+	NotPosts map[string]string
+}
+
+// postExts are the file extensions of posts: MDX, and every Markdown extension Jekyll reads by
+// default (markdown_ext: markdown, mkdown, mkdn, mkd, md).
+var postExts = []string{".mdx", ".markdown", ".mkdown", ".mkdn", ".mkd", ".md"}
+
+// postExt is the post extension name ends in, "" when it is not a post file.
+func postExt(name string) string {
+	for _, e := range postExts {
+		if strings.HasSuffix(name, e) && len(name) > len(e) {
+			return e
+		}
+	}
+	return ""
+}
+
+// trimPostExt is p without its post extension.
+func trimPostExt(p string) string { return strings.TrimSuffix(p, postExt(p)) }
+
+// reindex rebuilds the slug maps after posts were taken out of List.
+func (ps *Posts) reindex() {
+	ps.BySlug, ps.bySlug = map[string]*Post{}, map[string][]*Post{}
+	for _, p := range ps.List {
+		if _, dup := ps.BySlug[p.Slug]; !dup {
+			ps.BySlug[p.Slug] = p
+		}
+		ps.bySlug[p.Slug] = append(ps.bySlug[p.Slug], p)
+	}
 }
 
 // byPath finds a post by its {path}.
@@ -96,7 +144,7 @@ func (ps *Posts) byPath(p string) *Post {
 // byFileName finds a post whose file name (with or without extension) or path is name.
 func (ps *Posts) byFileName(name string) *Post {
 	for _, post := range ps.List {
-		noExt := strings.TrimSuffix(strings.TrimSuffix(post.Path, ".mdx"), ".md")
+		noExt := trimPostExt(post.Path)
 		base := path.Base(noExt)
 		if base == "index" {
 			base = path.Base(path.Dir(noExt))
@@ -106,6 +154,85 @@ func (ps *Posts) byFileName(name string) *Post {
 		}
 	}
 	return nil
+}
+
+// byFilePath finds the post whose file path below the posts folder is p: with its extension,
+// without it, or (for an index file) its folder.
+func (ps *Posts) byFilePath(p string) *Post {
+	p = strings.Trim(p, "/")
+	for _, post := range ps.List {
+		noExt := trimPostExt(post.Path)
+		if p == post.Path || p == noExt || (path.Base(noExt) == "index" && p == path.Dir(noExt)) {
+			return post
+		}
+	}
+	return nil
+}
+
+// Find resolves what a concept map names: a post's file path (with or without extension, an
+// index file by its folder), else its slug when only one post has it, else its {path}. reason
+// says why nothing was found.
+func (ps *Posts) Find(key string) (post *Post, reason string) {
+	if p := ps.byFilePath(key); p != nil {
+		return p, ""
+	}
+	if same := ps.bySlug[key]; len(same) == 1 {
+		return same[0], ""
+	} else if len(same) > 1 {
+		var paths []string
+		for _, p := range same {
+			paths = append(paths, fmt.Sprintf("%q", p.Path))
+		}
+		return nil, fmt.Sprintf("slug %q is used by %d posts (%s); name one by its path", key, len(same), strings.Join(paths, ", "))
+	}
+	if p := ps.byPath(key); p != nil {
+		return p, ""
+	}
+	for p, why := range ps.NotPosts {
+		if k := strings.Trim(key, "/"); k == p || k == trimPostExt(p) {
+			return nil, fmt.Sprintf("%q is %s, not a post", p, why)
+		}
+	}
+	return nil, missingReason(ps, key)
+}
+
+// AllNames names one concept per post for --all: its slug when no other post has that slug;
+// otherwise the folders of its {path} and its slug joined by "-" (travel/hanoi.md and
+// food/hanoi/index.md are travel-hanoi and food-hanoi), with -2, -3, … in path order should even those meet. It maps
+// each name to its post's file path.
+func (ps *Posts) AllNames() map[string]string {
+	names := map[string]string{}
+	taken := map[string]bool{}
+	var later []*Post
+	for _, p := range ps.List {
+		if !p.HasFrontmatter { // a README or notes file without frontmatter is not a post
+			continue
+		}
+		n := 0
+		for _, q := range ps.bySlug[p.Slug] {
+			if q.HasFrontmatter {
+				n++
+			}
+		}
+		if n == 1 {
+			names[p.Slug], taken[p.Slug] = p.Path, true
+			continue
+		}
+		later = append(later, p)
+	}
+	for _, p := range later {
+		dir := path.Dir(p.URLPath)
+		base := p.Slug
+		if dir != "." {
+			base = strings.ReplaceAll(dir, "/", "-") + "-" + p.Slug
+		}
+		name := base
+		for i := 2; taken[name]; i++ {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		names[name], taken[name] = p.Path, true
+	}
+	return names
 }
 
 // PostFiles is how posts are found and read: a confined folder (see openPosts) or, in tests, any
@@ -118,11 +245,11 @@ type PostFiles interface {
 }
 
 // ReadPosts reads every .md and .mdx file below the posts folder, keyed by slug. Hidden files and
-// folders, README.md files and the engine's list pages are not posts. A post whose slug another
-// post already has is reported and left out (the first by path wins).
+// folders, README.md files and the engine's list pages are not posts. Posts that share a slug are
+// all kept (see AllNames and Find).
 func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 	var paths []string
-	ps := &Posts{BySlug: map[string]*Post{}, Broken: map[string]string{}}
+	ps := &Posts{BySlug: map[string]*Post{}, bySlug: map[string][]*Post{}, Broken: map[string]string{}, NotPosts: map[string]string{}}
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -138,7 +265,7 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !(strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".mdx")) || isNotPost(name, eng) {
+		if d.IsDir() || postExt(name) == "" || isNotPost(name, eng) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
@@ -165,12 +292,14 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 			ps.Broken[slug] = p
 			continue
 		}
-		if prev, dup := ps.BySlug[post.Slug]; dup {
-			ps.Problems = append(ps.Problems, PostProblem{Pos: okf.Position{Path: p},
-				Message: fmt.Sprintf("slug %q is already used by %q; this post is left out", post.Slug, prev.Path)})
+		if post.NotPost != "" {
+			ps.NotPosts[p] = post.NotPost
 			continue
 		}
-		ps.BySlug[post.Slug] = post
+		if _, dup := ps.BySlug[post.Slug]; !dup {
+			ps.BySlug[post.Slug] = post
+		}
+		ps.bySlug[post.Slug] = append(ps.bySlug[post.Slug], post)
 		ps.List = append(ps.List, post)
 	}
 	return ps, nil
@@ -179,7 +308,7 @@ func ReadPosts(files PostFiles, eng Engine) (*Posts, error) {
 // isNotPost reports whether a file name is never a post: a README, or one of the engine's list
 // pages.
 func isNotPost(name string, eng Engine) bool {
-	if strings.EqualFold(name, "README.md") || strings.EqualFold(name, "README.mdx") {
+	if strings.EqualFold(trimPostExt(name), "README") {
 		return true
 	}
 	for _, l := range eng.ListPages {
@@ -190,13 +319,13 @@ func isNotPost(name string, eng Engine) bool {
 	return false
 }
 
-var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
+var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
 
 // nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
 // 2024-01-02-hello.md, 2024-01-02-hello/index.mdx and 2024/01/02/hello.md).
 func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
-	noExt := strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+	noExt := trimPostExt(p)
 	if path.Base(noExt) == "index" && path.Dir(noExt) != "." {
 		noExt = path.Dir(noExt)
 	}
@@ -209,6 +338,8 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 				if eng.DatePath && m[4] != "" {
 					slug = path.Base(m[4])
 					urlPath = folder + fmt.Sprintf("%04d/%02d/%02d/", t.Year(), int(t.Month()), t.Day()) + m[4]
+				} else if eng.StripDate && m[4] != "" {
+					slug, urlPath = path.Base(m[4]), folder+m[4]
 				}
 				break
 			}
@@ -221,6 +352,13 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	}
 	if slug == "" {
 		slug, urlPath = path.Base(noExt), noExt
+	}
+	if eng.NumericPrefix { // Nuxt Content's ordering prefixes: 36.v4.md is v4
+		parts := strings.Split(urlPath, "/")
+		for i := range parts {
+			parts[i] = nuxtPrefixRE.Get().ReplaceAllString(parts[i], "")
+		}
+		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.Get().ReplaceAllString(slug, "")
 	}
 	if eng.LowerPath {
 		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
@@ -284,6 +422,7 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			}
 		}
 	}
+	post.fields, post.keyLine = fields, keyLine
 	warn := func(key, format string, args ...any) {
 		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: int32(keyLine[key]), Col: 1}, Message: fmt.Sprintf(format, args...)})
 	}
@@ -294,6 +433,14 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		return ""
 	}
 	mdx := strings.HasSuffix(p, ".mdx") || eng.MarkdownIsMDX
+	switch n := fields["permalink"]; {
+	case fields["pagination"] != nil:
+		post.NotPost = "a listing page (it paginates)"
+	case n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && strings.EqualFold(n.Value, "false"):
+		post.NotPost = "not published (permalink: false)"
+	case text("eleventyexcludefromcollections") == "true":
+		post.NotPost = "left out of the collections (eleventyExcludeFromCollections)"
+	}
 	slug, urlPath, nameDate := nameParts(p, eng)
 	post.Slug, post.URLPath = slug, urlPath
 	// A slug is a path inside the site: "..", "." and empty parts are dropped (path.Clean from /).
@@ -308,24 +455,57 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		}
 	}
 	for _, k := range []string{"permalink", "url"} {
-		if v := text(k); v != "" && (k == "permalink" || eng.Name == "hugo") {
+		if v := text(k); v != "" && fields[k].Tag != "!!bool" && (k == "permalink" || eng.Name == "hugo") {
 			post.Permalink = v
 			break
 		}
 	}
 	post.Title = CleanInline(text("title"), mdx)
+	if post.Title == "" { // a title under another key (Eleventy's navigation), else the first heading
+		for _, k := range []string{"headline", "heading"} {
+			if post.Title = CleanInline(text(k), mdx); post.Title != "" {
+				break
+			}
+		}
+	}
+	if nav := fields["eleventynavigation"]; post.Title == "" && nav != nil && nav.Kind == yaml.MappingNode {
+		for _, k := range []string{"title", "key"} {
+			if v, _ := mapGet(nav, k); v != nil && v.Kind == yaml.ScalarNode {
+				if post.Title = CleanInline(v.Value, mdx); post.Title != "" {
+					break
+				}
+			}
+		}
+	}
 	post.Description = text("description")
-	if post.Description == "" {
-		post.Description = text("summary")
+	for _, k := range []string{"summary", "excerpt"} { // Hugo's summary, Jekyll's excerpt
+		if post.Description == "" {
+			post.Description = text(k)
+		}
 	}
-	post.Author = authorOf(fields["author"])
-	if post.Author != "" && fields["author"].Kind == yaml.ScalarNode {
-		post.AuthorKeys = []string{post.Author} // a reference to an authors file, when one names it
+	authorNode := fields["author"]
+	if authorNode == nil {
+		authorNode = fields["authors"]
 	}
-	if n := fields["authors"]; n != nil && post.Author == "" {
-		post.Author, post.AuthorKeys = authorsOf(n, eng.AuthorKeys)
+	if extra := fields["extra"]; authorNode == nil && extra != nil && extra.Kind == yaml.MappingNode { // Zola's [extra]
+		if authorNode, _ = mapGet(extra, "author"); authorNode == nil {
+			authorNode, _ = mapGet(extra, "authors")
+		}
 	}
+	if authorNode != nil {
+		post.Authors, post.AuthorKeys, post.authorEntries = readAuthorList(authorNode, eng.AuthorKeys)
+		if len(post.authorEntries) > 0 && !post.authorEntries[0].key {
+			post.Author = post.authorEntries[0].text
+		}
+	}
+	post.Categories = append(listOf(fields["categories"], true), listOf(fields["category"], false)...)
 	post.Tags = tagsOf(fields["tags"])
+	post.Tags = mergeTags(mergeTags(post.Tags, post.Categories), tagsOf(fields["keywords"]))
+	if tax := fields["taxonomies"]; tax != nil && tax.Kind == yaml.MappingNode { // Zola's [taxonomies]
+		for i := 1; i < len(tax.Content); i += 2 {
+			post.Tags = mergeTags(post.Tags, tagsOf(tax.Content[i]))
+		}
+	}
 	if n := fields["draft"]; n != nil && n.Kind == yaml.ScalarNode {
 		post.Draft = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
 	}
@@ -345,6 +525,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || strings.TrimSpace(n.Value) == "" {
 				continue
 			}
+			switch strings.ToLower(strings.TrimSpace(n.Value)) {
+			case "last modified", "created", "git last modified", "git created":
+				continue // Eleventy's keywords for the file's own dates: git's date is used
+			}
 			if t, ok := parseDate(n.Value); ok {
 				return t, key
 			}
@@ -355,8 +539,19 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	pub, pubKey := dateOf(PublishDateKeys)
 	upd, updKey := dateOf(UpdateDateKeys)
 	post.Published, post.Date, post.DateFrom = pub, pub, "frontmatter "+pubKey
+	if !pub.IsZero() {
+		post.PublishedAt, _ = parseDateKeep(fields[pubKey].Value)
+		if fields[pubKey].Kind == yaml.MappingNode || post.PublishedAt.IsZero() {
+			post.PublishedAt = pub
+		}
+	}
 	if pub.IsZero() && !nameDate.IsZero() {
-		post.Published, post.Date, post.DateFrom = nameDate, nameDate, "file name"
+		post.Published, post.PublishedAt, post.Date, post.DateFrom = nameDate, nameDate, nameDate, "file name"
+	}
+	if zp := text("path"); pub.IsZero() && nameDate.IsZero() && eng.Name == "zola" {
+		if t, ok := zolaDate(zp); ok {
+			post.Published, post.PublishedAt, post.Date, post.DateFrom = t, t, t, "frontmatter path"
+		}
 	}
 	if !upd.IsZero() {
 		if !post.Published.IsZero() && upd.Before(post.Published) {
@@ -442,16 +637,32 @@ func maxInt(a, b int) int {
 // parseDate reads a frontmatter date: RFC 3339 (with or without offset), a date alone, or the
 // "2006-01-02 15:04:05 -0700" form Hugo and Jekyll write. Times without an offset are UTC.
 func parseDate(s string) (time.Time, bool) {
+	t, ok := parseDateKeep(s)
+	return t.UTC(), ok
+}
+
+// parseDateKeep is parseDate keeping the offset the date was written in.
+func parseDateKeep(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
+	if len(s) >= 19 && s[10] == ' ' && s[4] == '-' { // "2024-01-02 10:00:00 +01:00"
+		for _, l := range []string{"2006-01-02 15:04:05 -07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05"} {
+			if t, err := time.Parse(l, s); err == nil {
+				return t, true
+			}
+		}
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, true
+	}
 	if t, form := okf.ParseTimestamp(s); form == okf.Full || form == okf.DateOnly || form == okf.NoOffset {
-		return t.UTC(), true
+		return t, true
 	}
 	for _, l := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -0700", "2006-01-02 15:04:05 -0700 MST",
 		// What JavaScript's Date accepts and Astro's blog template writes (pubDate: 'Jul 08 2022'),
 		// read as UTC.
 		"Jan 02 2006", "Jan 2 2006", "Jan 2, 2006", "January 2, 2006", "January 2 2006", "2 January 2006", "2 Jan 2006", "2006/01/02", "2006/1/2"} {
 		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), true
+			return t, true
 		}
 	}
 	return time.Time{}, false
@@ -484,28 +695,49 @@ func authorOf(n *yaml.Node) string {
 	return ""
 }
 
-// authorsOf reads `authors`: a list (or one value) of names, or of keys of an authors file when
-// keys is true; an inline mapping gives its `name`. The first entry is the post's author: a name
-// (which an authors file may still resolve as a key), or only the keys to resolve.
-func authorsOf(n *yaml.Node, keys bool) (name string, authorKeys []string) {
-	items := []*yaml.Node{n}
-	if n.Kind == yaml.SequenceNode {
-		items = n.Content
+// listOf reads a list of strings, or one string (split at spaces when spaces is true: Jekyll's
+// `categories: a b`).
+func listOf(n *yaml.Node, spaces bool) []string {
+	if n == nil {
+		return nil
 	}
-	for _, c := range items {
-		switch {
-		case c.Kind == yaml.MappingNode:
-			if a := authorOf(c); a != "" && len(authorKeys) == 0 {
-				return a, nil
+	var out []string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		if spaces {
+			return strings.Fields(n.Value)
+		}
+		if v := strings.TrimSpace(n.Value); v != "" {
+			out = append(out, v)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if c.Kind == yaml.ScalarNode && strings.TrimSpace(c.Value) != "" {
+				out = append(out, strings.TrimSpace(c.Value))
 			}
-		case c.Kind == yaml.ScalarNode && c.Tag != "!!null" && strings.TrimSpace(c.Value) != "":
-			authorKeys = append(authorKeys, strings.TrimSpace(c.Value))
 		}
 	}
-	if !keys && len(authorKeys) > 0 {
-		return authorKeys[0], authorKeys // names, unless an authors file knows them as keys
+	return out
+}
+
+// mergeTags appends the tags of more not yet in tags (compared case-insensitively).
+func mergeTags(tags, more []string) []string {
+	for _, t := range more {
+		dup := false
+		for _, u := range tags {
+			if strings.EqualFold(t, u) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			tags = append(tags, t)
+		}
 	}
-	return "", authorKeys
+	return tags
 }
 
 // tagsOf reads `tags`: a list of strings, or one comma-separated string.

@@ -224,10 +224,16 @@ func Describe(s string, max int) string {
 	return Cut(FirstSentence(plainText(Flatten(s))), max)
 }
 
+// DescribeWhole makes a concept description from a post's own description: kept whole as
+// plain text, cut at a word boundary (with "…") only when longer than max characters.
+func DescribeWhole(s string, max int) string {
+	return Cut(plainText(Flatten(stripTemplates(stripShortcodes(s)))), max)
+}
+
 // CleanInline turns a frontmatter text (a title) that may hold Markdown, HTML or MDX into plain
 // text.
 func CleanInline(s string, mdx bool) string {
-	return plainText(Flatten(stripTags(stripComments(s), mdx)))
+	return plainText(Flatten(stripTags(stripTemplates(stripShortcodes(stripComments(s))), mdx)))
 }
 
 // plainText drops what Flatten keeps for Markdown bodies but a frontmatter text must not hold:

@@ -34,9 +34,9 @@ func genCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on standard output (warnings and errors still go to standard error; the exit code is the same)"},
 			&cli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: okf-gen.yaml when present)"},
 			&cli.StringFlag{Name: "posts", Usage: "the folder `DIR` of .md/.mdx posts"},
-			&cli.StringFlag{Name: "site", Usage: "the site's base `URL`"},
+			&cli.StringFlag{Name: "site", Usage: "the site's base `URL`", DefaultText: "the engine configuration's, when it names one"},
 			&cli.StringFlag{Name: "url", Usage: "a post's URL: `TEMPLATE` with {site}, {slug} and {path} (default: the engine's)"},
-			&cli.StringFlag{Name: "engine", Usage: "follow the conventions of blog engine `NAME`: " + strings.Join(generate.EngineNames(), ", "), Value: generate.DefaultEngine},
+			&cli.StringFlag{Name: "engine", Usage: "follow the conventions of blog engine `NAME`: " + strings.Join(generate.EngineNames(), ", "), DefaultText: "found from the repository around --posts, else " + generate.DefaultEngine},
 			&cli.StringFlag{Name: "authors", Usage: "authors file (keys to names, YAML) or folder of author documents at `PATH`", DefaultText: "the engine's"},
 			&cli.BoolFlag{Name: "md-as-mdx", Usage: "read .md posts as MDX (--md-as-mdx=false to turn off)", DefaultText: "the engine's"},
 			&cli.BoolFlag{Name: "skip-future", Usage: "leave out posts published after --now (scheduled posts)"},
@@ -81,6 +81,17 @@ func genCommand(e *env) *cli.Command {
 					return fatalErr("%v", err)
 				}
 				return usageErr("%v", err)
+			}
+			if opts.SiteInfo != nil && opts.SiteInfo.From != "" {
+				// Shown from the working folder when it is below it, as other paths are.
+				if wd, err := os.Getwd(); err == nil {
+					if rel, err := filepath.Rel(wd, opts.SiteInfo.From); err == nil && !strings.HasPrefix(rel, "..") {
+						opts.SiteInfo.From = rel
+					}
+				}
+			}
+			if note := opts.SiteInfo.Describe(); note != "" {
+				fmt.Fprintf(e.stderr, "okf: note: %s\n", okf.EscapeControl(note))
 			}
 			for _, list := range [][]generate.PostProblem{plan.Problems, plan.Warnings} {
 				for _, p := range list {
@@ -241,10 +252,25 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	if !c.IsSet("description-length") && cfg.DescriptionLength != nil {
 		opts.DescriptionLength = *cfg.DescriptionLength
 	}
+	if opts.Posts != "" {
+		if fi, err := os.Stat(opts.Posts); err == nil && fi.IsDir() {
+			site, err := generate.DetectSite(opts.Posts, opts.Engine, opts.MaxFileSize)
+			if err != nil {
+				return opts, usageErr("%v", err)
+			}
+			opts.SiteInfo = site
+			if opts.Engine == "" {
+				opts.Engine = site.Engine
+			}
+			if opts.Site == "" {
+				opts.Site = site.URL
+			}
+		}
+	}
 	var missing []string
 	for _, m := range []struct{ v, msg string }{
 		{opts.Posts, "--posts (the folder of .md/.mdx posts)"},
-		{opts.Site, "--site (the site's base URL, for the posts' links)"},
+		{opts.Site, "--site (the site's base URL, for the posts' links; no engine configuration names one)"},
 		{opts.Out, "--out (the bundle folder to write)"},
 	} {
 		if m.v == "" {

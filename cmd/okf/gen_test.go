@@ -37,7 +37,8 @@ func TestGenContentLints(t *testing.T) {
 		stdout.Reset()
 		code := run([]string{"okf", "lint", "--format", "json", out}, nil, &stdout, &stderr, func(string) string { return "" })
 		report := lintSummary(t, stdout.Bytes())
-		if code != 0 || report.Errors != 0 || report.Warnings != 0 || report.Files != 0 {
+		// Infos may remain: a post's own description is kept whole (issue 27), which OKF103 notes.
+		if code != 0 || report.Errors != 0 || report.Warnings != 0 {
 			t.Errorf("lint of the bundle made with %v: exit %d, %+v\n%s", which, code, report, stdout.String())
 		}
 	}
@@ -68,11 +69,18 @@ func lintSummary(t *testing.T, out []byte) lint.JSONSummary {
 // concept with its URL, last_modified, author and description; warnings are stderr lines gen
 // must print.
 var blogCases = map[string][]string{
-	"docusaurus": {`blog/releases/2023-02-14-v3.md: author key "ghost" (1 post(s)): authors.yml does not name it`},
-	"hugo":       {`content/posts/seoul.md:4:1: lastmod 2024-05-01T00:00:00Z is before the publish date 2024-06-01T00:00:00Z; ignored`},
-	"astro":      {`src/content/blog/2024-01-15-dated.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
-	"nextjs":     {`data/blog/2023-05-01-ghi-chu.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
-	"remix":      {`content/blog/korean.mdx: author key "nobody" (1 post(s)): `, `/content/authors.yml does not name it`},
+	"docusaurus": {`okf: note: engine docusaurus (from `, `blog/releases/2023-02-14-v3.md: author key "ghost" (1 post(s)): authors.yml does not name it`},
+	"hugo":       {`okf: note: engine hugo (from `, `content/posts/seoul.md:4:1: lastmod 2024-05-01T00:00:00Z is before the publish date 2024-06-01T00:00:00Z; ignored`},
+	"astro":      {`okf: note: engine astro (from `, `src/content/blog/2024-01-15-dated.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
+	"nextjs":     {`okf: note: engine nextjs (from `, `data/blog/2023-05-01-ghi-chu.mdx: author key "ghost" (1 post(s)): ../authors does not name it`},
+	"remix":      {`okf: note: engine remix (from `, `content/blog/korean.mdx: author key "nobody" (1 post(s)): `, `/content/authors.yml does not name it`},
+	// Found without --engine (okf-gen.yaml names none):
+	"jekyll":    {`okf: note: engine jekyll (from `, `_posts/food/2024-03-02-hanoi.md: author key "ghost" (1 post(s)): _data/authors.yml does not name it`},
+	"zola":      {`okf: note: engine zola (from `},
+	"eleventy":  {`okf: note: engine eleventy (from `, `its configuration is code`},
+	"nuxt":      {`okf: note: engine nuxt (from `, `its configuration is code`},
+	"gatsby":    {`okf: note: engine gatsby (from `, `its configuration is code`},
+	"vitepress": {`okf: note: engine vitepress (from `, `its configuration is code`},
 }
 
 // markupRE finds what must not be in a text field: Markdown emphasis, strike, code, admonition
@@ -82,7 +90,8 @@ var markupRE = regexp.MustCompile("\\*\\*|__|~~|`|:::|\\[!|<|>|\\{|\\}|&[a-z]+;|
 // leaked is text from callouts, alerts, details blocks, struck text and MDX code in the fixtures:
 // none of it may appear anywhere in a concept.
 var leaked = []string{"admonition, not", "Docusaurus Markdown features", "nothing else", "callout, not", "Subscribe",
-	"Star the repository", "cảnh báo", "lỗi cũ", "Mang theo", "An aside", "숨겨진", "Deferred", "import ", "export ", "truncate", "figure", "notice"}
+	"Star the repository", "cảnh báo", "lỗi cũ", "Mang theo", "An aside", "숨겨진", "Deferred", "import ", "export ", "truncate", "figure", "notice",
+	"upgrade guide", "aside about", "Ignore this", "nobody reads", "print_hi", "youtube", "pagination", "{#", "::"}
 
 func TestGenBlogs(t *testing.T) {
 	for engine, warnings := range blogCases {
@@ -111,7 +120,7 @@ func TestGenBlogs(t *testing.T) {
 			// Lint-clean.
 			var lintOut, lintErr bytes.Buffer
 			code := run([]string{"okf", "lint", "--format", "json", out}, nil, &lintOut, &lintErr, func(string) string { return "" })
-			if sum := lintSummary(t, lintOut.Bytes()); code != 0 || sum.Files != 0 {
+			if sum := lintSummary(t, lintOut.Bytes()); code != 0 || sum.Errors != 0 || sum.Warnings != 0 {
 				t.Errorf("lint: exit %d, %+v\n%s", code, sum, lintOut.String())
 			}
 

@@ -1,0 +1,519 @@
+package generate
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/okf-tools/okf/okf"
+	"go.yaml.in/yaml/v3"
+)
+
+// The engines whose URLs are built from the post's place in the site, not a template: each takes
+// a post and what DetectSite found, and returns the site-relative path ("/…") the engine
+// publishes the post at, or "" to fall back to the URL template. They run only when the site's
+// folder is known and --url is not given.
+var siteURLs = map[string]func(p *Post, s *Site) string{
+	"jekyll":    jekyllURL,
+	"zola":      zolaURL,
+	"eleventy":  eleventyURL,
+	"nuxt":      nuxtURL,
+	"vitepress": vitepressURL,
+	"hugo":      hugoURL,
+}
+
+// siteSkip says why a file the engine does not publish is not a post ("" when it is one):
+// Jekyll reads no folder starting with "_" but _posts, _drafts and its collections, and leaves
+// out node_modules and vendor (its default exclude); a post in _drafts is a draft.
+func siteSkip(engine string, p *Post, s *Site) string {
+	if engine != "jekyll" || s.Root == "" {
+		return ""
+	}
+	segs := strings.Split(siteRel(p, s), "/")
+	for _, seg := range segs[:len(segs)-1] {
+		_, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		switch {
+		case seg == "_drafts":
+			p.Draft = true
+		case seg == "node_modules" || seg == "vendor":
+			return fmt.Sprintf("in %s/, which Jekyll leaves out", seg)
+		case strings.HasPrefix(seg, "_") && seg != "_posts" && !collection:
+			return fmt.Sprintf("in %s/, which Jekyll does not publish", seg)
+		}
+	}
+	return ""
+}
+
+func (j *jekyllConfig) collections() map[string]string {
+	if j == nil {
+		return nil
+	}
+	return j.Collections
+}
+
+// siteRel is the post's file path relative to the site's folder.
+func siteRel(p *Post, s *Site) string {
+	if s.PostsRel == "" || s.PostsRel == "." {
+		return p.Path
+	}
+	return path.Join(s.PostsRel, p.Path)
+}
+
+// stem is the site-relative path without extension and without a final "index" (a page bundle
+// or folder index is its folder); "" for the site's own index.
+func stem(rel string) string {
+	s := trimPostExt(rel)
+	if path.Base(s) == "index" {
+		s = path.Dir(s)
+	}
+	if s == "." {
+		return ""
+	}
+	return s
+}
+
+// contentRel is the post's path relative to dir below the site's folder (Hugo's, Zola's and Nuxt
+// Content's content/), ok false when the post is not below it.
+func contentRel(p *Post, s *Site, dir string) (string, bool) {
+	rel := siteRel(p, s)
+	if !strings.HasPrefix(rel, dir+"/") {
+		return "", false
+	}
+	return strings.TrimPrefix(rel, dir+"/"), true
+}
+
+// slugify is the common default of the engines (Zola's slugify, Eleventy's slugify filter,
+// Jekyll's default mode): lowercase, every run of characters other than letters and digits
+// becomes "-", and "-" is trimmed from the ends. Letters keep their accents (gen does not
+// transliterate; Zola's and Eleventy's defaults do, so give such posts a slug).
+func slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// hugoURL: a post below content/ is published at /<its path below content>/ (the section and the
+// slug), unless it names its own url.
+func hugoURL(p *Post, s *Site) string {
+	if p.Permalink != "" {
+		return ""
+	}
+	dirs := s.HugoContent
+	if len(dirs) == 0 {
+		dirs = []hugoContent{{Dir: "content"}}
+	}
+	for _, d := range dirs {
+		rel, ok := contentRel(p, s, d.Dir)
+		if !ok {
+			continue
+		}
+		sections := strings.Split(path.Dir(stem(rel)), "/")
+		var u string
+		if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
+			u = hugoPermalink(pattern, p, rel, sections)
+		} else {
+			// The path below the content folder; a frontmatter slug replaces its last part.
+			below := stem(rel)
+			if slug := strings.Trim(path.Clean("/"+p.fieldText("slug")), "/"); slug != "" {
+				below = path.Join(path.Dir(below), slug)
+			}
+			u = "/" + strings.Trim(below, "/") + "/"
+		}
+		if d.Prefix != "" {
+			u = "/" + d.Prefix + u
+		}
+		return u
+	}
+	return ""
+}
+
+// hugoPermalink expands a Hugo permalink pattern ([permalinks] in the site config) for a page:
+// the date tokens from its date, :section(s) from its folders below content/, :title and :slug
+// (its slug, else its title) urlized, :filename and :contentbasename from its file (a page
+// bundle's folder).
+func hugoPermalink(pattern string, p *Post, rel string, sections []string) string {
+	t := p.PublishedAt
+	file := path.Base(stem(rel))
+	slug := p.fieldText("slug")
+	val := map[string]string{
+		"year": fmt.Sprintf("%04d", t.Year()), "month": fmt.Sprintf("%02d", int(t.Month())), "monthname": t.Format("January"),
+		"day": fmt.Sprintf("%02d", t.Day()), "weekday": strconv.Itoa(int(t.Weekday())), "weekdayname": t.Format("Monday"),
+		"yearday": strconv.Itoa(t.YearDay()), "section": sections[0], "sections": strings.Join(sections, "/"),
+		"title": hugoUrlize(p.Title), "filename": file, "contentbasename": file,
+	}
+	val["slug"], val["slugorfilename"], val["slugorcontentbasename"] = hugoUrlize(p.Title), file, file
+	if slug != "" {
+		val["slug"], val["slugorfilename"], val["slugorcontentbasename"] = slug, slug, slug
+	}
+	out := hugoTokenRE.Get().ReplaceAllStringFunc(pattern, func(m string) string {
+		if v, ok := val[m[1:]]; ok {
+			return v
+		}
+		return m
+	})
+	for strings.Contains(out, "//") {
+		out = strings.ReplaceAll(out, "//", "/")
+	}
+	return "/" + strings.TrimLeft(out, "/")
+}
+
+var hugoTokenRE = &lazyRegexp{Expr: `:[a-z]+`}
+
+// hugoUrlize is Hugo's urlize for a path part: lowercased (Hugo's default), spaces to "-",
+// characters other than letters, digits, "-", "_" and "." dropped.
+func hugoUrlize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case unicode.IsSpace(r):
+			b.WriteByte('-')
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+var zolaPathDateRE = &lazyRegexp{Expr: `(?:^|/)(\d{4})[/-](\d{2})[/-](\d{2})(?:/|-|_|$)`}
+
+// zolaURL: `path` in the frontmatter is the whole path; otherwise the section's path below
+// content/ and the page's slug (frontmatter slug, else the file name without its date), each
+// slugified. Pages end in "/".
+func zolaURL(p *Post, s *Site) string {
+	if zp := strings.Trim(p.fieldText("path"), "/"); zp != "" {
+		return "/" + zp + "/"
+	}
+	rel, ok := contentRel(p, s, "content")
+	if !ok {
+		return ""
+	}
+	dir := path.Dir(stem(rel))
+	var parts []string
+	if dir != "." {
+		for _, d := range strings.Split(dir, "/") {
+			parts = append(parts, slugify(d))
+		}
+	}
+	slug := slugify(p.Slug)
+	if fs := p.fieldText("slug"); fs != "" {
+		slug = slugify(fs)
+	}
+	parts = append(parts, slug)
+	return "/" + strings.Join(parts, "/") + "/"
+}
+
+// eleventyURL: Eleventy's default permalink, the input folder's path of the file with the date
+// dropped from its name, as a folder (/blog/hello/). The input folder is the project's folder
+// (Eleventy's documented default; a JavaScript config that moves it is not read: use --url). A
+// frontmatter permalink is used when it is a plain path or uses only page.fileSlug,
+// page.filePathStem or `title | slugify`.
+func eleventyURL(p *Post, s *Site) string {
+	rel := siteRel(p, s)
+	dir := path.Dir(stem(rel))
+	fileSlug := p.Slug
+	if pl := p.Permalink; pl != "" {
+		expanded, ok := eleventyPermalink(pl, p, fileSlug, "/"+stem(rel))
+		if ok {
+			return "/" + strings.TrimLeft(expanded, "/")
+		}
+		p.Warnings = append(p.Warnings, PostProblem{Pos: posOf(p, "permalink"), Message: fmt.Sprintf("permalink %q is a template gen cannot evaluate; the default URL is used (set --url)", pl)})
+	}
+	if dir == "." {
+		return "/" + fileSlug + "/"
+	}
+	return "/" + dir + "/" + fileSlug + "/"
+}
+
+var eleventyVarRE = &lazyRegexp{Expr: `\{\{-?\s*([^{}]*?)\s*-?\}\}`}
+
+func eleventyPermalink(pl string, p *Post, fileSlug, filePathStem string) (string, bool) {
+	if strings.Contains(pl, "{%") {
+		return "", false
+	}
+	ok := true
+	out := eleventyVarRE.Get().ReplaceAllStringFunc(pl, func(m string) string {
+		expr := strings.Join(strings.Fields(eleventyVarRE.Get().FindStringSubmatch(m)[1]), " ")
+		switch expr {
+		case "page.fileSlug":
+			return fileSlug
+		case "page.filePathStem":
+			return filePathStem
+		case "title | slugify", "title | slug", "title|slugify", "title|slug":
+			return slugify(p.Title)
+		}
+		ok = false
+		return ""
+	})
+	if strings.HasSuffix(out, "/index.html") {
+		out = strings.TrimSuffix(out, "index.html")
+	}
+	return out, ok
+}
+
+var nuxtPrefixRE = &lazyRegexp{Expr: `^\d+\.`}
+
+// nuxtURL: Nuxt Content's path, the file's path below content/ with the numeric ordering
+// prefixes (36.v4.md), the extension and a final index dropped, no trailing slash.
+func nuxtURL(p *Post, s *Site) string {
+	rel, ok := contentRel(p, s, "content")
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, seg := range strings.Split(trimPostExt(rel), "/") {
+		parts = append(parts, nuxtPrefixRE.Get().ReplaceAllString(seg, ""))
+	}
+	if parts[len(parts)-1] == "index" {
+		parts = parts[:len(parts)-1]
+	}
+	return "/" + strings.Join(parts, "/")
+}
+
+// vitepressURL: VitePress publishes a page at its path below the docs folder (the folder of
+// .vitepress) with .html, a folder's index.md at the folder (cleanUrls is off by default).
+func vitepressURL(p *Post, s *Site) string {
+	rel := siteRel(p, s)
+	noExt := trimPostExt(rel)
+	if path.Base(noExt) == "index" {
+		if d := path.Dir(noExt); d != "." {
+			return "/" + d + "/"
+		}
+		return "/"
+	}
+	return "/" + noExt + ".html"
+}
+
+// jekyllConfig is what gen reads of a Jekyll _config.yml: the site's permalink style, the
+// front matter defaults that set permalinks, and the collections.
+type jekyllConfig struct {
+	Permalink   string
+	Defaults    []jekyllDefault
+	Collections map[string]string // label → permalink ("" when it sets none)
+}
+
+type jekyllDefault struct {
+	Path, Type, Permalink string
+}
+
+func parseJekyllConfig(conf map[string]any) *jekyllConfig {
+	j := &jekyllConfig{Collections: map[string]string{}}
+	j.Permalink, _ = conf["permalink"].(string)
+	if ds, ok := conf["defaults"].([]any); ok {
+		for _, d := range ds {
+			m, _ := d.(map[string]any)
+			scope, _ := m["scope"].(map[string]any)
+			values, _ := m["values"].(map[string]any)
+			pl, _ := values["permalink"].(string)
+			if pl == "" {
+				continue
+			}
+			p, _ := scope["path"].(string)
+			t, _ := scope["type"].(string)
+			j.Defaults = append(j.Defaults, jekyllDefault{Path: strings.Trim(p, "/"), Type: t, Permalink: pl})
+		}
+	}
+	switch cs := conf["collections"].(type) {
+	case map[string]any:
+		for k, v := range cs {
+			m, _ := v.(map[string]any)
+			pl, _ := m["permalink"].(string)
+			j.Collections[k] = pl
+		}
+	case []any:
+		for _, v := range cs {
+			if k, ok := v.(string); ok {
+				j.Collections[k] = ""
+			}
+		}
+	}
+	return j
+}
+
+// jekyllStyles are Jekyll's built-in permalink styles.
+var jekyllStyles = map[string]string{
+	"date":     "/:categories/:year/:month/:day/:title:output_ext",
+	"pretty":   "/:categories/:year/:month/:day/:title/",
+	"ordinal":  "/:categories/:year/:y_day/:title:output_ext",
+	"weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
+	"none":     "/:categories/:title:output_ext",
+}
+
+var jekyllPlaceholderRE = &lazyRegexp{Expr: `:([a-z_]+)`}
+
+// jekyllURL builds a post's URL as Jekyll does: the permalink pattern from the post's own
+// frontmatter, else the last matching front matter default (longest scope path), else its
+// collection's, else the site's `permalink` (default "date"), with the placeholders filled from
+// the post's date, file name, slug and categories (the folders above _posts and the frontmatter
+// `categories`/`category`, lowercased).
+func jekyllURL(p *Post, s *Site) string {
+	rel := siteRel(p, s)
+	segs := strings.Split(rel, "/")
+	collection, inner := "posts", p.Path
+	var cats []string
+	j := s.Jekyll
+	if j == nil {
+		j = &jekyllConfig{}
+	}
+	found := s.Root == "" // an unknown site: the posts folder is taken to be _posts
+	for i, seg := range segs[:len(segs)-1] {
+		if seg == "_posts" {
+			cats, inner, found = segs[:i], strings.Join(segs[i+1:], "/"), true
+			break
+		}
+		if _, ok := j.Collections[strings.TrimPrefix(seg, "_")]; ok && strings.HasPrefix(seg, "_") {
+			collection, inner, found = seg[1:], strings.Join(segs[i+1:], "/"), true
+			break
+		}
+	}
+	if !found && p.Permalink == "" {
+		// A page (neither in _posts nor in a collection): its path, as a folder with a pretty
+		// permalink style, else with .html; index.md is its folder.
+		st := j.Permalink
+		pretty := st == "pretty" || strings.HasSuffix(st, "/")
+		noExt := trimPostExt(rel)
+		switch {
+		case path.Base(noExt) == "index":
+			return "/" + strings.TrimPrefix(path.Dir(noExt)+"/", "./")
+		case pretty:
+			return "/" + noExt + "/"
+		}
+		return "/" + noExt + ".html"
+	}
+	cats = append(append([]string(nil), cats...), p.Categories...)
+	pattern := p.Permalink
+	if pattern == "" {
+		best := -1
+		for _, d := range j.Defaults {
+			if (d.Path == "" || rel == d.Path || strings.HasPrefix(rel, d.Path+"/")) && (d.Type == "" || d.Type == collection) && len(d.Path) >= best {
+				pattern, best = d.Permalink, len(d.Path)
+			}
+		}
+	}
+	style := j.Permalink
+	if style == "" {
+		style = "date"
+	}
+	if st, ok := jekyllStyles[style]; ok {
+		style = st
+	}
+	if pattern == "" && collection != "posts" {
+		pattern = j.Collections[collection]
+		if pattern == "" {
+			pattern = "/:collection/:path:output_ext"
+			if strings.HasSuffix(style, "/") {
+				pattern = "/:collection/:path/"
+			}
+		}
+	}
+	if pattern == "" {
+		pattern = style
+	}
+	if st, ok := jekyllStyles[pattern]; ok {
+		pattern = st
+	}
+	t := p.PublishedAt
+	name := p.Slug
+	if fs := p.fieldText("slug"); fs != "" {
+		name = fs
+	}
+	lower := make([]string, 0, len(cats))
+	seen := map[string]bool{}
+	for _, c := range cats {
+		if c = strings.ToLower(c); c != "" && !seen[c] {
+			seen[c] = true
+			lower = append(lower, c)
+		}
+	}
+	val := map[string]string{
+		"year": fmt.Sprintf("%04d", t.Year()), "month": fmt.Sprintf("%02d", int(t.Month())), "i_month": strconv.Itoa(int(t.Month())),
+		"day": fmt.Sprintf("%02d", t.Day()), "i_day": strconv.Itoa(t.Day()), "short_year": fmt.Sprintf("%02d", t.Year()%100),
+		"hour": fmt.Sprintf("%02d", t.Hour()), "minute": fmt.Sprintf("%02d", t.Minute()), "second": fmt.Sprintf("%02d", t.Second()),
+		"y_day": fmt.Sprintf("%03d", t.YearDay()), "short_month": t.Format("Jan"), "long_month": t.Format("January"),
+		"short_day": t.Format("Mon"), "long_day": t.Format("Monday"),
+		"title": jekyllPretty(name), "slug": slugify(name), "name": slugify(path.Base(trimPostExt(p.Path))),
+		"path": trimPostExt(inner), "basename": path.Base(trimPostExt(p.Path)), "collection": collection,
+		"categories": strings.Join(lower, "/"), "output_ext": ".html",
+	}
+	_, week := t.ISOWeek()
+	val["week"] = fmt.Sprintf("%02d", week)
+	var sc []string
+	for _, c := range lower {
+		sc = append(sc, slugify(c))
+	}
+	val["slugified_categories"] = strings.Join(sc, "/")
+	keys := make([]string, 0, len(val))
+	for k := range val {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool { return len(keys[a]) > len(keys[b]) }) // :i_month before :month
+	out := jekyllPlaceholderRE.Get().ReplaceAllStringFunc(pattern, func(m string) string {
+		k := m[1:]
+		for _, key := range keys {
+			if strings.HasPrefix(k, key) {
+				return val[key] + k[len(key):]
+			}
+		}
+		return m
+	})
+	for strings.Contains(out, "//") {
+		out = strings.ReplaceAll(out, "//", "/")
+	}
+	return "/" + strings.TrimLeft(out, "/")
+}
+
+// jekyllPretty is Jekyll's slugify in "pretty" mode keeping case (what :title uses): runs of
+// characters other than letters, digits and ._~!$&'()+,;=@ become "-".
+func jekyllPretty(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._~!$&'()+,;=@", r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// fieldText is a top-level frontmatter string ("" when absent or not a string).
+func (p *Post) fieldText(key string) string {
+	if n := p.fields[strings.ToLower(key)]; n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return strings.TrimSpace(n.Value)
+	}
+	return ""
+}
+
+// posOf is the position of a frontmatter key of p.
+func posOf(p *Post, key string) okf.Position {
+	return okf.Position{Path: p.Path, Line: int32(p.keyLine[key]), Col: 1}
+}
+
+// zolaDate reads a date from Zola's `path` (2024/01/02/slug).
+func zolaDate(zp string) (time.Time, bool) {
+	m := zolaPathDateRE.Get().FindStringSubmatch(zp)
+	if m == nil {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("2006-01-02", m[1]+"-"+m[2]+"-"+m[3])
+	return t, err == nil
+}

@@ -1,0 +1,4 @@
+export default {
+  title: "Docs",
+  url: "https://docs.example.org",
+};

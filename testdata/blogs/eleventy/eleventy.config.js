@@ -1,0 +1,3 @@
+export default function (eleventyConfig) {
+  eleventyConfig.addPassthroughCopy("img");
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  siteMetadata: { siteUrl: `https://gatsby.example.org` },
+  plugins: [`gatsby-transformer-remark`],
+}

@@ -1,0 +1,3 @@
+export default defineNuxtConfig({
+  modules: ['@nuxt/content'],
+})

@@ -1,0 +1,2 @@
+/** @type {import("@remix-run/dev").AppConfig} */
+module.exports = {};

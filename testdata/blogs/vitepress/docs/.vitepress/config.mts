@@ -1,0 +1,2 @@
+import { defineConfig } from 'vitepress'
+export default defineConfig({ title: 'Docs' })
