@@ -48,7 +48,7 @@ var (
 	codeRE      = &lazyre.Regexp{Expr: `\bOKF\d{3}\b`}
 	fmLineRE    = &lazyre.Regexp{Expr: `^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(.*?)\s*(?:#.*)?$`}
 	timeKeys    = map[string]bool{"at": true, "stale_after": true, "last_modified": true, "timestamp": true}
-	pathKeys    = map[string]bool{"resource": true, "file": true}
+	pathKeys    = map[string]bool{"resource": true, "file": true, "computation": true}
 	statusNames = []string{"draft", "stable", "deprecated"}
 )
 

@@ -223,6 +223,19 @@ func TestHoverDefinitionReferences(t *testing.T) {
 		t.Errorf("hover on stale_after: %q", h.Contents.Value)
 	}
 
+	cl.change(a, fixture["a.md"]+"\n<!-- okf-lint-disable OKF103 -->\n", 2)
+	res, _ = cl.request("textDocument/hover", cl.at(a, 19, 25)) // on the rule code
+	json.Unmarshal(res, &h)
+	if !strings.Contains(h.Contents.Value, "**OKF103 description-not-one-sentence**") {
+		t.Errorf("hover on a rule code: %q", h.Contents.Value)
+	}
+	res, _ = cl.request("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": uriOf(a)}, "position": position{Line: 11, Character: 35}, "context": map[string]any{"includeDeclaration": true}})
+	var flocs []location
+	json.Unmarshal(res, &flocs)
+	if len(flocs) != 2 || flocs[0].Range.Start.Line != 5 || flocs[1].Range.Start.Line != 11 {
+		t.Errorf("references of the footnote: %s, want the source id (line 5) and the use (line 11)", res)
+	}
+
 	res, _ = cl.request("textDocument/definition", cl.at(a, 11, 7))
 	var loc location
 	json.Unmarshal(res, &loc)
