@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -280,17 +281,13 @@ func mdEscape(s string) string {
 
 // fileLocation is the location of a bundle file (its first line, or a heading's).
 func (st *bundleState) fileLocation(rel string, line int) location {
-	p := st.root
-	if st.alone == "" {
-		p = st.root + "/" + rel
-	} else {
-		p = st.root + "/" + st.alone
+	name := rel
+	if st.alone != "" {
+		name = st.alone
 	}
 	pos := position{Line: max(0, line-1)}
-	return location{URI: uriOf(cleanPath(p)), Range: lspRange{pos, pos}}
+	return location{URI: uriOf(filepath.Join(st.root, filepath.FromSlash(name))), Range: lspRange{pos, pos}}
 }
-
-func cleanPath(p string) string { return path.Clean(strings.ReplaceAll(p, "\\", "/")) }
 
 func (s *server) definition(params raw) (any, *rpcError) {
 	var p textDocumentPositionParams
