@@ -13,50 +13,81 @@ import (
 // unsaved buffer linted in the context of the bundle on disk (`okf lint -`). p's folder must exist
 // in base. Every other name is base's.
 func Overlay(base fs.FS, p string, data []byte) fs.FS {
-	return &overlayFS{base: base, path: p, data: data}
+	return OverlayFiles(base, map[string][]byte{p: data})
+}
+
+// OverlayFiles is Overlay for several files at once (an editor's open buffers, okf lsp). An
+// overlay of an overlay is flattened: the new files are added to the old ones over the same base,
+// so an editor's thousandth keystroke reads through one layer, not a thousand.
+func OverlayFiles(base fs.FS, files map[string][]byte) fs.FS {
+	all := make(map[string][]byte, len(files))
+	if o, ok := base.(*overlayFS); ok {
+		for p, d := range o.files {
+			all[p] = d
+		}
+		base = o.base
+	}
+	for p, d := range files {
+		all[p] = d
+	}
+	return &overlayFS{base: base, files: all}
 }
 
 type overlayFS struct {
-	base fs.FS
-	path string
-	data []byte
+	base  fs.FS
+	files map[string][]byte
 }
 
-func (o *overlayFS) info() memInfo { return memInfo{name: path.Base(o.path), size: int64(len(o.data))} }
+func (o *overlayFS) info(p string) memInfo {
+	return memInfo{name: path.Base(p), size: int64(len(o.files[p]))}
+}
 
 func (o *overlayFS) Open(name string) (fs.File, error) {
-	if name == o.path {
-		return &memFile{info: o.info(), r: bytes.NewReader(o.data)}, nil
+	if d, ok := o.files[name]; ok {
+		return &memFile{info: o.info(name), r: bytes.NewReader(d)}, nil
 	}
 	return o.base.Open(name)
 }
 
 func (o *overlayFS) Stat(name string) (fs.FileInfo, error) {
-	if name == o.path {
-		return o.info(), nil
+	if _, ok := o.files[name]; ok {
+		return o.info(name), nil
 	}
 	return fs.Stat(o.base, name)
 }
 
 func (o *overlayFS) ReadFile(name string) ([]byte, error) {
-	if name == o.path {
-		return bytes.Clone(o.data), nil
+	if d, ok := o.files[name]; ok {
+		return bytes.Clone(d), nil
 	}
 	return fs.ReadFile(o.base, name)
 }
 
 func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	es, err := fs.ReadDir(o.base, name)
-	if err != nil || name != path.Dir(o.path) {
+	if err != nil {
 		return es, err
 	}
-	out := make([]fs.DirEntry, 0, len(es)+1)
+	mine := map[string]bool{}
+	for p := range o.files {
+		if path.Dir(p) == name {
+			mine[path.Base(p)] = true
+		}
+	}
+	if len(mine) == 0 {
+		return es, nil
+	}
+	out := make([]fs.DirEntry, 0, len(es)+len(mine))
 	for _, e := range es {
-		if e.Name() != path.Base(o.path) {
+		if !mine[e.Name()] {
 			out = append(out, e)
 		}
 	}
-	out = append(out, fs.FileInfoToDirEntry(o.info()))
+	for p := range o.files {
+		if path.Dir(p) == name {
+			out = append(out, fs.FileInfoToDirEntry(o.info(p)))
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out, nil
 }

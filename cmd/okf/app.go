@@ -120,6 +120,7 @@ func newApp(e *env) *cli.App {
 			migrateCommand(e),
 			schemaCommand(e),
 			serveCommand(e),
+			lspCommand(e),
 			versionCommand(e),
 			completionCommand(e),
 		},

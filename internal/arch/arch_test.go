@@ -14,6 +14,8 @@ const module = "github.com/okf-tools/okf"
 // generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
 // other; migrate imports okf/ only (its edits are okf's, shared with lint --fix), and internal/ helpers; only cmd/okf ties
 // them together. serve/ (the MCP server) builds on okf/ and trust/ only, and only cmd/okf imports it.
+// lsp/ (the language server) builds on okf/ and lint/ (its findings and fixes are lint's, computed
+// the same way), and only cmd/okf imports it.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -46,6 +48,9 @@ func TestImportGraph(t *testing.T) {
 			if depTop == "serve" && rel == "cmd/okf" {
 				cmdServes = true
 			}
+			if depTop == "lsp" && rel != "cmd/okf" && top != "lsp" {
+				t.Errorf("%s imports %s: only cmd/okf may import lsp/", rel, dep)
+			}
 			if depTop == "serve" && rel != "cmd/okf" && top != "serve" {
 				t.Errorf("%s imports %s: only cmd/okf may import serve/", rel, dep)
 			}
@@ -63,6 +68,10 @@ func TestImportGraph(t *testing.T) {
 			case "serve":
 				if depTop != "okf" && depTop != "trust" && depTop != top {
 					t.Errorf("%s imports %s: serve/ may import only okf/ and trust/", rel, dep)
+				}
+			case "lsp":
+				if depTop != "okf" && depTop != "lint" && depTop != "internal" && depTop != top {
+					t.Errorf("%s imports %s: lsp/ may import only okf/ and lint/ (and internal/)", rel, dep)
 				}
 			case "schemas":
 				if depTop != "okf" && depTop != top {

@@ -1,0 +1,106 @@
+package lint
+
+import (
+	"slices"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// Session is a lint run kept across edits of one bundle, for an editor (okf lsp): a keystroke
+// changes one concept (okf.Bundle.WithFile), and Check runs the per-concept rules on that concept
+// alone, keeping every other concept's findings and facts from before, then the rules that look
+// across files (titles, orphans, indexes, logs) over the facts of all. The findings are those Run
+// gives on the same bundle (TestSessionMatchesRun).
+//
+// What a concept's per-concept findings depend on beside the concept is the bundle's file set (a
+// link to a file that exists): when it changes, every concept is checked again. A changed
+// configuration is a new Session.
+type Session struct {
+	pl         *plan
+	perConcept []*Rule
+	rest       []*Rule
+	whole      bool // a rule okf does not define runs: every rule runs on the whole bundle
+	schemas    schemaFallback
+
+	files []string                     // the file set cache was made with
+	cache map[*okf.Concept]sessionFind // by the concept's value: WithFile makes a new one for a change
+}
+
+type sessionFind struct {
+	facts conceptFacts
+	ds    []okf.Diagnostic
+}
+
+// NewSession prepares a run with opts, as Run would make it. opts.Schemas is not used (the schema
+// check reads each concept it checks).
+func NewSession(opts Options) *Session {
+	opts.Schemas = nil
+	pl := newPlan(opts)
+	s := &Session{pl: pl, cache: map[*okf.Concept]sessionFind{}}
+	for _, r := range pl.active {
+		if ByCode(r.Code) != r {
+			s.whole = true
+		}
+	}
+	for _, r := range pl.active {
+		if perConceptRule(r) && !s.whole {
+			s.perConcept = append(s.perConcept, r)
+		} else {
+			s.rest = append(s.rest, r)
+		}
+	}
+	return s
+}
+
+// Check lints b, a bundle of the session's (loaded, or derived with WithFile from one that was),
+// and returns every finding, as Run does. Concepts checked before, unchanged, are not checked
+// again.
+func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
+	if s.whole {
+		return s.pl.finish(b, s.pl.active, nil, nil, 0)
+	}
+	if files := b.Files(); !slices.Equal(files, s.files) {
+		s.files, s.cache = files, map[*okf.Concept]sessionFind{}
+	}
+	next := make(map[*okf.Concept]sessionFind, len(b.Concepts))
+	facts := make([]conceptFacts, len(b.Concepts))
+	var found [][]okf.Diagnostic
+	n := 0
+	for i, c := range b.Concepts {
+		f, ok := s.cache[c]
+		if !ok {
+			f = s.checkConcept(b, c)
+		}
+		next[c], facts[i] = f, f.facts
+		if len(f.ds) > 0 {
+			// finish consumes what it is given: the cache keeps its own.
+			found = append(found, slices.Clone(f.ds))
+			n += len(f.ds)
+		}
+	}
+	s.cache = next
+	return s.pl.finish(b, s.rest, facts, found, n)
+}
+
+// checkConcept runs the per-concept rules on c, as Stream.OnConcept does while loading, on a bundle
+// holding c alone that answers for the whole of b.
+func (s *Session) checkConcept(b *okf.Bundle, c *okf.Concept) sessionFind {
+	pl := s.pl
+	one := b.Alone(c)
+	var st conceptState
+	fc := &st.fc
+	fc.path = c.Path
+	st.links = linkTable{b: one}
+	p := &st.pass
+	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
+		links: &st.links, report: fc.report, scratch: &st.scratch, fallback: &s.schemas}
+	for _, r := range s.perConcept {
+		fc.start()
+		p.Rule = r
+		if e := try(r, p); e != nil {
+			p.report(failure(r, e))
+		}
+		fc.flush()
+	}
+	return sessionFind{facts: factsOf(one, c, p.conceptLinks(0)), ds: fc.out}
+}
