@@ -143,8 +143,8 @@ func withoutPath(msg, p string) string {
 // alikeKey is what two findings of one rule must share to be shown as one: the message with each
 // value replaced by one placeholder. A value is a double-quoted string (`"draft"`, with its
 // backslash escapes), a bracketed span with no bracket inside (`[a, b]`, `[^id]`), or a word that
-// starts with a digit and is not a section number (`2025-03-07T03:39:25Z`, `2`, `8MiB`, but not
-// the 4.1 of §4.1); letters, words and punctuation outside them must be the same. The key is built
+// starts with a digit and is not part of another word or a section number (`2025-03-07T03:39:25Z`,
+// `2`, `8MiB`, but not the 0.1 of v0.1 nor the 4.1 of §4.1); letters, words and punctuation outside them must be the same. The key is built
 // in one pass over the message, so its cost is linear in the message.
 func alikeKey(msg string) string {
 	var b strings.Builder
@@ -174,7 +174,7 @@ func alikeKey(msg string) string {
 				i, prev = i+j+2, ']'
 				continue
 			}
-		case r >= '0' && r <= '9' && !isASCIIWord(prev) && prev != '§':
+		case r >= '0' && r <= '9' && !isASCIIWord(prev) && !isValueByte(byteOf(prev)) && prev != '§':
 			j := i
 			for j < len(msg) && isValueByte(msg[j]) {
 				j++
@@ -191,6 +191,14 @@ func alikeKey(msg string) string {
 
 func isASCIIWord(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// byteOf is r as a byte when it is ASCII, else 0.
+func byteOf(r rune) byte {
+	if r < 0x80 {
+		return byte(r)
+	}
+	return 0
 }
 
 // isValueByte is a byte of a value that starts with a digit: a number, a date, a datetime, a size.

@@ -212,7 +212,8 @@ func lintCommand(e *env) *cli.Command {
 			}
 			report := combine(runs)
 			report.Version = okfVersion()
-			report.Quiet = c.Bool("quiet")
+			// When every FILE was left out (--skip-unbundled), nothing was linted: no summary.
+			report.Quiet = c.Bool("quiet") || len(runs) == 0
 			colour, err := useColor(c, e, c.String("output") != "")
 			if err != nil {
 				return err
