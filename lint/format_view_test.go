@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -227,5 +228,68 @@ func TestAlikeKeyBounded(t *testing.T) {
 		if k := alikeKey(s); len(k) > len(s) {
 			t.Errorf("key longer than the message")
 		}
+	}
+}
+
+// TestGroupEscapesHostilePaths: the line under a group names other files; their paths (a line
+// break and a workflow command, an escape sequence, ##[) are escaped as every path is, in every
+// human format, and the github log lines past the cap start no command.
+func TestGroupEscapesHostilePaths(t *testing.T) {
+	var ds []okf.Diagnostic
+	for i := 0; i < 14; i++ {
+		p := fmt.Sprintf("evil%02d\n::error file=x.md::\x1b[31m##[error]%d.md", i, i)
+		ds = append(ds, okf.Diagnostic{Pos: okf.Position{Path: p, Line: 1}, Code: "OKF905", Severity: okf.Warning, Message: "tags: expected a list"})
+		// a finding of its own in each file, so that the github cap is passed with --no-group
+		ds = append(ds, okf.Diagnostic{Pos: okf.Position{Path: p, Line: 2}, Code: "OKF401", Severity: okf.Warning, Message: fmt.Sprintf("status %q", p)})
+	}
+	ds = okf.SortDiagnostics(ds)
+	for _, group := range []bool{true, false} {
+		for _, format := range []string{"text", "pretty", "github"} {
+			p, _ := NewPrinter(format)
+			var buf bytes.Buffer
+			if err := p.Print(&buf, &Report{Diagnostics: ds, Group: group}); err != nil {
+				t.Fatal(err)
+			}
+			if group && !strings.Contains(buf.String(), "more like it") {
+				t.Errorf("%s: no group line\n%s", format, buf.String())
+			}
+			for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+				if strings.Contains(line, "##[") {
+					t.Errorf("%s (group %v): line holds a legacy workflow command: %q", format, group, line)
+				}
+				if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && !(format == "github" && ghCommand(line)) {
+					t.Errorf("%s (group %v): line reads as a workflow command: %q", format, group, line)
+				}
+				for _, r := range line {
+					if r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f {
+						t.Errorf("%s (group %v): line carries control character %U: %q", format, group, r, line)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ghCommand reports whether a github line is one of okf's own commands: an annotation whose file
+// property is escaped (no raw "::" before the message), or the closing notice.
+func ghCommand(line string) bool {
+	for _, kind := range []string{"::error ", "::warning ", "::notice "} {
+		if rest, ok := strings.CutPrefix(line, kind); ok {
+			props, _, found := strings.Cut(rest, "::")
+			return found && !strings.Contains(props, "\\n::")
+		}
+	}
+	return false
+}
+
+// TestSummaryElapsed: the time is said only when the report carries it (okf lint sets it for a
+// terminal), rounded to hundredths of a second.
+func TestSummaryElapsed(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (TextPrinter{}).Print(&buf, &Report{Files: 12, Elapsed: 354 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "0 errors, 0 warnings, 0 infos; 12 files checked in 0.35s\n"; got != want {
+		t.Errorf("summary = %q, want %q", got, want)
 	}
 }

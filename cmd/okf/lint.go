@@ -53,12 +53,17 @@ func lintCommand(e *env) *cli.Command {
 			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
 			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
 			"bundle root (--config names another file).\n\n" +
+			"text, pretty and github show errors and warnings (--min-severity info shows infos; what --fail-on\n" +
+			"fails is always shown), show a finding alike in " + fmt.Sprint(lint.GroupMinFiles) + " files or more once with its count (--no-group\n" +
+			"shows each), and end with a summary; json and sarif keep every finding.\n\n" +
+			"Findings cite §4.1, a section of the OKF v0.2 spec (" + lint.SpecURL + "),\n" +
+			"and D13, a decision in okf's readings of it (" + lint.DecisionsURL + ").\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
 			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
-			&cli.StringFlag{Name: "min-severity", Usage: "show findings at least `SEVERITY` (error, warning or info) in text, pretty and github; default warning (info with --fail-on info); the others are counted in the summary"},
+			&cli.StringFlag{Name: "min-severity", Usage: "show findings at least `SEVERITY` (error, warning or info); default for text, pretty and github warning (info with --fail-on info), the others counted in the summary; json and sarif keep every finding unless it is given"},
 			&cli.BoolFlag{Name: "no-group", Usage: "in text, pretty and github, show every finding, not once a finding alike in " + fmt.Sprint(lint.GroupMinFiles) + " files or more"},
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "exit 1 when there are more than `N` warnings (-1: no limit)"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title), or the rules named as arguments, and exit (-f json for JSON)"},
