@@ -284,12 +284,8 @@ func (v *view) writeSummary(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "%s not shown%s: --min-severity %s shows them\n", h, fails, least)
 	}
 	if v.grouped > 0 {
-		groups := "as 1 group"
-		if v.grouped > 1 {
-			groups = "as " + thousands(v.grouped) + " groups"
-		}
-		fmt.Fprintf(w, "%s are shown %s, each alike in %d files or more (one rule; the message the same but for paths, quoted values and numbers): --no-group shows every one\n",
-			pluralThousands(v.grouped+v.inGroup, "finding"), groups, GroupMinFiles)
+		fmt.Fprintf(w, "%s alike in %d files or more are shown as %s: --no-group shows every one\n",
+			pluralThousands(v.grouped+v.inGroup, "finding"), GroupMinFiles, pluralThousands(v.grouped, "group"))
 	}
 	switch {
 	case v.section && v.decided:

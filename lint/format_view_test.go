@@ -106,7 +106,7 @@ func TestGroupThreshold(t *testing.T) {
 t/p01.md:9: warning: tags: expected a list [OKF905]
 
 0 errors, 6 warnings, 0 infos
-5 findings are shown as 1 group, each alike in 5 files or more (one rule; the message the same but for paths, quoted values and numbers): --no-group shows every one
+5 findings alike in 5 files or more are shown as 1 group: --no-group shows every one
 § numbers are sections of the OKF v0.2 spec (` + SpecURL + `); D numbers are okf's decisions (` + DecisionsURL + `)
 `
 	if buf.String() != want {
