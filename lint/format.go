@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -37,8 +38,29 @@ type Report struct {
 	// Color turns on ANSI colour in the pretty format (the CLI sets it for a terminal, without
 	// NO_COLOR, or for --color always).
 	Color bool
-	// Quiet leaves out the pretty format's closing summary line: the findings only.
+	// Quiet leaves out the closing summary of the human formats (text, pretty, github): the
+	// findings only.
 	Quiet bool
+
+	// What the human formats (text, pretty, github) show; json and sarif ignore these and keep
+	// every finding, for the tools that read them.
+	//
+	// UseFloor leaves out the findings less severe than Floor: they are counted in the summary,
+	// which says how to show them (okf lint shows errors and warnings by default, so the infos of
+	// a large bundle do not bury them).
+	UseFloor bool
+	Floor    okf.Severity
+	// FailOn is the least severe severity that fails the run (the zero value is okf.Error, the
+	// default of --fail-on): the summary says when findings it hides still fail the run.
+	FailOn okf.Severity
+	// Group shows a finding alike in GroupMinFiles files or more once, with the count and the first
+	// files (see alikeKey for what "alike" is).
+	Group bool
+	// Files is how many files were checked, for the summary (0: not known, not said).
+	Files int
+	// Elapsed is how long the run took, for the summary (0: not said). okf lint sets it only for
+	// a terminal: output that goes to a file or a pipe stays the same from run to run.
+	Elapsed time.Duration
 }
 
 func (r *Report) path(p string) string {

@@ -10,14 +10,35 @@ import (
 )
 
 // GitHubPrinter writes GitHub Actions workflow commands, so findings show as annotations on the
-// pull request: `::error file=…,line=…,col=…,title=CODE::message`; warnings as `::warning`, infos as
-// `::notice`.
+// pull request: `::error file=…,line=…,col=…,title=CODE (error)::message`; warnings as `::warning`,
+// infos as `::notice`. View's floor and grouping apply, and GitHub shows only
+// GitHubAnnotationsPerKind annotations of each kind per step: the findings past that are written
+// as log lines (the text format's), then the summary, and the last line, a notice, says how many
+// are not annotations and where they are.
 type GitHubPrinter struct{}
 
-// Print writes one workflow command per finding.
+// Print writes one workflow command per finding shown, up to GitHub's cap of each kind.
 func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	for _, d := range r.Diagnostics {
+	v := newView(r)
+	var per [3]int
+	for _, it := range v.items {
+		per[severityIndex(it.d.Severity)]++
+	}
+	budget := [3]int{GitHubAnnotationsPerKind, GitHubAnnotationsPerKind, GitHubAnnotationsPerKind}
+	capped := per[0] > budget[0] || per[1] > budget[1] || per[2] > budget[2]
+	if capped {
+		budget[okf.Info]-- // the closing notice is one of the step's notices
+	}
+	var rest []viewItem
+	for _, it := range v.items {
+		d := it.d
+		k := severityIndex(d.Severity)
+		if budget[k] == 0 {
+			rest = append(rest, it)
+			continue
+		}
+		budget[k]--
 		cmd := "error"
 		switch d.Severity {
 		case okf.Warning:
@@ -38,8 +59,24 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 				}
 			}
 		}
-		props = append(props, "title="+ghProperty(okf.EscapeControl(d.Code)))
-		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(d.Message))
+		title := d.Code + " (" + d.Severity.String() + ")"
+		msg := d.Message
+		if it.group != nil {
+			title += ", " + pluralThousands(it.group.files, "file")
+			msg += "\n" + strings.TrimSpace(it.group.line())
+		}
+		props = append(props, "title="+ghProperty(okf.EscapeControl(title)))
+		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(msg))
+	}
+	if err := writeTextItems(bw, r, rest); err != nil {
+		return err
+	}
+	if !r.Quiet {
+		v.writeSummary(bw, r)
+	}
+	if capped {
+		fmt.Fprintf(bw, "::notice title=okf lint::%s of the %s shown are in this step's log above, not annotations (GitHub shows %d annotations of each kind per step): -f sarif with code scanning shows every finding\n",
+			thousands(len(rest)), pluralThousands(len(v.items), "finding"), GitHubAnnotationsPerKind)
 	}
 	return bw.Flush()
 }

@@ -25,56 +25,74 @@ const excerptWidth = 160
 // still points at the column.
 type PrettyPrinter struct{}
 
-// Print writes every finding with its source line. Findings come sorted by path, so each file is
-// read once, when its first finding is printed, and dropped at the next file.
+// Print writes every finding shown (View's floor and grouping apply) with its source line, then
+// the summary. Findings come sorted by path, so each file is read once, when its first finding is
+// printed, and dropped at the next file.
 func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	var (
-		curPath string
-		lines   [][]byte
-		cur     sourceLine
-	)
+	var src sourceCache
 	paint := func(colour, s string) string {
 		if !r.Color {
 			return s
 		}
 		return colour + s + ansiReset
 	}
-	for _, d := range r.Diagnostics {
+	v := newView(r)
+	for _, it := range v.items {
+		d := it.d
 		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), int(d.Pos.Line), int(d.Pos.Col))),
 			paint(severityColour(d.Severity), d.Severity.String()), okf.EscapeControl(oneLine(d.Message)), d.Code)
-		if d.Pos.Line == 0 || r.ReadFile == nil {
-			continue
-		}
-		if d.Pos.Path != curPath {
-			curPath, lines, cur = d.Pos.Path, nil, sourceLine{}
-			if src, err := r.ReadFile(d.Pos.Path); err == nil {
-				lines = bytes.Split(src, []byte{'\n'})
-			}
-		}
-		if int(d.Pos.Line) > len(lines) {
-			continue
-		}
-		if cur.text == nil || cur.line != int(d.Pos.Line) {
-			cur = newSourceLine(int(d.Pos.Line), lines[d.Pos.Line-1])
-		}
-		if !cur.valid {
-			continue
-		}
-		num := fmt.Sprint(d.Pos.Line)
-		gutter := strings.Repeat(" ", len(num))
-		text, mark := cur.excerpt(int(d.Pos.Col), int(d.End.Line), int(d.End.Col))
-		fmt.Fprintf(bw, " %s |\n", gutter)
-		fmt.Fprintf(bw, " %s | %s\n", num, text)
-		if d.Pos.Col > 0 {
-			fmt.Fprintf(bw, " %s | %s\n", gutter, paint(severityColour(d.Severity), mark))
+		src.write(bw, r, d, paint)
+		if it.group != nil {
+			fmt.Fprintln(bw, okf.EscapeControl(it.group.line()))
 		}
 	}
-	if len(r.Diagnostics) > 0 && !r.Quiet {
-		e, wn, i := r.Counts()
-		fmt.Fprintf(bw, "\n%s, %s, %s\n", plural(e, "error"), plural(wn, "warning"), plural(i, "info"))
+	if !r.Quiet {
+		if len(v.items) > 0 {
+			bw.WriteByte('\n')
+		}
+		v.writeSummary(bw, r)
 	}
 	return bw.Flush()
+}
+
+// sourceCache is the file of the pretty finding being printed, split into lines, and its line
+// being printed.
+type sourceCache struct {
+	path  string
+	lines [][]byte
+	cur   sourceLine
+}
+
+// write writes the source line of a pretty finding with its underline. Findings come sorted by
+// path, so each file is read once, when its first finding is printed.
+func (c *sourceCache) write(bw *bufio.Writer, r *Report, d okf.Diagnostic, paint func(string, string) string) {
+	if d.Pos.Line == 0 || r.ReadFile == nil {
+		return
+	}
+	if d.Pos.Path != c.path {
+		c.path, c.lines, c.cur = d.Pos.Path, nil, sourceLine{}
+		if src, err := r.ReadFile(d.Pos.Path); err == nil {
+			c.lines = bytes.Split(src, []byte{'\n'})
+		}
+	}
+	if int(d.Pos.Line) > len(c.lines) {
+		return
+	}
+	if c.cur.text == nil || c.cur.line != int(d.Pos.Line) {
+		c.cur = newSourceLine(int(d.Pos.Line), c.lines[d.Pos.Line-1])
+	}
+	if !c.cur.valid {
+		return
+	}
+	num := fmt.Sprint(d.Pos.Line)
+	gutter := strings.Repeat(" ", len(num))
+	text, mark := c.cur.excerpt(int(d.Pos.Col), int(d.End.Line), int(d.End.Col))
+	fmt.Fprintf(bw, " %s |\n", gutter)
+	fmt.Fprintf(bw, " %s | %s\n", num, text)
+	if d.Pos.Col > 0 {
+		fmt.Fprintf(bw, " %s | %s\n", gutter, paint(severityColour(d.Severity), mark))
+	}
 }
 
 // ANSI colours of the pretty format; only okf's own text is coloured, never bundle text, which

@@ -90,8 +90,9 @@ func TestEmptyReports(t *testing.T) {
 		}
 		switch format {
 		case "text", "pretty", "github":
-			if buf.Len() != 0 {
-				t.Errorf("%s: clean report printed %q", format, buf.String())
+			// A clean run says so: the summary, with no finding before it.
+			if got, want := buf.String(), "0 errors, 0 warnings, 0 infos\n"; got != want {
+				t.Errorf("%s: clean report printed %q, want %q", format, got, want)
 			}
 		case "json":
 			var r JSONReport
@@ -224,16 +225,18 @@ func hostileReport() *Report {
 // than the github format's own.
 func TestFormatsEscapeHostileText(t *testing.T) {
 	want := map[string]string{
-		"text": `\x3a:warning::x.md: no frontmatter ::error::second [OKF001]` + "\n" +
-			`evil\n::error file=a.md::forged.md:2:8: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n",
+		"text": `\x3a:warning::x.md: error: no frontmatter ::error::second [OKF001]` + "\n" +
+			`evil\n::error file=a.md::forged.md:2:8: error: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n" +
+			"\n2 errors, 0 warnings, 0 infos\n",
 		"pretty": `\x3a:warning::x.md: error: no frontmatter ::error::second [OKF001]` + "\n" +
 			`evil\n::error file=a.md::forged.md:2:8: error: title "\x1b]0;pwned\x07" has ##\x5berror]x and a line [OKF005]` + "\n" +
 			"   |\n" +
 			` 2 | title: \x1b[31mred\x1b[0m \u202eevil ##\x5berror]x` + "\n" +
 			"   |        ^" + strings.Repeat("~", 17) + "\n" + // \x1b[31mred\x1b[0m shows as 18 runes
 			"\n2 errors, 0 warnings, 0 infos\n",
-		"github": `::error file=%3A%3Awarning%3A%3Ax.md,title=OKF001::no frontmatter%0A::error::second` + "\n" +
-			`::error file=evil\n%3A%3Aerror file=a.md%3A%3Aforged.md,line=2,col=8,title=OKF005::title "\x1b]0;pwned\x07" has ##\x5berror]x%0Aand a line` + "\n",
+		"github": `::error file=%3A%3Awarning%3A%3Ax.md,title=OKF001 (error)::no frontmatter%0A::error::second` + "\n" +
+			`::error file=evil\n%3A%3Aerror file=a.md%3A%3Aforged.md,line=2,col=8,title=OKF005 (error)::title "\x1b]0;pwned\x07" has ##\x5berror]x%0Aand a line` + "\n" +
+			"2 errors, 0 warnings, 0 infos\n",
 	}
 	for _, format := range Formats {
 		p, _ := NewPrinter(format)
@@ -349,17 +352,19 @@ type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
 
-// TestAppendDiagnosticMatchesString: the text printer's line is Diagnostic.String and a line break,
-// for whole-file, line-only and line:col positions, multi-byte text and large numbers.
+// TestAppendDiagnosticMatchesString: the text printer's line is the position as Position.String
+// writes it, the severity, the message and the code, and a line break, for whole-file, line-only
+// and line:col positions, multi-byte text and large numbers.
 func TestAppendDiagnosticMatchesString(t *testing.T) {
 	for _, d := range []okf.Diagnostic{
 		{Pos: okf.Position{Path: "a.md"}, Code: "OKF001", Message: "whole file"},
-		{Pos: okf.Position{Path: "dir/b c.md", Line: 7}, Code: "OKF101", Message: "line only"},
-		{Pos: okf.Position{Path: "é/ü.md", Line: 12, Col: 3}, Code: "OKF905", Message: "tags: expected a list, found a string « x »"},
+		{Pos: okf.Position{Path: "dir/b c.md", Line: 7}, Code: "OKF101", Severity: okf.Info, Message: "line only"},
+		{Pos: okf.Position{Path: "é/ü.md", Line: 12, Col: 3}, Code: "OKF905", Severity: okf.Warning, Message: "tags: expected a list, found a string « x »"},
 		{Pos: okf.Position{Path: "x.md", Line: 2147483647, Col: 1 << 30}, Code: "OKF0", Message: ""},
 		{Pos: okf.Position{Path: "", Line: 1, Col: 0}, Code: "", Message: "%s %d"},
 	} {
-		if got, want := string(appendDiagnostic([]byte("kept"), d)), "kept"+d.String()+"\n"; got != want {
+		want := "kept" + d.Pos.String() + ": " + d.Severity.String() + ": " + d.Message + " [" + d.Code + "]\n"
+		if got := string(appendDiagnostic([]byte("kept"), d)); got != want {
 			t.Errorf("appendDiagnostic = %q, want %q", got, want)
 		}
 	}

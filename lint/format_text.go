@@ -9,20 +9,38 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// TextPrinter is the default format: one line per finding, `path:line:col: message [CODE]`, the form
-// editors, grep and compilers' error parsers understand.
+// TextPrinter is the default format: one line per finding, `path:line:col: severity: message
+// [CODE]`, the form editors, grep and compilers' error parsers understand (gcc's and Go vet's), then
+// a summary (View's floor and grouping apply).
 type TextPrinter struct{}
 
-// Print writes one line per finding. A line break inside a message is folded into a space, so a
-// finding is never split over two lines that a CI error matcher would read as two; every other
-// control character of the bundle's text is escaped (okf.EscapeControl), and the path, which starts
-// the line, cannot start a workflow command (okf.EscapeLineStart).
+// Print writes one line per finding, and under the first finding of a group a line indented by two
+// spaces, which error parsers do not read as a finding. A line break inside a message is folded
+// into a space, so a finding is never split over two lines that a CI error matcher would read as
+// two; every other control character of the bundle's text is escaped (okf.EscapeControl), and the
+// path, which starts the line, cannot start a workflow command (okf.EscapeLineStart).
 func (TextPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
+	v := newView(r)
+	if err := writeTextItems(bw, r, v.items); err != nil {
+		return err
+	}
+	if !r.Quiet {
+		if len(v.items) > 0 {
+			bw.WriteByte('\n')
+		}
+		v.writeSummary(bw, r)
+	}
+	return bw.Flush()
+}
+
+// writeTextItems writes findings as the text format does (the github format's log lines too).
+func writeTextItems(bw *bufio.Writer, r *Report, items []viewItem) error {
 	var line []byte
 	// Findings come sorted by path: a path is shown and escaped once for its run of findings.
 	lastPath, shown := "", ""
-	for i, d := range r.Diagnostics {
+	for i, it := range items {
+		d := it.d
 		if i == 0 || d.Pos.Path != lastPath {
 			lastPath, shown = d.Pos.Path, okf.EscapeLineStart(r.path(d.Pos.Path))
 		}
@@ -32,11 +50,15 @@ func (TextPrinter) Print(w io.Writer, r *Report) error {
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}
+		if it.group != nil {
+			bw.WriteString(okf.EscapeControl(it.group.line()))
+			bw.WriteByte('\n')
+		}
 	}
-	return bw.Flush()
+	return nil
 }
 
-// appendDiagnostic appends d as d.String() renders it, then a line break, without fmt.
+// appendDiagnostic appends `path:line:col: severity: message [CODE]` and a line break, without fmt.
 func appendDiagnostic(b []byte, d okf.Diagnostic) []byte {
 	b = append(b, d.Pos.Path...)
 	if d.Pos.Line != 0 {
@@ -47,6 +69,8 @@ func appendDiagnostic(b []byte, d okf.Diagnostic) []byte {
 			b = strconv.AppendInt(b, int64(d.Pos.Col), 10)
 		}
 	}
+	b = append(b, ": "...)
+	b = append(b, d.Severity.String()...)
 	b = append(b, ": "...)
 	b = append(b, d.Message...)
 	b = append(b, " ["...)

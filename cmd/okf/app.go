@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/okf-tools/okf/lint"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -103,6 +104,8 @@ func newApp(e *env) *cli.App {
 		Description: "An OKF bundle is a folder of Markdown files with YAML frontmatter. okf lints it for\n" +
 			"conformance (§11) and hygiene, reports trust and staleness, runs attested computations'\n" +
 			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
+			"§ numbers (§11) are sections of the OKF v0.2 spec, " + lint.SpecURL + ";\n" +
+			"D numbers (D13) are okf's readings of it, " + lint.DecisionsURL + ".\n\n" +
 			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).",
 		Version:         okfVersion(),
 		Reader:          e.stdin,

@@ -52,11 +52,18 @@ func lintCommand(e *env) *cli.Command {
 			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
 			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
 			"bundle root (--config names another file).\n\n" +
+			"text, pretty and github show errors and warnings (--min-severity info shows infos; what --fail-on\n" +
+			"fails is always shown), show a finding alike in " + fmt.Sprint(lint.GroupMinFiles) + " files or more once with its count (--no-group\n" +
+			"shows each), and end with a summary; json and sarif keep every finding.\n\n" +
+			"Findings cite §4.1, a section of the OKF v0.2 spec (" + lint.SpecURL + "),\n" +
+			"and D13, a decision in okf's readings of it (" + lint.DecisionsURL + ").\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
 			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
+			&cli.StringFlag{Name: "min-severity", Usage: "show findings at least `SEVERITY` (error, warning or info); default for text, pretty and github warning (info with --fail-on info), the others counted in the summary; json and sarif keep every finding unless it is given"},
+			&cli.BoolFlag{Name: "no-group", Usage: "in text, pretty and github, show every finding, not once a finding alike in " + fmt.Sprint(lint.GroupMinFiles) + " files or more"},
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "exit 1 when there are more than `N` warnings (-1: no limit)"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule (code, name, severity, source, title), or the rules named as arguments, and exit (-f json for JSON)"},
 			&cli.StringFlag{Name: "explain", Usage: "print the documentation of rule `CODE` (or name, in any case) and exit"},
@@ -76,6 +83,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
 		},
 		Action: func(c *cli.Context) error {
+			started := time.Now()
 			if c.Bool("list-rules") {
 				return listRules(e, c.Args().Slice(), c.String("format"))
 			}
@@ -90,6 +98,17 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr("--fail-on: %v", err)
 			}
+			// The human formats show errors and warnings by default, and whatever fails the run
+			// (--fail-on info); json and sarif keep every finding unless --min-severity is given.
+			floor, floorSet := okf.Warning, c.IsSet("min-severity")
+			if floorSet {
+				if floor, err = okf.ParseSeverity(c.String("min-severity")); err != nil {
+					return usageErr("--min-severity: %v", err)
+				}
+			} else if failOn > floor {
+				floor = failOn
+			}
+			human := c.String("format") == "text" || c.String("format") == "pretty" || c.String("format") == "github"
 			maxWarnings := c.Int("max-warnings")
 			if maxWarnings < -1 {
 				return usageErr("--max-warnings: want a number of warnings, or -1 for no limit, got %d", maxWarnings)
@@ -197,18 +216,35 @@ func lintCommand(e *env) *cli.Command {
 			}
 			report := combine(runs)
 			report.Version = okfVersion()
-			report.Quiet = c.Bool("quiet")
+			// When every FILE was left out (--skip-unbundled), nothing was linted: no summary.
+			report.Quiet = c.Bool("quiet") || len(runs) == 0
 			colour, err := useColor(c, e, c.String("output") != "")
 			if err != nil {
 				return err
+			}
+			all := report.Diagnostics // the exit code is the whole run's, shown or not
+			report.FailOn, report.Group = failOn, !c.Bool("no-group")
+			for _, r := range runs {
+				report.Files += r.files
+			}
+			switch {
+			case human:
+				report.UseFloor, report.Floor = true, floor
+			case floorSet:
+				report.Diagnostics = atLeast(all, floor)
+			}
+			if human && c.String("format") != "github" && c.String("output") == "" && isTerminal(e.stdout) {
+				// Only a person at a terminal sees the time: a file or a pipe gets the same
+				// bytes from every run.
+				report.Elapsed = time.Since(started)
 			}
 			report.Color = colour && c.String("format") == "pretty"
 			print := func(w io.Writer) error { return printer.Print(w, report) }
 			if err := writeReport(e, c.String("output"), print, "cannot write the report"); err != nil {
 				return err
 			}
-			ds := report.Diagnostics
-			_, warnings, _ := report.Counts()
+			ds := all
+			_, warnings, _ := (&lint.Report{Diagnostics: all}).Counts()
 			for _, d := range ds {
 				if d.Severity <= failOn {
 					return findings
@@ -256,6 +292,7 @@ type lintRun struct {
 	display  func(string) string
 	readFile func(string) ([]byte, error)
 	diffed   bool // --fix --dry-run printed this bundle's diff (with --dry-run nothing else is reported)
+	files    int  // the Markdown files checked (those reported on: under a folder or named)
 }
 
 // fixMode is what --fix and --dry-run ask of each bundle linted, and whether the report is SARIF
@@ -345,6 +382,7 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 	return lintRun{
 		ds:    ds,
 		fixes: fixes,
+		files: checkedFiles(b, opts.Filter),
 		display: func(p string) string {
 			if isCfg(p) {
 				return cfgDisplay
@@ -358,6 +396,39 @@ func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint
 			return b.ReadFile(p)
 		},
 	}, nil
+}
+
+// checkedFiles counts the Markdown files of b that the run reports on: its concepts, indexes and
+// logs, those keep accepts (nil: all).
+func checkedFiles(b *okf.Bundle, keep func(string) bool) int {
+	n := 0
+	count := func(p string) {
+		if keep == nil || keep(p) {
+			n++
+		}
+	}
+	for _, c := range b.Concepts {
+		count(c.Path)
+	}
+	for _, x := range b.Indexes {
+		count(x.Path)
+	}
+	for _, l := range b.Logs {
+		count(l.Path)
+	}
+	return n
+}
+
+// atLeast returns the findings of ds at least as severe as floor (--min-severity with json or
+// sarif, which otherwise keep every one).
+func atLeast(ds []okf.Diagnostic, floor okf.Severity) []okf.Diagnostic {
+	var out []okf.Diagnostic
+	for _, d := range ds {
+		if d.Severity <= floor {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // combine makes one report of the runs over one or more bundles. With several, each finding's path

@@ -20,7 +20,7 @@ func TestREADMEFirstCommand(t *testing.T) {
 		t.Fatal("README has no first command")
 	}
 	cmdLine, _, _ = strings.Cut(cmdLine, "\n")
-	_, shown, ok := strings.Cut(s, "each `path:line:col: message [CODE]`:\n\n```text\n")
+	_, shown, ok := strings.Cut(s, "(`--min-severity info` shows it):\n\n```text\n")
 	if !ok {
 		t.Fatal("README shows no output for its first command")
 	}

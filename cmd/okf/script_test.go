@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,7 @@ func TestScript(t *testing.T) {
 			"mkfile":      mkfileCmd,
 			"sparse":      sparseCmd,
 			"mkfifo":      mkfifoCmd,
+			"mkcopies":    mkcopiesCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("OKF_NOW", "")
@@ -94,3 +96,27 @@ func mkfileCmd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var escapeSeq = regexp.MustCompile(`\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}`)
+
+// mkcopiesCmd is "mkcopies N DST SRC": it writes N files made from SRC, the i-th (from 1) at DST
+// with every {i} replaced by i written with two digits, in the name and in the content. Many files
+// with the same finding (aggregation, GitHub's cap on annotations) are made at test time this way.
+func mkcopiesCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: mkcopies N DST SRC")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		ts.Fatalf("mkcopies: N must be a positive number, got %q", args[0])
+	}
+	src := ts.ReadFile(args[2])
+	for i := 1; i <= n; i++ {
+		num := fmt.Sprintf("%02d", i)
+		dst := ts.MkAbs(strings.ReplaceAll(args[1], "{i}", num))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			ts.Fatalf("mkcopies: %v", err)
+		}
+		if err := os.WriteFile(dst, []byte(strings.ReplaceAll(src, "{i}", num)), 0o644); err != nil {
+			ts.Fatalf("mkcopies: %v", err)
+		}
+	}
+}
