@@ -115,4 +115,3 @@ func TestDocsLinks(t *testing.T) {
 		t.Error("no relative link checked: the documentation pages were not read")
 	}
 }
-
