@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,8 @@ import (
 // TestDocsCommands checks every okf command the documentation quotes, in a code block or a code
 // span (README.md, the pages next to it, docs/): its command and subcommand exist, and every flag it passes is a
 // flag of that command, as the CLI defines them (newApp). A command shown with its usage error
-// ("$ okf lint --formt json" followed by "okf: unknown flag") must fail the same check. A flag
+// ("$ okf lint --formt json" followed by "okf: unknown flag") must fail the same check; the
+// okf commands of action.yml and .pre-commit-hooks.yaml are checked too. A flag
 // renamed or removed breaks the pages that show it here, not in a reader's terminal.
 func TestDocsCommands(t *testing.T) {
 	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }})
@@ -42,6 +44,23 @@ func TestDocsCommands(t *testing.T) {
 				t.Errorf("%s:%d: %q is shown failing, but okf takes it", file, q.line, q.text)
 			case !q.wantError && err != nil:
 				t.Errorf("%s:%d: %q: %v", file, q.line, q.text, err)
+			}
+		}
+	}
+	// The adoption files run okf too: the Action's scripts and the pre-commit hook's entry.
+	for _, file := range []string{"../../action.yml", "../../.pre-commit-hooks.yaml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := quotedCommands("```sh\n" + string(data) + "\n```\n")
+		if len(qs) == 0 {
+			t.Errorf("%s: no okf command found", file)
+		}
+		for _, q := range qs {
+			checked++
+			if err := checkInvocation(app, q.args); err != nil {
+				t.Errorf("%s:%d: %q: %v", file, q.line-1, q.text, err)
 			}
 		}
 	}
@@ -270,4 +289,57 @@ func hasFlag(flags []cli.Flag, name string) bool {
 		}
 	}
 	return false
+}
+
+// otherTools are flags the documentation names that belong to other programs, not to okf.
+var otherTools = map[string]string{
+	"user": "docker run", "cli": "the MCP Inspector", "protocol-era": "the MCP Inspector",
+	"textconv": "git", "no-pager": "git", "literal-pathspecs": "git", "git-dir": "git", "filters": "git", "end-of-options": "git",
+}
+
+var flagSpan = regexp.MustCompile("`(--[a-z][a-z0-9-]*)[ =`\\[]")
+
+// TestDocsFlagSpans checks every flag the documentation names on its own in a code span
+// (`--fail-on warning`, `--max-file-size`): it must be a flag of some okf command, or one of
+// another program's flags listed in otherTools. TestDocsCommands checks the flags of whole commands.
+func TestDocsFlagSpans(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }})
+	okfFlags := map[string]bool{"help": true, "version": true}
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			for _, f := range c.Flags {
+				for _, n := range f.Names() {
+					okfFlags[n] = true
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+	var files []string
+	for _, pattern := range []string{"../../*.md", "../../docs/*.md"} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	n := 0
+	for _, file := range files {
+		if filepath.Base(file) == "CHANGELOG.md" {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range flagSpan.FindAllStringSubmatchIndex(string(data), -1) {
+			name := string(data[m[2]+2 : m[3]])
+			n++
+			if !okfFlags[name] && otherTools[name] == "" {
+				t.Errorf("%s:%d: --%s is no flag of any okf command", file, bytes.Count(data[:m[0]], []byte("\n"))+1, name)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d flags found in code spans: the pattern is out of date", n)
+	}
 }
