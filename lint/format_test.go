@@ -144,9 +144,9 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 			t.Errorf("%s: SARIF output does not validate: %v", name, err)
 		}
 	}
-	// Real findings too: every rule over the corpus bundles, when ../shared/corpus is there.
-	// With their fixes (fixes[]): the fixture bundles of fixing rules always have some.
-	corpus := filepath.Join("..", "..", "shared", "corpus")
+	// Real findings too: every rule over real bundles of the corpus (corpusDir), with their fixes
+	// (fixes[]): the fixture bundles of fixing rules always have some.
+	corpus := corpusDir
 	withFixes := 0
 	for _, dir := range []string{filepath.Join(corpus, "acme_retail"), filepath.Join(corpus, "cricket"), filepath.Join(corpus, "stackoverflow"),
 		filepath.Join("testdata", "rules", "OKF201", "bad"), filepath.Join("testdata", "rules", "OKF802", "bad"), filepath.Join("testdata", "rules", "OKF602", "bad")} {

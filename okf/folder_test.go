@@ -53,13 +53,12 @@ func TestLoadAcrossFolders(t *testing.T) {
 }
 
 // TestIndexBodyFromOneParse: an index's Body, read from the tree its entries were read from, is
-// the Body parseBody reads from a parse of its own, for every index.md of the corpus (skipped when
-// absent) and a hand-written one with every kind of body content.
+// the Body parseBody reads from a parse of its own, for every index.md of the corpus (corpusDir)
+// and a hand-written one with every kind of body content.
 func TestIndexBodyFromOneParse(t *testing.T) {
 	texts := map[string][]byte{"hand/index.md": []byte("# Index\n\n## Part\n\n- [A](a.md) - first [^1]\n- [B](b.md)\n  <!-- note -->\n\n" +
 		"```sql\nSELECT 1\n```\n\n![img](i.png)\n\n# Citations\n\n- <https://x.example>\n\n[^1]: a note\n")}
-	corpus := filepath.Join("..", "..", "shared", "corpus")
-	_ = filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(corpusDir(t), func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Name() == "index.md" {
 			if data, err := os.ReadFile(p); err == nil {
 				texts[p] = data

@@ -12,7 +12,7 @@ import (
 // exactly the Body the full load parsed (okf serve relies on that to parse bodies later).
 func TestSkipBodies(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "bundles", "*", "*"))
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*"))
+	corpus, _ := filepath.Glob(filepath.Join(corpusDir(t), "*"))
 	dirs = append(dirs, corpus...)
 	bodies := 0
 	for _, dir := range dirs {

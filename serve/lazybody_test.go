@@ -15,7 +15,7 @@ import (
 // bodies, which are parsed on the first read or trust call) against okf trust's analysis of the
 // same bundle loaded whole: every concept's row must be the same, used_by and lineage included,
 // which follow body links. Run on the test bundle, a bundle whose only reference is a body link,
-// and every ../shared/corpus bundle (when it is there).
+// and every bundle of the corpus (corpusBundles).
 func TestTrustRowsAsFullLoad(t *testing.T) {
 	linked := t.TempDir()
 	files := map[string]string{
@@ -29,8 +29,7 @@ func TestTrustRowsAsFullLoad(t *testing.T) {
 		}
 	}
 	dirs := []string{"testdata/bundle", linked}
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*"))
-	dirs = append(dirs, corpus...)
+	dirs = append(dirs, corpusBundles(t)...)
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	usedByLink := false
 	for _, dir := range dirs {

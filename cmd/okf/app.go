@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/okf-tools/okf/lint"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -96,6 +95,12 @@ func buildCommit() (rev, when string) {
 	return rev, when
 }
 
+// specRefs says what the § and D numbers of okf's help and messages are, and where to read them.
+const specRefs = "§ numbers (§11) are sections of the OKF v0.2 spec:\n" +
+	"  https://github.com/GoogleCloudPlatform/knowledge-catalog/blob/main/okf/SPEC.md\n" +
+	"D numbers (D11) are okf's readings of it where it is silent:\n" +
+	"  https://github.com/okf-tools/okf/blob/main/docs/decisions.md"
+
 func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:      "okf",
@@ -104,9 +109,8 @@ func newApp(e *env) *cli.App {
 		Description: "An OKF bundle is a folder of Markdown files with YAML frontmatter. okf lints it for\n" +
 			"conformance (§11) and hygiene, reports trust and staleness, runs attested computations'\n" +
 			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
-			"§ numbers (§11) are sections of the OKF v0.2 spec, " + lint.SpecURL + ";\n" +
-			"D numbers (D13) are okf's readings of it, " + lint.DecisionsURL + ".\n\n" +
-			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).",
+			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).\n\n" +
+			specRefs,
 		Version:         okfVersion(),
 		Reader:          e.stdin,
 		Writer:          e.stdout,

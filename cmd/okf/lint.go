@@ -43,6 +43,7 @@ func (o *optionalValue) Set(s string) error {
 
 func lintCommand(e *env) *cli.Command {
 	writeBaseline := &optionalValue{}
+	alsoWrites := &repeatedValue{}
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "check a bundle for OKF v0.2 conformance (§11) and hygiene",
@@ -74,6 +75,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in the baseline `FILE`"},
 			&cli.GenericFlag{Name: "write-baseline", Value: writeBaseline, Usage: "record the current findings as a baseline in <root>/" + defaultBaseline + ", or with `[=FILE]` in FILE, and exit 0"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+			alsoWriteFlag(alsoWrites),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print the findings only: no summary line, no notes on standard error"},
 			colorFlag(),
 			maxFileSizeFlag(),
@@ -93,6 +95,10 @@ func lintCommand(e *env) *cli.Command {
 			printer, err := lint.NewPrinter(c.String("format"))
 			if err != nil {
 				return usageErr("--format: %v", err)
+			}
+			also, err := parseAlsoWrite(alsoWrites.values, c.String("output"))
+			if err != nil {
+				return err
 			}
 			failOn, err := okf.ParseSeverity(c.String("fail-on"))
 			if err != nil {
@@ -189,7 +195,7 @@ func lintCommand(e *env) *cli.Command {
 					return usageErr("--baseline %q: %v", p, err)
 				}
 			}
-			fix := fixMode{enabled: c.Bool("fix"), dryRun: c.Bool("dry-run"), sarif: c.String("format") == "sarif", quiet: c.Bool("quiet")}
+			fix := fixMode{enabled: c.Bool("fix"), dryRun: c.Bool("dry-run"), sarif: c.String("format") == "sarif" || wantsSARIF(also), quiet: c.Bool("quiet")}
 			var runs []lintRun
 			diffed := false
 			for _, t := range targets {
@@ -241,6 +247,9 @@ func lintCommand(e *env) *cli.Command {
 			report.Color = colour && c.String("format") == "pretty"
 			print := func(w io.Writer) error { return printer.Print(w, report) }
 			if err := writeReport(e, c.String("output"), print, "cannot write the report"); err != nil {
+				return err
+			}
+			if err := writeAlso(e, also, report); err != nil {
 				return err
 			}
 			ds := all

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/lazyre"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -18,6 +19,7 @@ func finishCommands(app *cli.App) {
 	walk = func(path string, cmds []*cli.Command) {
 		for _, c := range cmds {
 			c.HideHelpCommand = true
+			citesSpec(c)
 			full := path + " " + c.Name
 			flags := c.Flags
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
@@ -31,6 +33,27 @@ func finishCommands(app *cli.App) {
 		return flagUsageErr(app.Name, app.Flags, err)
 	}
 }
+
+// citesSpec adds specRefs to the help of a command that cites a § or D number (in its usage, its
+// description or a flag's usage), so each such help says what they are and where to read them.
+func citesSpec(c *cli.Command) {
+	text := c.Usage + c.Description
+	for _, f := range c.Flags {
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			text += df.GetUsage()
+		}
+	}
+	if !strings.Contains(text, "§") && !dNumber.Get().MatchString(text) {
+		return
+	}
+	if c.Description != "" {
+		c.Description += "\n\n"
+	}
+	c.Description += specRefs
+}
+
+// dNumber finds a decision number (D13) in a help text; compiled on first use, not at init.
+var dNumber = &lazyre.Regexp{Expr: `\bD\d{1,2}\b`}
 
 // flagUsageErr turns a flag-parsing error into okf's usage error.
 func flagUsageErr(cmd string, flags []cli.Flag, err error) error {

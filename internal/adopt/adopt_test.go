@@ -97,10 +97,82 @@ func TestAction(t *testing.T) {
 		t.Errorf("inputs %v, want %v", declared, want)
 	}
 	all := read(t, "action.yml")
-	for _, flag := range []string{"okf lint", "-f github", "-f sarif", "--fail-on", "--config", "okf trust -f markdown", "GITHUB_STEP_SUMMARY"} {
+	for _, flag := range []string{"okf lint", "-f github", "--also-write \"sarif:", "--fail-on", "--config", "okf trust -f markdown", "GITHUB_STEP_SUMMARY"} {
 		if !strings.Contains(all, flag) {
 			t.Errorf("action.yml does not use %q", flag)
 		}
+	}
+}
+
+// TestActionGoCache checks the action keeps Go's build and module caches between runs. setup-go's own
+// cache keys on go.sum files inside the caller's workspace only, and the action's go.sum is not in it
+// (setup-go's cache-restore.ts hashes with @actions/glob's hashFiles, which skips files outside
+// GITHUB_WORKSPACE): so setup-go's cache is off and an actions/cache step, keyed on a hash of the
+// action's go.sum and the Go version, holds GOCACHE and GOMODCACHE.
+func TestActionGoCache(t *testing.T) {
+	var a action
+	if err := yaml.Unmarshal([]byte(read(t, "action.yml")), &a); err != nil {
+		t.Fatal(err)
+	}
+	var key, cached string
+	for _, s := range a.Runs.Steps {
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			if s.With["cache"] == "true" {
+				t.Error("setup-go's cache cannot key on the action's go.sum (outside the workspace): it only warns and caches nothing")
+			}
+		case strings.HasPrefix(s.Uses, "actions/cache@"):
+			cached = s.With["path"] + " " + s.With["key"]
+		case strings.Contains(s.Run, "go env GOCACHE"):
+			key = s.Run
+		case strings.Contains(s.Run, "go build") || strings.Contains(s.Run, "go install"):
+			if cached == "" {
+				t.Errorf("step %q builds okf before any actions/cache step restores Go's caches", s.Name)
+			}
+		}
+	}
+	for _, want := range []string{"go env GOCACHE", "go env GOMODCACHE", "go.sum", "GOVERSION"} {
+		if !strings.Contains(key, want) {
+			t.Errorf("the cache key step does not use %q", want)
+		}
+	}
+	if !strings.Contains(cached, "steps.go-cache.outputs.build") || !strings.Contains(cached, "steps.go-cache.outputs.mod") {
+		t.Errorf("the actions/cache step does not hold GOCACHE and GOMODCACHE: %q", cached)
+	}
+}
+
+// refPattern finds the okf versions that adoption snippets name: the action's ref, go install's
+// version, pre-commit's rev and the Dockerfile's image tag are not checked here.
+var refPattern = regexp.MustCompile(`(?:okf-tools/okf@|github\.com/okf-tools/okf/cmd/okf@|\brev: )([A-Za-z0-9._/-]+)`)
+
+// TestNamedVersionsExist checks every okf version a snippet names, in the README, docs/, the
+// action and the hook, is one that resolves: main, a commit (hex), latest, or a tag of this
+// repository. "@v1", "rev: v1.0.0" and "v0.3.0" named tags that did not exist.
+func TestNamedVersionsExist(t *testing.T) {
+	tags := map[string]bool{}
+	if out, err := exec.Command("git", "-C", root, "tag", "--list").Output(); err == nil {
+		for _, tag := range strings.Fields(string(out)) {
+			tags[tag] = true
+		}
+	}
+	files := []string{"README.md", "CONTRIBUTING.md", "action.yml", ".pre-commit-hooks.yaml", "Dockerfile"}
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	for _, d := range docs {
+		files = append(files, filepath.Join("docs", filepath.Base(d)))
+	}
+	hex := regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+	n := 0
+	for _, f := range files {
+		for _, m := range refPattern.FindAllStringSubmatch(read(t, f), -1) {
+			ref := strings.TrimRight(m[1], ".")
+			n++
+			if ref != "main" && ref != "latest" && !hex.MatchString(ref) && !tags[ref] {
+				t.Errorf("%s names okf version %q, which is no tag of this repository (tags: %d), nor main or a commit", f, ref, len(tags))
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no snippet names an okf version: the pattern is out of date")
 	}
 }
 
@@ -231,7 +303,8 @@ func TestDecisionsShipped(t *testing.T) {
 // workspace where the pull request committed the sarif: input's file as a link leading out of the
 // checkout. okf refuses to write it (exit 3), and the step must fail with that code rather than
 // swallow it and upload a stale or missing report; the file outside stays as it was. With a plain
-// sarif path, findings (exit 1) still let the step pass and write the report.
+// sarif path, findings (exit 1) still let the step pass, and one okf lint run prints the
+// annotations and writes the SARIF file (the bundle is read once; the two cannot disagree).
 func TestActionSARIFRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds okf")
@@ -269,6 +342,16 @@ func TestActionSARIFRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "docs", "note.md"), []byte("# no frontmatter\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// okf on the step's PATH is a wrapper that logs each run, then runs okf.
+	wrapped := filepath.Join(top, "wrapped")
+	runs := filepath.Join(top, "runs.log")
+	if err := os.MkdirAll(wrapped, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!" + bash + "\necho \"$1\" >> '" + runs + "'\nexec '" + filepath.Join(bin, "okf") + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(wrapped, "okf"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	secret := filepath.Join(top, "secret")
 	if err := os.WriteFile(secret, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
@@ -276,12 +359,16 @@ func TestActionSARIFRefused(t *testing.T) {
 	if err := os.Symlink("../secret", filepath.Join(ws, "results.sarif")); err != nil {
 		t.Skipf("no symbolic links: %v", err)
 	}
+	var stdout strings.Builder
 	step := func(sarif string) (int, string) {
 		out := filepath.Join(top, "github_output")
 		os.Remove(out)
+		os.Remove(runs)
+		stdout.Reset()
 		cmd := exec.Command(bash, "-c", script)
 		cmd.Dir = ws
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		cmd.Stdout = &stdout
+		cmd.Env = append(os.Environ(), "PATH="+wrapped+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"OKF_PATH=docs", "OKF_FAIL_ON=error", "OKF_CONFIG=", "OKF_SARIF="+sarif, "GITHUB_OUTPUT="+out)
 		err := cmd.Run()
 		code := 0
@@ -304,5 +391,11 @@ func TestActionSARIFRefused(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(ws, "plain.sarif")); err != nil || !strings.Contains(string(b), "OKF001") {
 		t.Errorf("plain.sarif: %v %.80q", err, b)
+	}
+	if !strings.Contains(stdout.String(), "::error file=docs/note.md,") {
+		t.Errorf("the step printed no annotation for docs/note.md:\n%s", stdout.String())
+	}
+	if b, _ := os.ReadFile(runs); string(b) != "lint\n" {
+		t.Errorf("the step ran okf %q, want one okf lint", b)
 	}
 }
