@@ -43,7 +43,7 @@ func Write(w io.Writer, r *Report, format string, o WriteOptions) error {
 	case "html":
 		return writeHTML(w, r, o)
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+	return okf.UnknownValue("format", format, Formats)
 }
 
 // approxMark follows every value read conservatively from a date-only or offset-less timestamp.

@@ -1021,7 +1021,7 @@ func ParseFailOn(vals []string) ([]string, error) {
 	for _, v := range vals {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(FailOn, v) {
-			return nil, fmt.Errorf("invalid --fail-on %q: want one of %s", v, strings.Join(FailOn, ", "))
+			return nil, okf.UnknownValue("condition", v, FailOn)
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +22,7 @@ func useColor(c *cli.Context, e *env, toFile bool) (bool, error) {
 	case "auto", "":
 		return !toFile && isTerminal(e.stdout) && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb", nil
 	}
-	return false, usageErr("--color: want auto, always or never, got %q", c.String("color"))
+	return false, usageErr("--color: %v", okf.UnknownValue("value", c.String("color"), []string{"auto", "always", "never"}))
 }
 
 // isTerminal reports whether w is a terminal (a character device), the only place colour belongs.

@@ -261,7 +261,7 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		return opts, usageErr("--site %q: expected an absolute http(s) URL such as https://blog.example.com", opts.Site)
 	}
 	if _, err := generate.LookupEngine(opts.Engine); err != nil {
-		return opts, usageErr("--%v", err)
+		return opts, usageErr("--engine: %v", okf.UnknownValue("engine", opts.Engine, generate.EngineNames()))
 	}
 	switch {
 	case opts.DescriptionLength < 2:

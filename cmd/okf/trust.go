@@ -60,7 +60,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	format := c.String("format")
 	if !slices.Contains(trust.Formats, format) {
-		return usageErr("invalid --format %q: want one of %s", format, strings.Join(trust.Formats, ", "))
+		return usageErr("--format: %v", okf.UnknownValue("format", format, trust.Formats))
 	}
 	now, err := okf.ResolveNow(c.String("now"), e.getenv)
 	if err != nil {
@@ -74,20 +74,20 @@ func runTrust(e *env, c *cli.Context) error {
 	for _, s := range c.StringSlice("tier") {
 		t, ok := okf.ParseTier(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("invalid --tier %q: want human-reviewed, machine-confirmed or unverified", s)
+			return usageErr("--tier: %v", okf.UnknownValue("tier", s, []string{"human-reviewed", "machine-confirmed", "unverified"}))
 		}
 		opts.Tiers = append(opts.Tiers, t)
 	}
 	for _, s := range c.StringSlice("status") {
 		st, ok := okf.ParseStatus(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("invalid --status %q: want stable, draft or deprecated", s)
+			return usageErr("--status: %v", okf.UnknownValue("status", s, []string{"stable", "draft", "deprecated"}))
 		}
 		opts.Statuses = append(opts.Statuses, st)
 	}
 	failOn, err := trust.ParseFailOn(c.StringSlice("fail-on"))
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("--fail-on: %v", err)
 	}
 	top, maxChars := c.Int("top"), c.Int("max-bytes")
 	if top < 0 {
