@@ -278,7 +278,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 	if r.Scope != "" {
 		scope = ", limited to " + esc(r.Scope)
 	}
-	fmt.Fprintf(w, "okf trust: %s at %s (expiring within %s)%s\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin, scope)
+	fmt.Fprintf(w, "okf trust: %s in %s at %s (expiring within %s)%s\n", concepts(t.Concepts), esc(truncate(r.Bundle, 60)), when(r.Now, false), r.ExpiringWithin, scope)
 	fmt.Fprintf(w, "\nTotals\n")
 	fmt.Fprintf(w, "  tier       human-reviewed %d, machine-confirmed %d, unverified %d\n", t.HumanReviewed, t.MachineConfirmed, t.Unverified)
 	fmt.Fprintf(w, "  status     stable %d, draft %d, deprecated %d\n", t.Stable, t.Draft, t.Deprecated)
