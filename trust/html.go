@@ -88,22 +88,22 @@ type htmlPage struct {
 	NowLabel  svgLabel
 	// ViewX and ViewW are the timeline's viewBox across: the plot and room for the labels.
 	ViewX, ViewW float64
-	YMax      int
-	Counts    bool // label each timeline column with its count
-	Upcoming  []*Concept
-	UpMore    int
-	Notes     []string
-	NotesMore int
-	Lineage   []string
-	LineMore  int
-	Queue     []htmlQueueItem
-	QueueMore int
-	DirsShown int
-	AllTiers  []string
-	AllFresh  []string
-	Legend    string
-	Data      pageData
-	PageSize  int
+	YMax         int
+	Counts       bool // label each timeline column with its count
+	Upcoming     []*Concept
+	UpMore       int
+	Notes        []string
+	NotesMore    int
+	Lineage      []string
+	LineMore     int
+	Queue        []htmlQueueItem
+	QueueMore    int
+	DirsShown    int
+	AllTiers     []string
+	AllFresh     []string
+	Legend       string
+	Data         pageData
+	PageSize     int
 }
 
 // htmlQueueItem is one review-queue entry as the page prints it.
