@@ -43,6 +43,7 @@ func trustCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "path", Usage: "list only concepts whose path matches `GLOB` (.okfignore syntax: *, **, dir/); repeatable"},
 			&cli.StringFlag{Name: "base", Usage: "compare with the bundle at git revision `REF` (read through git, no checkout)"},
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a listed concept is `COND`: " + strings.Join(trust.FailOn, ", ") + "; repeatable"},
+			&cli.IntFlag{Name: "width", Usage: "fit the text report into `N` columns, wrapping lines and printing a table too wide as records (default: the terminal's width on a terminal, else no limit; 0: no limit)"},
 			&cli.IntFlag{Name: "top", Value: trust.DefaultTop, Usage: "show the first `N` items of the review queue in text, markdown and html (0: all; json has all)"},
 			&cli.IntFlag{Name: "max-bytes", Value: trust.DefaultMaxChars, Usage: "cap the markdown report at `N` characters, as a GitHub comment counts them (UTF-16 units: an emoji counts 2); 0: no cap"},
 		},
@@ -90,6 +91,9 @@ func runTrust(e *env, c *cli.Context) error {
 		return usageErr("--fail-on: %v", err)
 	}
 	top, maxChars := c.Int("top"), c.Int("max-bytes")
+	if c.Int("width") < 0 {
+		return usageErr("invalid --width %d: want 0 (no limit) or a number of columns", c.Int("width"))
+	}
 	if top < 0 {
 		return usageErr("invalid --top %d: want 0 (all) or more", top)
 	}
@@ -148,8 +152,14 @@ func runTrust(e *env, c *cli.Context) error {
 		return err
 	}
 	wo := trust.WriteOptions{Color: format == "text" && colour, Top: top, MaxChars: maxChars, FullCommand: full}
-	if terminal {
+	switch {
+	case c.IsSet("width"):
+		wo.Width = c.Int("width")
+	case terminal:
 		wo.Width = terminalWidth(e.stdout, e.getenv)
+	}
+	if wo.Width > 0 {
+		wo.Width = max(wo.Width, 20) // narrower, no line could hold a key and its value
 	}
 	print := func(w io.Writer) error { return trust.Write(w, report, format, wo) }
 	if err := writeReport(e, out, print, "writing the report"); err != nil {
