@@ -277,7 +277,7 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	case opts.DescriptionLength < 2:
 		return opts, usageErr("--description-length %d: expected at least 2", opts.DescriptionLength)
 	case opts.GroupBy != generate.GroupByDirectory && opts.GroupBy != generate.GroupByType:
-		return opts, usageErr("--group-by %q: expected %q or %q", opts.GroupBy, generate.GroupByDirectory, generate.GroupByType)
+		return opts, usageErr("--group-by: %v", okf.UnknownValue("grouping", opts.GroupBy, []string{generate.GroupByDirectory, generate.GroupByType}))
 	}
 	if fi, err := os.Stat(opts.Posts); err != nil || !fi.IsDir() {
 		return opts, fatalErr("posts folder %q cannot be read: expected a folder of .md/.mdx posts", opts.Posts)
@@ -359,7 +359,7 @@ func indexCommand(e *env) *cli.Command {
 			}
 			g := c.String("group-by")
 			if g != generate.GroupByDirectory && g != generate.GroupByType {
-				return usageErr("--group-by %q: expected %q or %q", g, generate.GroupByDirectory, generate.GroupByType)
+				return usageErr("--group-by: %v", okf.UnknownValue("grouping", g, []string{generate.GroupByDirectory, generate.GroupByType}))
 			}
 			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
 			// indexes and those below, as folder indexes of the bundle found above (never a root
