@@ -255,15 +255,24 @@ func (f *fitWriter) Write(p []byte) (int, error) {
 }
 
 // fitLine wraps line into lines of at most width visible runes (see fitWriter), joined by "\n".
+// Each piece is scanned once, from where the last ended: linear in the line's length.
 func fitLine(line []byte, width int) []byte {
 	s := string(line)
 	lead := len(s) - len(strings.TrimLeft(s, " "))
 	hang := strings.Repeat(" ", min(lead+4, width/2))
 	var out strings.Builder
-	for {
-		prefix := len(s) - len(strings.TrimLeft(s, " ")) // leading spaces of this piece
+	for pos, first := 0, true; ; first = false {
+		avail, prefix := width, 0 // the piece's room, and its own leading spaces (the line's indentation)
+		if first {
+			prefix = lead
+		} else {
+			out.WriteString(hang)
+			avail = width - len(hang)
+		}
+		// A break leaves at least a third of the line on it: "1." alone would read as an empty item.
+		enough := prefix + avail/3
 		visible, cut, space, slash := 0, -1, -1, -1
-		for i := 0; i < len(s); {
+		for i := pos; i < len(s); {
 			if s[i] == 0x1b {
 				j := strings.IndexByte(s[i:], 'm')
 				if j < 0 {
@@ -272,13 +281,12 @@ func fitLine(line []byte, width int) []byte {
 				i += j + 1
 				continue
 			}
-			_, size := utf8.DecodeRuneInString(s[i:])
-			if visible == width {
+			if visible == avail {
 				cut = i
 				break
 			}
-			visible++
-			if i >= prefix {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			if visible >= enough {
 				switch s[i] {
 				case ' ':
 					space = i
@@ -286,25 +294,42 @@ func fitLine(line []byte, width int) []byte {
 					slash = i + 1
 				}
 			}
+			visible++
 			i += size
 		}
-		if cut < 0 || stripANSI(s[cut:]) == "" {
-			out.WriteString(s)
+		if cut < 0 || !visibleFrom(s, cut) {
+			out.WriteString(s[pos:])
 			return []byte(out.String())
 		}
-		// A break leaves at least a third of the line on it: "1." alone would read as an empty item.
-		head, rest := s[:cut], s[cut:]
-		enough := prefix + width/3
+		head, next := s[pos:cut], cut
 		switch {
-		case space >= enough:
-			head, rest = s[:space], s[space+1:]
-		case slash >= enough && slash < cut:
-			head, rest = s[:slash], s[slash:]
+		case space >= 0:
+			head, next = s[pos:space], space+1
+		case slash >= 0 && slash < cut:
+			head, next = s[pos:slash], slash
 		}
 		out.WriteString(strings.TrimRight(head, " "))
 		out.WriteByte('\n')
-		s = hang + strings.TrimLeft(rest, " ")
+		for next < len(s) && s[next] == ' ' {
+			next++
+		}
+		pos = next
 	}
+}
+
+// visibleFrom reports whether s holds a visible rune from i on (not only colour sequences).
+func visibleFrom(s string, i int) bool {
+	for i < len(s) {
+		if s[i] != 0x1b {
+			return true
+		}
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return true
+		}
+		i += j + 1
+	}
+	return false
 }
 
 // stripANSI removes okf's colour sequences.

@@ -73,3 +73,29 @@ func TestTextReadableAt80(t *testing.T) {
 		t.Errorf("a 400-column terminal lost the concept table:\n%s", buf.String())
 	}
 }
+
+// TestFitLineKeepsEverything wraps random lines (spaces, slashes, wide runes, okf's colours) at
+// random widths: every piece fits, and every non-space rune is still there, in order.
+func TestFitLineKeepsEverything(t *testing.T) {
+	parts := []string{"a", "bb", " ", "  ", "/", "é", "界", red, reset, bold, "x/y/z", "1."}
+	seed := uint64(7)
+	next := func(n int) int { seed = seed*6364136223846793005 + 1442695040888963407; return int(seed>>33) % n }
+	for range 3000 {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", next(6)))
+		for range next(80) {
+			b.WriteString(parts[next(len(parts))])
+		}
+		line, width := b.String(), 1+next(40)
+		got := string(fitLine([]byte(line), width))
+		for _, l := range strings.Split(got, "\n") {
+			if n := utf8.RuneCountInString(stripANSI(l)); n > width {
+				t.Fatalf("width %d: piece of %d runes %q from %q", width, n, l, line)
+			}
+		}
+		squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if squash(got) != squash(line) {
+			t.Fatalf("width %d: %q wrapped as %q lost or moved text", width, line, got)
+		}
+	}
+}
