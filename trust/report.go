@@ -472,27 +472,32 @@ func bundleName(b *okf.Bundle, rows []*Concept) string {
 // oneLineTitle is a title on one line, its runs of white space one space.
 func oneLineTitle(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// newerThanRead reports whether okf_version declares a version newer than the 0.2 okf reads
-// ("0.3", "1.0"; a patch part is allowed), the only case where a root title is the bundle's.
+// newerThanRead reports whether okf_version declares a `<major>.<minor>` version newer than the
+// 0.2 okf reads ("0.3", "1.0"), the only case where a root title is the bundle's. (The same reading
+// as okf.NewerVersion, where the okf package has it.)
 func newerThanRead(v okf.Value) bool {
 	if v.Kind != okf.Scalar {
 		return false
 	}
-	parts := strings.Split(strings.TrimSpace(v.Raw), ".")
-	if len(parts) < 2 || len(parts) > 3 {
+	a, b, ok := strings.Cut(strings.TrimSpace(v.Raw), ".")
+	if !ok || !isDigits(a) || !isDigits(b) {
 		return false
 	}
-	var n [2]int
-	for i, p := range parts {
-		x, err := strconv.Atoi(p)
-		if err != nil || x < 0 || len(p) > 6 {
+	major, _ := strconv.Atoi(a)
+	minor, _ := strconv.Atoi(b)
+	return major > 0 || minor > 2
+}
+
+func isDigits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
-		if i < 2 {
-			n[i] = x
-		}
 	}
-	return n[0] > 0 || n[1] > 2
+	return true
 }
 
 // genericHeadings are the first headings of root indexes that name a part of the page rather than
