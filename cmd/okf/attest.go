@@ -63,12 +63,12 @@ func outputFlag() cli.Flag {
 // (coloured as --color says), to -o FILE or standard output.
 func attestReport(c *cli.Context, e *env, v any, print func(w io.Writer, p painter)) error {
 	out := aliased(c, "output", "o", "")
-	if aliased(c, "format", "f", "text") == "json" {
-		return writeReport(e, out, func(w io.Writer) error { return writeJSON(w, v) }, "cannot write the report")
-	}
-	colour, err := useColor(c, e, out != "")
+	colour, err := useColor(c, e, out != "") // checked with every format, as okf lint checks it
 	if err != nil {
 		return err
+	}
+	if aliased(c, "format", "f", "text") == "json" {
+		return writeReport(e, out, func(w io.Writer) error { return writeJSON(w, v) }, "cannot write the report")
 	}
 	return writeReport(e, out, func(w io.Writer) error { print(w, painter(colour)); return nil }, "cannot write the report")
 }
