@@ -196,6 +196,10 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 		default:
 			return usageErr("attest %s: --format: %v", name, okf.UnknownValue("format", f, []string{"text", "json"}))
 		}
+		// --color too is checked before anything runs (attest run would otherwise query first).
+		if err := checkColor(c2); err != nil {
+			return err
+		}
 		return action(c2, args)
 	}
 	return cmd

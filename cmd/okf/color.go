@@ -22,7 +22,18 @@ func useColor(c *cli.Context, e *env, toFile bool) (bool, error) {
 	case "auto", "":
 		return !toFile && isTerminal(e.stdout) && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb", nil
 	}
-	return false, usageErr("--color: %v", okf.UnknownValue("value", c.String("color"), []string{"auto", "always", "never"}))
+	return false, checkColor(c)
+}
+
+// checkColor checks --color's value (nil when the command has none): a usage error names the
+// nearest value.
+func checkColor(c *cli.Context) error {
+	switch v := c.String("color"); v {
+	case "auto", "always", "never", "":
+		return nil
+	default:
+		return usageErr("--color: %v", okf.UnknownValue("value", v, []string{"auto", "always", "never"}))
+	}
 }
 
 // isTerminal reports whether w is a terminal (a character device), the only place colour belongs.
