@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/okf-tools/okf/okf"
@@ -122,7 +121,7 @@ func NewPrinter(format string) (Printer, error) {
 	case "github":
 		return GitHubPrinter{}, nil
 	}
-	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	return nil, okf.UnknownValue("format", format, Formats)
 }
 
 // ruleName returns the kebab-case name of the rule with code among the report's rules (Rules, when

@@ -73,7 +73,7 @@ func ParseSeverity(s string) (Severity, error) {
 	case "info":
 		return Info, nil
 	}
-	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+	return 0, UnknownValue("severity", s, severityNames[:])
 }
 
 // MarshalText makes a Severity serialize as its name in JSON.

@@ -43,7 +43,7 @@ func Write(w io.Writer, r *Report, format string, o WriteOptions) error {
 	case "html":
 		return writeHTML(w, r, o)
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+	return okf.UnknownValue("format", format, Formats)
 }
 
 // approxMark follows every value read conservatively from a date-only or offset-less timestamp.
@@ -122,8 +122,9 @@ type cell struct {
 }
 
 // table prints rows as aligned columns. Widths are measured in runes on the plain text, so colour
-// codes never shift the columns. With width > 0 the widest columns are narrowed (to no less than
-// minCol runes), their cells cut with an ellipsis, until the line fits.
+// codes never shift the columns. With width > 0 (a terminal) a table wider than the line is printed
+// as records instead (tableRecords): cutting its cells to fit would lose the IDs, actors and dates a
+// reviewer reads it for.
 func table(w io.Writer, indent string, colour bool, width int, header []string, rows [][]cell) {
 	widths := make([]int, len(header))
 	for i, h := range header {
@@ -134,49 +135,25 @@ func table(w io.Writer, indent string, colour bool, width int, header []string, 
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
-	if width > 0 {
-		// Floors: the first column (the ID, what a row is about) keeps up to 16 runes, the others
-		// at least 6 or their header's width when shorter.
-		floor := make([]int, len(widths))
-		for i := range widths {
-			floor[i] = min(widths[i], 6, utf8.RuneCountInString(header[i]))
-			if i == 0 {
-				floor[i] = min(widths[i], 16)
-			}
-			floor[i] = max(floor[i], 2)
-		}
-		total := func() int {
-			n := utf8.RuneCountInString(indent) + 2*(len(widths)-1)
-			for _, x := range widths {
-				n += x
-			}
-			return n
-		}
-		for over := total() - width; over > 0; over-- {
-			widest := -1
-			for i, x := range widths {
-				if x > floor[i] && (widest < 0 || x > widths[widest]) {
-					widest = i
-				}
-			}
-			if widest < 0 {
-				break // the fitWriter cuts what is still too long
-			}
-			widths[widest]--
-		}
+	total := utf8.RuneCountInString(indent) + 2*(len(widths)-1)
+	for _, x := range widths {
+		total += x
+	}
+	if width > 0 && total > width {
+		tableRecords(w, indent, colour, header, rows)
+		return
 	}
 	line := func(cells []cell) {
 		var b strings.Builder
 		b.WriteString(indent)
 		for i, c := range cells {
-			text := truncate(c.text, widths[i])
-			plain := text
+			text := c.text
 			if colour && c.colour != "" {
 				text = c.colour + text + reset
 			}
 			b.WriteString(text)
 			if i < len(cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(plain)+2))
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+2))
 			}
 		}
 		fmt.Fprintln(w, b.String())
@@ -191,6 +168,57 @@ func table(w io.Writer, indent string, colour bool, width int, header []string, 
 	}
 }
 
+// tableRecords prints each row of a table too wide for the terminal as a record: its first cell
+// (what the row is about) on a line of its own; then the cells of its short columns (no cell over
+// 18 runes: counts, status, tier) named by their headers together on one line; then each cell of a
+// long column (actors and dates) on a line of its own. "-" cells are left out. The fitWriter wraps
+// what is still longer than the line, at a space or after a slash, so nothing is cut.
+func tableRecords(w io.Writer, indent string, colour bool, header []string, rows [][]cell) {
+	paint := func(c cell) string {
+		if colour && c.colour != "" {
+			return c.colour + c.text + reset
+		}
+		return c.text
+	}
+	keys := make([]string, len(header))
+	short := make([]bool, len(header))
+	for i, h := range header {
+		keys[i] = strings.ToLower(h)
+		short[i] = true
+		for _, r := range rows {
+			short[i] = short[i] && utf8.RuneCountInString(r[i].text) <= 18
+		}
+	}
+	keyW := 0
+	for i := 1; i < len(keys); i++ {
+		if !short[i] {
+			keyW = max(keyW, utf8.RuneCountInString(keys[i]))
+		}
+	}
+	for _, r := range rows {
+		first := r[0]
+		if colour && first.colour == "" {
+			first.colour = bold
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, paint(first))
+		var pairs []string
+		for i := 1; i < len(r); i++ {
+			if c := r[i]; short[i] && c.text != "-" && c.text != "" {
+				// No-break spaces: a name stays whole and with its value.
+				pairs = append(pairs, strings.ReplaceAll(keys[i], " ", "\u00a0")+"\u00a0"+paint(c))
+			}
+		}
+		if len(pairs) > 0 {
+			fmt.Fprintf(w, "%s  %s\n", indent, strings.Join(pairs, ", "))
+		}
+		for i := 1; i < len(r); i++ {
+			if c := r[i]; !short[i] && c.text != "-" && c.text != "" {
+				fmt.Fprintf(w, "%s  %s%s  %s\n", indent, keys[i], strings.Repeat(" ", keyW-utf8.RuneCountInString(keys[i])), paint(c))
+			}
+		}
+	}
+}
+
 // truncate shortens s to n runes with an ellipsis.
 func truncate(s string, n int) string {
 	if n <= 0 || utf8.RuneCountInString(s) <= n {
@@ -200,8 +228,10 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// fitWriter cuts every line longer than width visible runes with an ellipsis (ANSI colour
-// sequences, which only okf writes, take no width), so a line never wraps in the terminal.
+// fitWriter wraps every line longer than width visible runes (ANSI colour sequences, which only
+// okf writes, take no width), so a line never wraps in the terminal where it would break the
+// indentation, and nothing is cut away: at the last space that fits, else after the last slash
+// (a long ID), else anywhere; the rest goes on continuation lines indented four more than the line.
 type fitWriter struct {
 	w     io.Writer
 	width int
@@ -224,32 +254,82 @@ func (f *fitWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// fitLine cuts line to width visible runes, the last one an ellipsis.
+// fitLine wraps line into lines of at most width visible runes (see fitWriter), joined by "\n".
+// Each piece is scanned once, from where the last ended: linear in the line's length.
 func fitLine(line []byte, width int) []byte {
 	s := string(line)
-	visible, coloured := 0, false
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b {
-			j := strings.IndexByte(s[i:], 'm')
-			if j < 0 {
+	lead := len(s) - len(strings.TrimLeft(s, " "))
+	hang := strings.Repeat(" ", min(lead+4, width/2))
+	var out strings.Builder
+	for pos, first := 0, true; ; first = false {
+		avail, prefix := width, 0 // the piece's room, and its own leading spaces (the line's indentation)
+		if first {
+			prefix = lead
+		} else {
+			out.WriteString(hang)
+			avail = width - len(hang)
+		}
+		// A break leaves at least a third of the line on it: "1." alone would read as an empty item.
+		enough := prefix + avail/3
+		visible, cut, space, slash := 0, -1, -1, -1
+		for i := pos; i < len(s); {
+			if s[i] == 0x1b {
+				j := strings.IndexByte(s[i:], 'm')
+				if j < 0 {
+					break
+				}
+				i += j + 1
+				continue
+			}
+			if visible == avail {
+				cut = i
 				break
 			}
-			coloured = s[i:i+j+1] != reset
-			i += j + 1
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		visible++
-		if visible == width && stripANSI(s[i+size:]) != "" {
-			out := s[:i] + "…"
-			if coloured {
-				out += reset
+			_, size := utf8.DecodeRuneInString(s[i:])
+			if visible >= enough {
+				switch s[i] {
+				case ' ':
+					space = i
+				case '/':
+					slash = i + 1
+				}
 			}
-			return []byte(out)
+			visible++
+			i += size
 		}
-		i += size
+		if cut < 0 || !visibleFrom(s, cut) {
+			out.WriteString(s[pos:])
+			return []byte(out.String())
+		}
+		head, next := s[pos:cut], cut
+		switch {
+		case space >= 0:
+			head, next = s[pos:space], space+1
+		case slash >= 0 && slash < cut:
+			head, next = s[pos:slash], slash
+		}
+		out.WriteString(strings.TrimRight(head, " "))
+		out.WriteByte('\n')
+		for next < len(s) && s[next] == ' ' {
+			next++
+		}
+		pos = next
 	}
-	return line
+}
+
+// visibleFrom reports whether s holds a visible rune from i on (not only colour sequences).
+func visibleFrom(s string, i int) bool {
+	for i < len(s) {
+		if s[i] != 0x1b {
+			return true
+		}
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return true
+		}
+		i += j + 1
+	}
+	return false
 }
 
 // stripANSI removes okf's colour sequences.
@@ -278,7 +358,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 	if r.Scope != "" {
 		scope = ", limited to " + esc(r.Scope)
 	}
-	fmt.Fprintf(w, "okf trust: %s at %s (expiring within %s)%s\n", concepts(t.Concepts), when(r.Now, false), r.ExpiringWithin, scope)
+	fmt.Fprintf(w, "okf trust: %s in %s at %s (expiring within %s)%s\n", concepts(t.Concepts), esc(truncate(r.Bundle, 60)), when(r.Now, false), r.ExpiringWithin, scope)
 	fmt.Fprintf(w, "\nTotals\n")
 	fmt.Fprintf(w, "  tier       human-reviewed %d, machine-confirmed %d, unverified %d\n", t.HumanReviewed, t.MachineConfirmed, t.Unverified)
 	fmt.Fprintf(w, "  status     stable %d, draft %d, deprecated %d\n", t.Stable, t.Draft, t.Deprecated)
@@ -330,7 +410,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 			case FreshExpiring:
 				fresh.colour = yellow
 			}
-			rows = append(rows, []cell{{text: esc(c.ID)}, {text: truncate(esc(orDash(c.Type)), 24)}, {text: c.Status.String()},
+			rows = append(rows, []cell{{text: esc(c.ID)}, {text: esc(orDash(c.Type))}, {text: c.Status.String()},
 				{text: c.Tier.String(), colour: tierColour(c.Tier.String())}, {text: ti.stamp(c.Verified)},
 				{text: ti.stamp(c.Generated)}, fresh, num(c.Sources), {text: orDash(strings.Join(flags(c), ","))}})
 		}

@@ -6,9 +6,11 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -63,6 +65,7 @@ type chartRow struct {
 // tick is one day on the staleness timeline, with its concepts stacked by freshness.
 type tick struct {
 	X                      float64
+	Count                  svgLabel // the count above the column
 	Label                  string
 	Stale, Expiring, Fresh int
 	N                      int // all three
@@ -82,22 +85,25 @@ type htmlPage struct {
 	AxisFrom  string
 	AxisTo    string
 	XTicks    []axisTick
-	YMax      int
-	Counts    bool // label each timeline column with its count
-	Upcoming  []*Concept
-	UpMore    int
-	Notes     []string
-	NotesMore int
-	Lineage   []string
-	LineMore  int
-	Queue     []htmlQueueItem
-	QueueMore int
-	DirsShown int
-	AllTiers  []string
-	AllFresh  []string
-	Legend    string
-	Data      pageData
-	PageSize  int
+	NowLabel  svgLabel
+	// ViewX and ViewW are the timeline's viewBox across: the plot and room for the labels.
+	ViewX, ViewW float64
+	YMax         int
+	Counts       bool // label each timeline column with its count
+	Upcoming     []*Concept
+	UpMore       int
+	Notes        []string
+	NotesMore    int
+	Lineage      []string
+	LineMore     int
+	Queue        []htmlQueueItem
+	QueueMore    int
+	DirsShown    int
+	AllTiers     []string
+	AllFresh     []string
+	Legend       string
+	Data         pageData
+	PageSize     int
 }
 
 // htmlQueueItem is one review-queue entry as the page prints it.
@@ -111,7 +117,31 @@ type htmlQueueItem struct {
 // axisTick is one labelled date on the timeline's axis.
 type axisTick struct {
 	X     float64
-	Label string
+	Label svgLabel
+}
+
+// svgLabel is a text of the timeline placed so it stays inside the viewBox: centred on its point,
+// or, where half of it would cross an edge, aligned to that edge (text-anchor start or end).
+type svgLabel struct {
+	X      float64
+	Anchor string
+	Text   string
+}
+
+// labelGlyphW over-estimates the width of one character of the chart's 12px sans-serif labels
+// (digits, dashes and capitals of a date measure 6–7px), so a placed label never reaches an edge.
+const labelGlyphW = 7.5
+
+// placeLabel centres text on x unless that would cross lo or hi, where it aligns to the edge.
+func placeLabel(x float64, text string, lo, hi float64) svgLabel {
+	w := labelGlyphW * float64(utf8.RuneCountInString(text))
+	switch {
+	case x-w/2 < lo:
+		return svgLabel{X: lo, Anchor: "start", Text: text}
+	case x+w/2 > hi:
+		return svgLabel{X: hi, Anchor: "end", Text: text}
+	}
+	return svgLabel{X: x, Anchor: "middle", Text: text}
 }
 
 // pageData is what the page's script renders the concept table and the rest of the queue from.
@@ -231,6 +261,12 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		}
 		p.YMax = most
 		p.Counts = len(days) <= 40
+		// Room left of the plot for the y axis's largest count (right-aligned at -4), and right of
+		// it for a label centred on the last day; labels are kept 2 units inside the viewBox.
+		padL := max(24, 8+labelGlyphW*float64(len(strconv.Itoa(most))))
+		p.ViewX, p.ViewW = -padL, padL+timelineW+12
+		lo, hi := p.ViewX+2, p.ViewX+p.ViewW-2
+		p.NowLabel = placeLabel(p.NowX, "now "+when(r.Now, false), lo, hi)
 		// Axis labels on the first day of months, at most about twelve of them.
 		months := 0
 		for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
@@ -240,7 +276,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		k := 0
 		for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
 			if !m.Before(from) && k%step == 0 {
-				p.XTicks = append(p.XTicks, axisTick{X: x(m), Label: m.Format("2006-01")})
+				p.XTicks = append(p.XTicks, axisTick{X: x(m), Label: placeLabel(x(m), m.Format("2006-01"), lo, hi)})
 			}
 			if !m.Before(from) {
 				k++
@@ -254,6 +290,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 			tk.YS = timelineH - tk.HS
 			tk.YE = tk.YS - tk.HE
 			tk.YF = tk.YE - tk.HF
+			tk.Count = placeLabel(tk.X, strconv.Itoa(tk.N), lo, hi)
 			p.Timeline = append(p.Timeline, *tk)
 		}
 	}

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -216,7 +218,8 @@ var Ranks = []string{
 type Report struct {
 	// Version is the JSON schema version: fields are only added within a version.
 	Version int `json:"version"`
-	// Bundle names the bundle: the first heading of the root index.md, else the folder's name.
+	// Bundle names the bundle (bundleName): the root index's title where its declared version allows
+	// one, else its first heading unless generic, else the folder's name.
 	Bundle string `json:"bundle"`
 	// Revision is the git revision of the checkout, when known (set by the caller, see Revision).
 	Revision string `json:"revision,omitempty"`
@@ -286,7 +289,7 @@ func assemble(r *Report, b *okf.Bundle, all []*Concept, opts Options) *Report {
 	for _, rc := range all {
 		rc.resolveSources(b)
 	}
-	r.Bundle = bundleName(b)
+	r.Bundle = bundleName(b, all)
 	r.Scope = opts.Scope
 	usedBy(b, all, r.all)
 	r.Cycles = lineage(all, r.all)
@@ -437,24 +440,99 @@ func attesterProblem(b *okf.Bundle, c *okf.Concept, res string, builtins []strin
 	return ""
 }
 
-// bundleName is the first heading of the root index.md, else the name of the bundle's folder, else
-// "bundle".
-func bundleName(b *okf.Bundle) string {
-	if x := b.RootIndex(); x != nil && x.Body != nil {
-		for _, h := range x.Body.Headings {
-			if t := strings.TrimSpace(h.Text); t != "" {
+// bundleName is the report's title, the bundle's own name: the root index's `title` where the
+// version it declares allows one (newer than 0.2: §12 lets a newer minor version add root keys, and
+// okf reads such a bundle best-effort; in 0.2 the root index carries only okf_version, §8), else the
+// root index's first heading unless it is a generic word ("Subdirectories", "Index") or names a
+// section of the bundle (a folder or a concept type, as okf index writes them), else the name of
+// the bundle's folder, else "bundle". rows are every concept's row, for the folders and types.
+func bundleName(b *okf.Bundle, rows []*Concept) string {
+	if x := b.RootIndex(); x != nil {
+		if fm := x.Frontmatter; fm != nil && fm.Present && newerThanRead(fm.OKFVersion) && fm.Title.IsString() {
+			if t := oneLineTitle(fm.Title.Text()); t != "" {
+				return t
+			}
+		}
+		if x.Body != nil && len(x.Body.Headings) > 0 {
+			if t := oneLineTitle(x.Body.Headings[0].Text); t != "" && !genericHeading(t, rows) {
 				return t
 			}
 		}
 	}
 	if b.Root != "" {
 		if abs, err := filepath.Abs(b.Root); err == nil {
-			if n := filepath.Base(abs); n != "/" && n != "." {
+			if n := filepath.Base(abs); n != "/" && n != "." && n != string(filepath.Separator) {
 				return n
 			}
 		}
 	}
 	return "bundle"
+}
+
+// oneLineTitle is a title on one line, its runs of white space one space.
+func oneLineTitle(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// newerThanRead reports whether okf_version declares a `<major>.<minor>` version newer than the
+// 0.2 okf reads ("0.3", "1.0"), the only case where a root title is the bundle's. (The same reading
+// as okf.NewerVersion, where the okf package has it.)
+func newerThanRead(v okf.Value) bool {
+	if v.Kind != okf.Scalar {
+		return false
+	}
+	a, b, ok := strings.Cut(strings.TrimSpace(v.Raw), ".")
+	if !ok || !isDigits(a) || !isDigits(b) {
+		return false
+	}
+	major, _ := strconv.Atoi(a)
+	minor, _ := strconv.Atoi(b)
+	return major > 0 || minor > 2
+}
+
+func isDigits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// genericHeadings are the first headings of root indexes that name a part of the page rather than
+// the bundle: lowercase, without punctuation at either end.
+var genericHeadings = map[string]bool{
+	"subdirectories": true, "subdirectory": true, "directories": true, "directory": true,
+	"folders": true, "folder": true, "index": true, "contents": true, "content": true,
+	"table of contents": true, "toc": true, "overview": true, "concepts": true, "sections": true,
+	"categories": true, "topics": true, "files": true, "documents": true, "docs": true,
+	"documentation": true, "pages": true, "entries": true, "home": true, "readme": true,
+	"introduction": true, "intro": true, "about": true, "welcome": true, "summary": true,
+	"start here": true, "getting started": true, "bundle": true, "knowledge": true,
+	"knowledge base": true, "knowledge bundle": true, "root": true, "main": true, "catalog": true,
+	"okf bundle": true, "index of concepts": true, "list of concepts": true, "all concepts": true,
+}
+
+// genericHeading reports whether a heading says nothing of which bundle this is: a generic word, a
+// question, or the name of one of its folders or concept types (the sections okf index writes).
+func genericHeading(h string, rows []*Concept) bool {
+	if strings.HasSuffix(h, "?") {
+		return true // a question opens a section ("What is this?"), it names nothing
+	}
+	k := strings.ToLower(strings.TrimFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	if k == "" || genericHeadings[k] {
+		return true
+	}
+	for _, c := range rows {
+		if dir, _, ok := strings.Cut(c.ID, "/"); ok && strings.ToLower(dir) == k {
+			return true
+		}
+		if c.Type != "" && strings.ToLower(strings.TrimSpace(c.Type)) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // trustKeys are the frontmatter keys about trust and lifecycle rather than content (§5.2–§5.5):
@@ -1021,7 +1099,7 @@ func ParseFailOn(vals []string) ([]string, error) {
 	for _, v := range vals {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(FailOn, v) {
-			return nil, fmt.Errorf("invalid --fail-on %q: want one of %s", v, strings.Join(FailOn, ", "))
+			return nil, okf.UnknownValue("condition", v, FailOn)
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

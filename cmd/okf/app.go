@@ -111,7 +111,17 @@ func newApp(e *env) *cli.App {
 			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
 			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).\n\n" +
 			specRefs,
-		Version:         okfVersion(),
+		// --version (and -v) prints what `okf version` prints: one version string (urfave/cli's own
+		// flag would print "okf version devel", a second form).
+		HideVersion: true,
+		Flags:       []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version (as okf version)"}},
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				printVersion(e.stdout)
+				return nil
+			}
+			return cli.ShowAppHelp(c)
+		},
 		Reader:          e.stdin,
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
@@ -170,18 +180,24 @@ func versionCommand(e *env) *cli.Command {
 		Name:  "version",
 		Usage: "print okf's version and the OKF spec version it implements",
 		Action: func(*cli.Context) error {
-			fmt.Fprintf(e.stdout, "okf %s (OKF spec 0.2)\n", okfVersion())
-			if rev, when := buildCommit(); rev != "" {
-				fmt.Fprintf(e.stdout, "commit: %s\n", rev)
-				if when != "" {
-					fmt.Fprintf(e.stdout, "date: %s\n", when)
-				}
-			}
-			fmt.Fprintf(e.stdout, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			fmt.Fprintf(e.stdout, "sandbox: %s\n", attest.MachineIsolation())
+			printVersion(e.stdout)
 			return nil
 		},
 	}
+}
+
+// printVersion writes what both `okf version` and `okf --version` print: okf's version and the spec
+// it implements on the first line, then the build's commit, toolchain and this machine's sandbox.
+func printVersion(w io.Writer) {
+	fmt.Fprintf(w, "okf %s (OKF spec 0.2)\n", okfVersion())
+	if rev, when := buildCommit(); rev != "" {
+		fmt.Fprintf(w, "commit: %s\n", rev)
+		if when != "" {
+			fmt.Fprintf(w, "date: %s\n", when)
+		}
+	}
+	fmt.Fprintf(w, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "sandbox: %s\n", attest.MachineIsolation())
 }
 
 // flagsFirst moves a command's flags (with their values) ahead of its other arguments, so that

@@ -45,8 +45,61 @@ func attestCommand(e *env) *cli.Command {
 	}
 }
 
-func formatFlag() cli.Flag {
-	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"}
+// reportFlags are -f, -o and --color of the attest subcommands that print a report of their own
+// (list, verify, run), named and behaving as okf lint's and okf trust's.
+func reportFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json (see docs/attest.md for the JSON)"},
+		outputFlag(),
+		colorFlag(),
+	}
+}
+
+func outputFlag() cli.Flag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"}
+}
+
+// attestReport writes an attest subcommand's report: JSON when -f json, else the text print makes
+// (coloured as --color says), to -o FILE or standard output.
+func attestReport(c *cli.Context, e *env, v any, print func(w io.Writer, p painter)) error {
+	out := aliased(c, "output", "o", "")
+	colour, err := useColor(c, e, out != "") // checked with every format, as okf lint checks it
+	if err != nil {
+		return err
+	}
+	if aliased(c, "format", "f", "text") == "json" {
+		return writeReport(e, out, func(w io.Writer) error { return writeJSON(w, v) }, "cannot write the report")
+	}
+	return writeReport(e, out, func(w io.Writer) error { print(w, painter(colour)); return nil }, "cannot write the report")
+}
+
+// painter colours a word of a text report when --color allows it.
+type painter bool
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiGreen  = "\x1b[1;32m"
+	ansiYellow = "\x1b[1;33m"
+)
+
+func (p painter) paint(code, s string) string {
+	if !p || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// outcome colours a verdict: pass green, fail red, error and unavailable yellow.
+func (p painter) outcome(o attest.Outcome) string {
+	switch o {
+	case attest.Pass:
+		return p.paint(ansiGreen, string(o))
+	case attest.Fail:
+		return p.paint(ansiRed, string(o))
+	}
+	return p.paint(ansiYellow, okf.EscapeControl(string(o)))
 }
 
 func allowOutsideFlag() cli.Flag {
@@ -141,7 +194,11 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 		switch f := aliased(c2, "format", "f", "text"); {
 		case name == "check", f == "", f == "text", f == "json": // check takes okf lint's formats
 		default:
-			return usageErr("attest %s: --format %q: expected text or json", name, f)
+			return usageErr("attest %s: --format: %v", name, okf.UnknownValue("format", f, []string{"text", "json"}))
+		}
+		// --color too is checked before anything runs (attest run would otherwise query first).
+		if err := checkColor(c2); err != nil {
+			return err
 		}
 		return action(c2, args)
 	}
@@ -171,7 +228,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func attestListCommand(e *env) *cli.Command {
-	flags := []cli.Flag{formatFlag(), allowOutsideFlag()}
+	flags := append(reportFlags(), allowOutsideFlag())
 	return subcommand("list", "list every Attested Computation with its contract and who links to it", "[PATH]",
 		"For each Attested Computation: runtime, parameters, where the computation is (inline block or\n"+
 			"file), the fields executor.receipt requires, the attester and its kind, and the concepts linking to it.\n"+
@@ -204,26 +261,24 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				comps = kept
 			}
-			if c.String("format") == "json" {
-				out := map[string]any{"computations": nonNil(comps)}
-				if scope != "" {
-					out["scope"] = scope
-				}
-				return writeJSON(e.stdout, out)
+			out := map[string]any{"computations": nonNil(comps)}
+			if scope != "" {
+				out["scope"] = scope
 			}
 			show := newPathDisplay(dir)
-			for i, comp := range comps {
-				if i > 0 {
-					fmt.Fprintln(e.stdout)
+			return attestReport(c, e, out, func(w io.Writer, p painter) {
+				for i, comp := range comps {
+					if i > 0 {
+						fmt.Fprintln(w)
+					}
+					printComputation(w, comp, show, p)
 				}
-				printComputation(e.stdout, comp, show)
-			}
-			under := ""
-			if scope != "" {
-				under = " under " + okf.EscapeControl(scope) + " (the list is limited to it)"
-			}
-			fmt.Fprintf(e.stdout, "%s%s\n", countOf(len(comps), "attested computation"), under)
-			return nil
+				under := ""
+				if scope != "" {
+					under = " under " + okf.EscapeControl(scope) + " (the list is limited to it)"
+				}
+				fmt.Fprintf(w, "%s%s\n", countOf(len(comps), "attested computation"), under)
+			})
 		})
 }
 
@@ -238,13 +293,13 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 // escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart). show turns a
 // bundle path into the path okf lint prints (from the working directory), so an inline block's
 // position opens in an editor as a finding's does.
-func printComputation(w io.Writer, comp *attest.Computation, show func(string) string) {
+func printComputation(w io.Writer, comp *attest.Computation, show func(string) string, p painter) {
 	esc := okf.EscapeControl
 	title := ""
 	if comp.Title != "" {
 		title = "  (" + esc(comp.Title) + ")"
 	}
-	fmt.Fprintf(w, "%s%s\n", okf.EscapeLineStart(comp.ID), title)
+	fmt.Fprintf(w, "%s%s\n", p.paint(ansiBold, okf.EscapeLineStart(comp.ID)), title)
 	rt := comp.Runtime
 	if rt == "" {
 		rt = "(none)"
@@ -277,7 +332,7 @@ func printComputation(w io.Writer, comp *attest.Computation, show func(string) s
 	case a.Resource == "":
 		fmt.Fprintf(w, "  attester:     (none)\n")
 	default:
-		fmt.Fprintf(w, "  attester:     %s (%s: %s)\n", esc(a.Resource), esc(a.State), esc(a.Problem))
+		fmt.Fprintf(w, "  attester:     %s (%s: %s)\n", esc(a.Resource), p.paint(ansiYellow, esc(a.State)), esc(a.Problem))
 	}
 	fmt.Fprintf(w, "  linked from:  %s\n", esc(orNone(strings.Join(comp.LinkedFrom, ", "))))
 }
@@ -292,7 +347,7 @@ func orNone(s string) string {
 func attestCheckCommand(e *env) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`, as okf lint's: " + strings.Join(lint.Formats, ", ")},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of standard output"},
+		outputFlag(),
 		&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least this `SEVERITY`: error, warning or info (default error, as okf lint; CI that gates contracts uses warning)"},
 		colorFlag(),
 		allowOutsideFlag(),
@@ -313,7 +368,7 @@ func attestCheckCommand(e *env) *cli.Command {
 			}
 			failOn, err := okf.ParseSeverity(c.String("fail-on"))
 			if err != nil {
-				return usageErr("attest check: --fail-on %q: expected error, warning or info", c.String("fail-on"))
+				return usageErr("attest check: --fail-on: %v", err)
 			}
 			// The bundle is found as okf lint finds it: a folder below the root or a file is checked as
 			// part of its bundle (paths resolve from the real root), and only its findings are reported.
@@ -502,8 +557,7 @@ func attestVerifyCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "receipt", Usage: "the receipt `FILE` (JSON) a run returned"},
 		claimedFlag(),
 		paramFlag(),
-		formatFlag(),
-	}, sandboxFlags()...)
+	}, append(reportFlags(), sandboxFlags()...)...)
 	return subcommand("verify", "run a computation's attester over a receipt and print the verdict", "CONCEPT --receipt FILE.json",
 		"Checks the receipt carries every field executor.receipt lists, then runs the attester (D18) and\n"+
 			"prints the result: pass, fail, error or unavailable. Exit 0 only on pass.",
@@ -550,12 +604,8 @@ func attestVerifyCommand(e *env) *cli.Command {
 			} else {
 				res = attest.Attest(b, comp, req, opts)
 			}
-			if c.String("format") == "json" {
-				if err := writeJSON(e.stdout, res); err != nil {
-					return err
-				}
-			} else {
-				printResult(e.stdout, res)
+			if err := attestReport(c, e, res, func(w io.Writer, p painter) { printResult(w, res, p) }); err != nil {
+				return err
 			}
 			if !res.Passed() {
 				return findings
@@ -569,9 +619,9 @@ func ptr(s string) *string { return &s }
 // printResult writes a verdict. The concept, the attester's reason, details and stderr come from
 // the bundle or the attester: escaped, so none can start a line or carry a control sequence (each
 // stderr line is shown on a line of its own, and cannot begin a workflow command).
-func printResult(w io.Writer, r *attest.Result) {
+func printResult(w io.Writer, r *attest.Result, p painter) {
 	esc := okf.EscapeControl
-	fmt.Fprintf(w, "%s: %s\n", okf.EscapeLineStart(r.Concept), esc(string(r.Outcome)))
+	fmt.Fprintf(w, "%s: %s\n", okf.EscapeLineStart(r.Concept), p.outcome(r.Outcome))
 	kind := r.Kind
 	if kind == "" {
 		kind = "not runnable"
@@ -614,8 +664,7 @@ func attestRunCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "receipt-out", Usage: "also write the receipt to `FILE`"},
 		claimedFlag(),
 		&cli.StringFlag{Name: "now", Usage: "the clock `TIME` stamped on the receipt (RFC 3339, or a date; also OKF_NOW)"},
-		formatFlag(),
-	}, sandboxFlags()...)
+	}, append(reportFlags(), sandboxFlags()...)...)
 	return subcommand("run", "execute a sqlite or postgres computation, then attest its receipt", "CONCEPT --param name=value… (--db PATH | --dsn DSN)",
 		"Binds the declared parameters as named parameters (never into the text), checking each value\n"+
 			"against its declared type and required; runs the computation read-only; builds a receipt\n"+
@@ -678,16 +727,15 @@ func attestRunCommand(e *env) *cli.Command {
 				claimed, _ = json.Marshal(rec.Result[0])
 			}
 			res := attest.Attest(b, comp, attest.NewRequest(comp, text, values, recJSON, claimed), opts)
-			if c.String("format") == "json" {
-				if err := writeJSON(e.stdout, map[string]any{"receipt": rec, "attestation": res}); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(e.stdout, "receipt:\n%s", indentJSON(recJSON))
+			err = attestReport(c, e, map[string]any{"receipt": rec, "attestation": res}, func(w io.Writer, p painter) {
+				fmt.Fprintf(w, "receipt:\n%s", indentJSON(recJSON))
 				if rec.Error != nil {
-					fmt.Fprintf(e.stdout, "run failed: %s\n", okf.EscapeControl(*rec.Error))
+					fmt.Fprintf(w, "%s %s\n", p.paint(ansiRed, "run failed:"), okf.EscapeControl(*rec.Error))
 				}
-				printResult(e.stdout, res)
+				printResult(w, res, p)
+			})
+			if err != nil {
+				return err
 			}
 			if rec.Error != nil || !res.Passed() {
 				return findings

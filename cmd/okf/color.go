@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +22,18 @@ func useColor(c *cli.Context, e *env, toFile bool) (bool, error) {
 	case "auto", "":
 		return !toFile && isTerminal(e.stdout) && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb", nil
 	}
-	return false, usageErr("--color: want auto, always or never, got %q", c.String("color"))
+	return false, checkColor(c)
+}
+
+// checkColor checks --color's value (nil when the command has none): a usage error names the
+// nearest value.
+func checkColor(c *cli.Context) error {
+	switch v := c.String("color"); v {
+	case "auto", "always", "never", "":
+		return nil
+	default:
+		return usageErr("--color: %v", okf.UnknownValue("value", v, []string{"auto", "always", "never"}))
+	}
 }
 
 // isTerminal reports whether w is a terminal (a character device), the only place colour belongs.

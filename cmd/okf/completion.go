@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -72,7 +73,7 @@ func completionCommand(e *env) *cli.Command {
 				}
 				fmt.Fprint(e.stdout, s)
 			default:
-				return usageErr("completion: unknown shell %q (want bash, zsh or fish)", c.Args().First())
+				return usageErr("completion: %v", okf.UnknownValue("shell", c.Args().First(), []string{"bash", "zsh", "fish"}))
 			}
 			return nil
 		},

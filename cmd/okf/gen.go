@@ -52,7 +52,7 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "now", Usage: "generated.at and the log date: RFC 3339 `INSTANT` (also OKF_NOW, SOURCE_DATE_EPOCH)"},
 			&cli.BoolFlag{Name: "strict", Usage: "a skipped concept (missing post, draft, file gen did not write) is an error"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 listing what would change"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the plan"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the files it would write as a unified diff (--check lists the plan)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -111,6 +111,16 @@ func genCommand(e *env) *cli.Command {
 				}
 				fmt.Fprintf(e.stderr, "okf: --strict: %d skipped concept(s), %d unreadable post(s); nothing written\n", skipped, len(plan.Problems))
 				return findings
+			}
+			if c.Bool("dry-run") && !c.Bool("check") {
+				// As every --dry-run: the diff on stdout (for git apply), what it leaves out on stderr.
+				for _, a := range plan.Actions {
+					if a.Kind == generate.Skipped {
+						fmt.Fprintf(e.stderr, "okf: would skip %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
+					}
+				}
+				printChangeDiff(e, opts.Out, plan.Files)
+				return nil
 			}
 			if preview {
 				if !c.Bool("quiet") {
@@ -287,13 +297,13 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		return opts, usageErr("--site %q: expected an absolute http(s) URL such as https://blog.example.com", opts.Site)
 	}
 	if _, err := generate.LookupEngine(opts.Engine); err != nil {
-		return opts, usageErr("--%v", err)
+		return opts, usageErr("--engine: %v", okf.UnknownValue("engine", opts.Engine, generate.EngineNames()))
 	}
 	switch {
 	case opts.DescriptionLength < 2:
 		return opts, usageErr("--description-length %d: expected at least 2", opts.DescriptionLength)
 	case opts.GroupBy != generate.GroupByDirectory && opts.GroupBy != generate.GroupByType:
-		return opts, usageErr("--group-by %q: expected %q or %q", opts.GroupBy, generate.GroupByDirectory, generate.GroupByType)
+		return opts, usageErr("--group-by: %v", okf.UnknownValue("grouping", opts.GroupBy, []string{generate.GroupByDirectory, generate.GroupByType}))
 	}
 	if fi, err := os.Stat(opts.Posts); err != nil || !fi.IsDir() {
 		return opts, fatalErr("posts folder %q cannot be read: expected a folder of .md/.mdx posts", opts.Posts)
@@ -348,19 +358,22 @@ func indexCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "index",
 		Usage:     "regenerate a bundle's index.md files (§8)",
-		UsageText: "okf index [--group-by directory|type] [--rewrite] [--check] [PATH]",
+		UsageText: "okf index [--group-by directory|type] [--rewrite] [--check | --dry-run] [PATH]",
 		Description: "Every folder with concepts below it gets an index.md listing each concept as\n" +
 			"'* [Title](path) - description' (§8). By default existing indexes are merged: headings,\n" +
 			"prose, titles and descriptions people wrote stay, entries for new concepts are added and\n" +
 			"entries for deleted ones removed. index.md and log.md are never listed as concepts.\n" +
 			"The bundle is found from PATH as okf lint finds it; a folder below the root regenerates only\n" +
 			"its own index and those below it (folder indexes: the root index is left alone).\n\n" +
+			"--check lists the indexes that would change; --dry-run prints the change as a unified diff\n" +
+			"(for git apply), as okf lint --fix --dry-run and okf migrate --dry-run do. Neither writes.\n\n" +
 			"Exit codes: 0 done, 1 --check found indexes to change, 2 bad usage, 3 unreadable bundle.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on standard output (warnings and errors still go to standard error; the exit code is the same)"},
 			&cli.StringFlag{Name: "group-by", Usage: "sections by `directory` or type", Value: generate.GroupByDirectory},
 			&cli.BoolFlag{Name: "rewrite", Usage: "write every index from scratch instead of merging"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 listing the indexes that would change"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the changes as a unified diff (exit 0)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -372,7 +385,7 @@ func indexCommand(e *env) *cli.Command {
 			}
 			g := c.String("group-by")
 			if g != generate.GroupByDirectory && g != generate.GroupByType {
-				return usageErr("--group-by %q: expected %q or %q", g, generate.GroupByDirectory, generate.GroupByType)
+				return usageErr("--group-by: %v", okf.UnknownValue("grouping", g, []string{generate.GroupByDirectory, generate.GroupByType}))
 			}
 			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
 			// indexes and those below, as folder indexes of the bundle found above (never a root
@@ -387,7 +400,11 @@ func indexCommand(e *env) *cli.Command {
 			if scope != "" && !strings.HasSuffix(scope, "/") {
 				return usageErr("index takes a bundle folder, not the file %q", named)
 			}
-			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") {
+			if c.Bool("check") && c.Bool("dry-run") {
+				return usageErr("--check and --dry-run: expected one of them (--check lists the files, --dry-run prints the diff)")
+			}
+			preview := c.Bool("check") || c.Bool("dry-run")
+			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !preview {
 				// The same lock as okf gen: an index is not rewritten under a running gen.
 				unlock, err := okf.LockBundle(root, "okf index")
 				if err != nil {
@@ -423,6 +440,10 @@ func indexCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
 				}
 			}
+			if c.Bool("dry-run") {
+				printChangeDiff(e, root, changes)
+				return nil
+			}
 			if c.Bool("check") {
 				list(changes, true)
 				if len(changes) > 0 {
@@ -438,4 +459,20 @@ func indexCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// printChangeDiff is what --dry-run prints for whole-file changes (okf index, okf gen): one unified
+// diff of every file that would be written, paths from the working directory, bundle text escaped
+// as the diffs of okf lint --fix --dry-run and okf migrate --dry-run are; nothing to change is an
+// empty output and a note on standard error.
+func printChangeDiff(e *env, root string, changes []okf.FileChange) {
+	var d strings.Builder
+	for _, ch := range changes {
+		d.WriteString(okf.ChangeDiff(displayPath(root, ch.Path), ch.Old, ch.New))
+	}
+	if d.Len() == 0 {
+		fmt.Fprintln(e.stderr, "okf: nothing to change")
+		return
+	}
+	fmt.Fprint(e.stdout, escapeDiff(d.String()))
 }

@@ -23,7 +23,7 @@ func TestPrintResultEscapes(t *testing.T) {
 		StderrTail: "  ::warning::forged\n\x1b]0;title\x07done",
 	}
 	var buf bytes.Buffer
-	printResult(&buf, r)
+	printResult(&buf, r, false)
 	want := `\x3a:error::c: fail` + "\n" +
 		"  attester: attesters/x.py (python)\n" +
 		`  reason:   bad\n::error file=a.md::forged \x1b[31mred` + "\n" +

@@ -43,6 +43,7 @@ func trustCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "path", Usage: "list only concepts whose path matches `GLOB` (.okfignore syntax: *, **, dir/); repeatable"},
 			&cli.StringFlag{Name: "base", Usage: "compare with the bundle at git revision `REF` (read through git, no checkout)"},
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "exit 1 when a listed concept is `COND`: " + strings.Join(trust.FailOn, ", ") + "; repeatable"},
+			&cli.IntFlag{Name: "width", Usage: "fit the text report into `N` columns, wrapping lines and printing a table too wide as records (default: the terminal's width on a terminal, else no limit; 0: no limit)"},
 			&cli.IntFlag{Name: "top", Value: trust.DefaultTop, Usage: "show the first `N` items of the review queue in text, markdown and html (0: all; json has all)"},
 			&cli.IntFlag{Name: "max-bytes", Value: trust.DefaultMaxChars, Usage: "cap the markdown report at `N` characters, as a GitHub comment counts them (UTF-16 units: an emoji counts 2); 0: no cap"},
 		},
@@ -60,7 +61,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	format := c.String("format")
 	if !slices.Contains(trust.Formats, format) {
-		return usageErr("invalid --format %q: want one of %s", format, strings.Join(trust.Formats, ", "))
+		return usageErr("--format: %v", okf.UnknownValue("format", format, trust.Formats))
 	}
 	now, err := okf.ResolveNow(c.String("now"), e.getenv)
 	if err != nil {
@@ -74,22 +75,25 @@ func runTrust(e *env, c *cli.Context) error {
 	for _, s := range c.StringSlice("tier") {
 		t, ok := okf.ParseTier(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("invalid --tier %q: want human-reviewed, machine-confirmed or unverified", s)
+			return usageErr("--tier: %v", okf.UnknownValue("tier", s, []string{"human-reviewed", "machine-confirmed", "unverified"}))
 		}
 		opts.Tiers = append(opts.Tiers, t)
 	}
 	for _, s := range c.StringSlice("status") {
 		st, ok := okf.ParseStatus(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("invalid --status %q: want stable, draft or deprecated", s)
+			return usageErr("--status: %v", okf.UnknownValue("status", s, []string{"stable", "draft", "deprecated"}))
 		}
 		opts.Statuses = append(opts.Statuses, st)
 	}
 	failOn, err := trust.ParseFailOn(c.StringSlice("fail-on"))
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("--fail-on: %v", err)
 	}
 	top, maxChars := c.Int("top"), c.Int("max-bytes")
+	if c.Int("width") < 0 {
+		return usageErr("invalid --width %d: want 0 (no limit) or a number of columns", c.Int("width"))
+	}
 	if top < 0 {
 		return usageErr("invalid --top %d: want 0 (all) or more", top)
 	}
@@ -148,8 +152,14 @@ func runTrust(e *env, c *cli.Context) error {
 		return err
 	}
 	wo := trust.WriteOptions{Color: format == "text" && colour, Top: top, MaxChars: maxChars, FullCommand: full}
-	if terminal {
+	switch {
+	case c.IsSet("width"):
+		wo.Width = c.Int("width")
+	case terminal:
 		wo.Width = terminalWidth(e.stdout, e.getenv)
+	}
+	if wo.Width > 0 {
+		wo.Width = max(wo.Width, 20) // narrower, no line could hold a key and its value
 	}
 	print := func(w io.Writer) error { return trust.Write(w, report, format, wo) }
 	if err := writeReport(e, out, print, "writing the report"); err != nil {
