@@ -18,7 +18,7 @@ import (
 const (
 	exitOK       = 0 // clean
 	exitFindings = 1 // findings at or above the failure threshold (or a failed check)
-	exitUsage    = 2 // bad usage: unknown flag, bad value
+	exitUsage    = 2 // bad usage or configuration: unknown flag, bad value, a path in no bundle, a .okf.yaml with problems
 	exitFatal    = 3 // fatal: the bundle root cannot be read, an output cannot be written
 )
 
@@ -28,6 +28,9 @@ type exitError struct {
 	code int
 	msg  string
 	hint string // a second line, "run 'okf lint --help' for usage"
+	// lines come first, each on a line of its own as written (a configuration's problems,
+	// "file:line:col: message", for editors and CI to read).
+	lines []string
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -144,6 +147,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	// or send a terminal control sequence.
 	var ee *exitError
 	if errors.As(err, &ee) {
+		for _, l := range ee.lines {
+			fmt.Fprintf(stderr, "%s\n", okf.EscapeLineStart(l))
+		}
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
 		}

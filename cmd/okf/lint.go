@@ -124,7 +124,7 @@ func lintCommand(e *env) *cli.Command {
 				}
 				t, err := lint.ResolveStdin(name, c.String("root"))
 				if err != nil {
-					return pathErr(err)
+					return lintPathErr(err)
 				}
 				max := limit
 				if max == 0 {
@@ -142,7 +142,7 @@ func lintCommand(e *env) *cli.Command {
 				var skipped []string
 				targets, skipped, err = lint.ResolveTargets(args, c.String("root"), c.Bool("skip-unbundled"))
 				if err != nil {
-					return pathErr(err)
+					return lintPathErr(err)
 				}
 				if len(skipped) > 0 && !c.Bool("quiet") {
 					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
@@ -227,13 +227,17 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-// pathErr turns lint's error about the paths named into a usage error (exit 2).
-func pathErr(err error) error {
-	var ue *lint.UsageError
-	if errors.As(err, &ue) {
-		return usageErr("%s", ue.Msg)
+// pathErr turns an error about the paths named into its exit (openErr): a path in no bundle and
+// other bad paths are usage errors (exit 2).
+func pathErr(err error) error { return openErr(err, "") }
+
+// lintPathErr is pathErr for okf lint, which can name the bundle of a file in none: --root.
+func lintPathErr(err error) error {
+	var nb *okf.NotBundleError
+	if errors.As(err, &nb) && nb.File {
+		return usageErr("%s (name its bundle with --root)", nb.Msg)
 	}
-	return fatalErr("%v", err)
+	return pathErr(err)
 }
 
 func bundleList(ts []lint.Target) string {
@@ -267,21 +271,16 @@ type fixMode struct{ enabled, dryRun, sarif, quiet bool }
 // read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
 // else the configuration's max_file_size, else the default).
 func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint.Options, stdin *stdinFile, fix fixMode) (lintRun, error) {
-	r, err := okf.OpenBundle(t.Root, limit)
+	o, err := okf.Open(t.Root, limit)
 	if err != nil {
-		return lintRun{}, fatalErr("%v", err)
+		return lintRun{}, openErr(err, "")
 	}
-	cfg, cfgDisplay, err := lint.LoadConfig(r, configFlag)
+	r := o.Root
+	cfg, cfgDisplay, err := lint.LoadConfig(o, configFlag)
 	if err != nil {
-		return lintRun{}, pathErr(err)
+		return lintRun{}, openErr(err, "")
 	}
-	var ignore []string
-	if cfg != nil {
-		ignore = cfg.Ignore
-		if limit == 0 && cfg.MaxFileSize > 0 {
-			r = okf.NewRoot(r, cfg.MaxFileSize)
-		}
-	}
+	ignore := o.Settings.Ignore
 	// The schema check runs as each frontmatter is parsed, not on a second parse (not with --fix,
 	// which lints bundles loaded again).
 	var fsys fs.FS = r

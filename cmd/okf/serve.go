@@ -81,7 +81,7 @@ func runServe(e *env, c *cli.Context) error {
 	}
 	s, err := serve.New(serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report})
 	if err != nil {
-		return fatalErr("%v", err)
+		return openErr(err, "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
