@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -73,7 +74,7 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 	var raw yaml.Node
 	if err := yaml.Unmarshal(src, &raw); err != nil {
 		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
@@ -150,7 +151,7 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 	return cfg, nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // configKind says what a key's value must be, for an error message.
 func configKind(key string) string {

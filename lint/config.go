@@ -3,6 +3,7 @@ package lint
 import (
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/okf-tools/okf/okf"
@@ -53,6 +54,8 @@ type Override struct {
 	Paths *okf.Ignore
 	dirs  *okf.Ignore
 	Rules map[string]Setting
+	// Patterns are the globs as written (for --show-config).
+	Patterns []string
 }
 
 // SchemaRef is a type's schema file and where the mapping was written, for errors.
@@ -65,6 +68,7 @@ type SchemaRef struct {
 // (okf.ParseConfig); name is the path shown in positions. The error is an *okf.ConfigError listing
 // every problem, beside the parts that could be read.
 func ParseConfig(name string, src []byte) (*Config, error) {
+	RegisterRuleNames()
 	c, err := okf.ParseConfig(name, src)
 	return fromOKF(c, name), err
 }
@@ -81,7 +85,7 @@ func fromOKF(oc *okf.Config, name string) *Config {
 		c.ExpiringWithin = WindowSetting(oc.ExpiringWithin)
 	}
 	for _, o := range oc.Overrides {
-		ov := Override{Paths: okf.ParseIgnore(nil), dirs: okf.ParseIgnore(nil), Rules: rulesOf(o.Rules)}
+		ov := Override{Paths: okf.ParseIgnore(nil), dirs: okf.ParseIgnore(nil), Rules: rulesOf(o.Rules), Patterns: o.Paths}
 		for _, p := range o.Paths {
 			ov.Paths.Add(p)
 			if !strings.HasSuffix(p, "/**") {
@@ -113,14 +117,19 @@ func rulesOf(rs []okf.RuleSetting) map[string]Setting {
 // retiredRules are codes that no longer name a rule, and why: a configuration naming one is told,
 // rather than told the code is unknown.
 var retiredRules = map[string]string{
-	"OKF901": "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry",
-	"OKF902": "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2); remove this entry",
+	"OKF901":             "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry",
+	"OKF902":             "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2); remove this entry",
 	"config-invalid":     "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry",
 	"config-unknown-key": "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2); remove this entry",
 }
 
-// The configuration of every command names lint's rules: okf checks them against this registry.
-func init() {
+// RegisterRuleNames tells okf which rules a configuration may name (okf.RegisterRules), so that a
+// .okf.yaml is checked the same way, unknown rules included, by every command: okf, which the
+// other packages open bundles through, knows no rule itself. cmd/okf calls it first thing; lint's
+// own ParseConfig and LoadConfig make sure of it. Cheap, and done once.
+func RegisterRuleNames() { registerOnce() }
+
+var registerOnce = sync.OnceFunc(func() {
 	okf.RegisterRules(func(codeOrName string) (string, string) {
 		if r := Lookup(codeOrName); r != nil {
 			return r.Code, ""
@@ -133,7 +142,7 @@ func init() {
 		}
 		return names
 	})
-}
+})
 
 // setting returns the effective setting of rule r for the file at path: the rule's default, then
 // the configuration's rules, then each matching override in order.

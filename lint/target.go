@@ -40,6 +40,7 @@ func ResolveStdin(name, rootFlag string) (Target, error) { return okf.LocateStdi
 // in the bundle for okf lint exactly when it is for every other command: a --config file setting
 // them is refused.
 func LoadConfig(o *okf.Opened, flag string) (cfg *Config, display string, err error) {
+	RegisterRuleNames()
 	if flag == "" {
 		if o.Config == nil {
 			return nil, "", nil

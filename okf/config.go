@@ -164,13 +164,13 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 	return p.c, &ConfigError{Path: name, Problems: p.probs}
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (p *configParser) parse(src []byte) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 0
-		if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLineRe().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}

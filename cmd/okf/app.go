@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -134,6 +135,8 @@ func newApp(e *env) *cli.App {
 
 // run is main without os.Exit: it returns the exit code, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	// Every command checks .okf.yaml whole, the rules it names included: okf learns their names here.
+	lint.RegisterRuleNames()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	app := newApp(e)
 	args, err := commandArgs(app, args)

@@ -75,6 +75,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "stdin-filename", Usage: "with - as the path: the concept on standard input is the file `PATH` of its bundle (default: stdin.md in the working directory)"},
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes of the rules that offer one (--list-rules), then report what is left"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
+			&cli.BoolFlag{Name: "show-config", Usage: "print the configuration in force for each bundle named (every rule's severity, ignore, size limit, window, schemas, overrides) as YAML, and exit"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-rules") {
@@ -147,6 +148,9 @@ func lintCommand(e *env) *cli.Command {
 				if len(skipped) > 0 && !c.Bool("quiet") {
 					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
 				}
+			}
+			if c.Bool("show-config") {
+				return showConfig(e, targets, c.String("config"), limit, window)
 			}
 			if c.Bool("dry-run") && !c.Bool("fix") {
 				return usageErr("--dry-run goes with --fix")
@@ -246,6 +250,30 @@ func bundleList(ts []lint.Target) string {
 		roots = append(roots, filepath.ToSlash(t.Root))
 	}
 	return strings.Join(roots, ", ")
+}
+
+// showConfig prints the configuration in force for each bundle (okf lint --show-config), read as a
+// run reads it: a configuration with problems is the same exit 2.
+func showConfig(e *env, targets []lint.Target, configFlag string, limit int64, window time.Duration) error {
+	var shown []lint.ShownConfig
+	for _, t := range targets {
+		o, err := okf.Open(t.Root, limit)
+		if err != nil {
+			return openErr(err, "")
+		}
+		cfg, display, err := lint.LoadConfig(o, configFlag)
+		o.Root.Close()
+		if err != nil {
+			return openErr(err, "")
+		}
+		src := display
+		switch {
+		case src == "" && cfg != nil:
+			src = filepath.ToSlash(filepath.Join(t.Root, cfg.Path))
+		}
+		shown = append(shown, lint.ShownConfig{Bundle: filepath.ToSlash(t.Root), Source: src, Config: cfg, MaxFileSize: o.Root.MaxFileSize(), ExpiringWithin: window})
+	}
+	return lint.WriteShownConfig(e.stdout, shown)
 }
 
 // stdinFile is the concept read from standard input and its slash path in the bundle.
