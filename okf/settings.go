@@ -11,10 +11,10 @@ import (
 )
 
 // A bundle's .okf.yaml holds two kinds of settings: those that decide which files are in the bundle
-// (ignore, max_file_size), and those only okf lint reads (rules, overrides, schemas, …). The first
-// kind is read here, once, by every command through Open, so that a file is in the bundle for lint,
-// trust, attest, migrate, index and serve alike, or for none of them. okf lint reads the rest, and
-// reports what is wrong in the whole file (OKF901), with these same functions for these keys.
+// (ignore, max_file_size), and those only okf lint reads (rules, overrides, schemas, …). The whole
+// file is read and checked here, once, by every command through Open (ParseConfig, config.go), so
+// that a file is in the bundle for lint, trust, attest, migrate, index and serve alike, or for none
+// of them, and so that a configuration with a mistake stops them all alike.
 
 // ConfigName is the file at a bundle's root that holds its configuration.
 const ConfigName = ".okf.yaml"

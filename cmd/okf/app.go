@@ -107,7 +107,8 @@ func newApp(e *env) *cli.App {
 		Description: "An OKF bundle is a folder of Markdown files with YAML frontmatter. okf lints it for\n" +
 			"conformance (§11) and hygiene, reports trust and staleness, runs attested computations'\n" +
 			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
-			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).",
+			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage or configuration (a path in no\n" +
+			"bundle, a .okf.yaml with problems), 3 fatal (unreadable bundle).",
 		Version:         okfVersion(),
 		Reader:          e.stdin,
 		Writer:          e.stdout,

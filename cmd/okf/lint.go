@@ -52,9 +52,10 @@ func lintCommand(e *env) *cli.Command {
 			"by walking up to the nearest .okf.yaml, else the top of the chain of folders holding index.md\n" +
 			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
 			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
-			"bundle root (--config names another file).\n\n" +
+			"bundle root, checked whole (--config names another file for lint's own keys).\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
-			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
+			"2 bad usage or configuration (a path in no bundle, a .okf.yaml with problems: --show-config prints\n" +
+			"what is in force), 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
