@@ -114,13 +114,18 @@ func rulesOf(rs []okf.RuleSetting) map[string]Setting {
 	return out
 }
 
+const (
+	retiredInvalid    = "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2)"
+	retiredUnknownKey = "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2)"
+)
+
 // retiredRules are codes that no longer name a rule, and why: a configuration naming one is told,
 // rather than told the code is unknown.
 var retiredRules = map[string]string{
-	"OKF901":             "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry",
-	"OKF902":             "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2); remove this entry",
-	"config-invalid":     "rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry",
-	"config-unknown-key": "rule OKF902 (config-unknown-key) is retired: an unknown configuration key now stops okf (exit 2); remove this entry",
+	"OKF901":             retiredInvalid,
+	"OKF902":             retiredUnknownKey,
+	"config-invalid":     retiredInvalid,
+	"config-unknown-key": retiredUnknownKey,
 }
 
 // RegisterRuleNames tells okf which rules a configuration may name (okf.RegisterRules), so that a
@@ -134,7 +139,10 @@ var registerOnce = sync.OnceFunc(func() {
 		if r := Lookup(codeOrName); r != nil {
 			return r.Code, ""
 		}
-		return "", retiredRules[codeOrName]
+		if why := retiredRules[codeOrName]; why != "" {
+			return "", why + "; remove this entry"
+		}
+		return "", ""
 	}, func() []string {
 		var names []string
 		for _, r := range All() {
