@@ -159,7 +159,7 @@ func readConfig(r *Root, dir string) (*Config, error) {
 		cfg = c
 	}
 	if len(probs) > 0 {
-		return cfg, &ConfigError{Path: shown(ConfigName), Problems: probs}
+		return cfg, &ConfigError{Path: probs[0].Pos.Path, Problems: probs}
 	}
 	return cfg, nil
 }
