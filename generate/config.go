@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -52,12 +56,30 @@ func ConfigKeys() []string {
 	return keys
 }
 
-// ParseConfig reads okf-gen.yaml. Unknown keys are an error naming their line and the valid keys,
-// so a typo does not silently fall back to a default.
-func ParseConfig(src []byte) (*Config, error) {
+// ParseConfig reads okf-gen.yaml; name is the file as shown in positions. It checks the whole file
+// as okf checks a bundle's .okf.yaml: YAML that does not parse, an unknown key, a value of the wrong
+// type, an engine or group_by okf does not know are each a problem at its line and column, with a
+// "did you mean" when a valid word is close, all of them in one *okf.ConfigError (okf gen exits 2),
+// so a typo never silently falls back to a default.
+func ParseConfig(name string, src []byte) (*Config, error) {
+	var probs []okf.ConfigProblem
+	add := func(n *yaml.Node, suggestion, format string, a ...any) {
+		probs = append(probs, okf.ConfigProblem{Pos: okf.Position{Path: name, Line: int32(n.Line), Col: int32(n.Column)},
+			Msg: fmt.Sprintf(format, a...), Suggestion: suggestion})
+	}
+	fail := func() (*Config, error) {
+		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Pos.Less(probs[j].Pos) })
+		return nil, &okf.ConfigError{Path: name, Problems: probs}
+	}
 	var raw yaml.Node
 	if err := yaml.Unmarshal(src, &raw); err != nil {
-		return nil, fmt.Errorf("not valid YAML: %v", err)
+		msg, line := strings.TrimPrefix(err.Error(), "yaml: "), 0
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		probs = append(probs, okf.ConfigProblem{Pos: okf.Position{Path: name, Line: int32(line)}, Msg: "not valid YAML: " + msg})
+		return fail()
 	}
 	cfg := &Config{}
 	if len(raw.Content) == 0 {
@@ -65,7 +87,11 @@ func ParseConfig(src []byte) (*Config, error) {
 	}
 	top := raw.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: expected a mapping of option names to values", top.Line)
+		if top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null" {
+			return cfg, nil
+		}
+		add(top, "", "expected a mapping of option names to values")
+		return fail()
 	}
 	known := ConfigKeys()
 	rest := &yaml.Node{Kind: yaml.MappingNode, Line: top.Line, Column: top.Column}
@@ -74,7 +100,12 @@ func ParseConfig(src []byte) (*Config, error) {
 		k, v := top.Content[i], top.Content[i+1]
 		name := strings.ReplaceAll(k.Value, "-", "_")
 		if !slices.Contains(known, name) {
-			return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(known, ", "))
+			if s := okf.Closest(name, known); s != "" {
+				add(k, s, "unknown key %q", k.Value)
+			} else {
+				add(k, "", "unknown key %q; valid keys: %s", k.Value, strings.Join(known, ", "))
+			}
+			continue
 		}
 		if name != "concepts" {
 			rest.Content = append(rest.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: k.Line, Column: k.Column}, v)
@@ -87,23 +118,40 @@ func ParseConfig(src []byte) (*Config, error) {
 		case yaml.MappingNode:
 			specs, err := conceptSpecs(v)
 			if err != nil {
-				return nil, err
+				add(v, "", "concepts: %v", err)
+				continue
 			}
 			cfg.Concepts = specs
 		default:
-			return nil, fmt.Errorf("line %d: concepts: expected a file path or a mapping of concept names to posts", v.Line)
+			add(v, "", "concepts: expected a file path or a mapping of concept names to posts")
 		}
 	}
-	// Each value is decoded alone, so a type error names its key and the key's own line.
+	// Each value is decoded alone, so a type error names its key and the key's own position.
 	for i := 0; i+1 < len(rest.Content); i += 2 {
 		k, v := rest.Content[i], rest.Content[i+1]
 		one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
 		if err := one.Decode(cfg); err != nil {
-			return nil, fmt.Errorf("line %d: %s: expected %s", k.Line, written[i/2], configKind(k.Value))
+			add(v, "", "%s: expected %s", written[i/2], configKind(k.Value))
+			continue
 		}
+		switch k.Value {
+		case "engine":
+			if _, err := LookupEngine(cfg.Engine); err != nil {
+				add(v, okf.Closest(cfg.Engine, EngineNames()), "%s: %q: expected one of %s", written[i/2], cfg.Engine, strings.Join(EngineNames(), ", "))
+			}
+		case "group_by":
+			if g := cfg.GroupBy; g != GroupByDirectory && g != GroupByType {
+				add(v, okf.Closest(g, []string{GroupByDirectory, GroupByType}), "%s: %q: expected %q or %q", written[i/2], g, GroupByDirectory, GroupByType)
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return fail()
 	}
 	return cfg, nil
 }
+
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // configKind says what a key's value must be, for an error message.
 func configKind(key string) string {

@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"errors"
+	"github.com/okf-tools/okf/okf"
 	"strings"
 	"testing"
 	"time"
@@ -298,26 +300,33 @@ func TestConceptMap(t *testing.T) {
 }
 
 func TestConfig(t *testing.T) {
-	cfg, err := ParseConfig([]byte("posts: content/posts\nsite: https://x\ndescription-length: 120\nall: true\nconcepts:\n  a: b\n"))
+	cfg, err := ParseConfig("okf-gen.yaml", []byte("posts: content/posts\nsite: https://x\ndescription-length: 120\nall: true\nconcepts:\n  a: b\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Posts != "content/posts" || cfg.Site != "https://x" || *cfg.DescriptionLength != 120 || !*cfg.All || len(cfg.Concepts) != 1 {
 		t.Errorf("cfg = %+v", cfg)
 	}
-	cfg, err = ParseConfig([]byte("concepts: map.yaml\n"))
+	cfg, err = ParseConfig("okf-gen.yaml", []byte("concepts: map.yaml\n"))
 	if err != nil || cfg.ConceptsFile != "map.yaml" {
 		t.Errorf("concepts as a path: %+v %v", cfg, err)
 	}
-	// The unknown key is named with its own line (the third) and the valid keys, not a Go type.
-	_, err = ParseConfig([]byte("# okf gen\nsite: https://x\npost: x\n"))
-	if err == nil || !strings.HasPrefix(err.Error(), `line 3: unknown key "post"; valid keys: actor, all, authors, concepts, description_length, engine,`) ||
-		strings.Contains(err.Error(), "generate.Config") {
-		t.Errorf("unknown key: %v", err)
-	}
-	_, err = ParseConfig([]byte("site: https://x\n\nall: yes please\n"))
-	if err == nil || err.Error() != "line 3: all: expected true or false" {
-		t.Errorf("wrong type: %v", err)
+	// Every problem of the file, each at its own line and column, with a "did you mean" when a
+	// valid word is close, and never a Go type.
+	for _, c := range []struct{ src, want string }{
+		{"# okf gen\nsite: https://x\npost: x\n", `okf-gen.yaml:3:1: unknown key "post"; did you mean "posts"?`},
+		{"site: https://x\nzzzzzz: x\n", `okf-gen.yaml:2:1: unknown key "zzzzzz"; valid keys: actor, all, authors, concepts, description_length, engine,`},
+		{"site: https://x\n\nall: yes please\n", `okf-gen.yaml:3:6: all: expected true or false`},
+		{"engine: nextjss\n", `okf-gen.yaml:1:9: engine: "nextjss": expected one of astro, docusaurus, eleventy, gatsby, generic, hugo, jekyll, nextjs, nuxt, remix, vitepress, zola; did you mean "nextjs"?`},
+		{"group-by: tpye\n", `okf-gen.yaml:1:11: group-by: "tpye": expected "directory" or "type"; did you mean "type"?`},
+		{"posts: [\n", `okf-gen.yaml:1: not valid YAML: `},
+		{"postz: x\nall: maybe\n", "okf-gen.yaml:1:1: unknown key \"postz\"; did you mean \"posts\"?\nokf-gen.yaml:2:6: all: expected true or false"},
+	} {
+		_, err := ParseConfig("okf-gen.yaml", []byte(c.src))
+		var ce *okf.ConfigError
+		if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "generate.Config") {
+			t.Errorf("ParseConfig(%q) = %v, want %s", c.src, err, c.want)
+		}
 	}
 }
 

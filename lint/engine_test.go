@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,12 +55,47 @@ func expect(t *testing.T, got []okf.Diagnostic, want ...string) {
 
 const goodConcept = "---\ntype: Metric\ntitle: Revenue\n---\n# Revenue\n"
 
+// mustConfig parses a configuration the test means to be valid.
+func mustConfig(t *testing.T, src string) *Config {
+	t.Helper()
+	c, err := ParseConfig(".okf.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("configuration %q: %v", src, err)
+	}
+	return c
+}
+
+// configProblems returns the problems of a configuration as printed, or nil when it is valid.
+func configProblems(t *testing.T, name, src string) []string {
+	t.Helper()
+	_, err := ParseConfig(name, []byte(src))
+	if err == nil {
+		return nil
+	}
+	var ce *okf.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %T %v, want *okf.ConfigError", err, err)
+	}
+	var out []string
+	for _, p := range ce.Problems {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// TestConfigErrorsHavePositions: every problem of the file, at its line and column, with a "did
+// you mean" where a valid word is close (the rule names come from lint's registry, which okf
+// checks configurations against for every command).
 func TestConfigErrorsHavePositions(t *testing.T) {
 	src := `rules:
   OKF001: warning
   type-invalid: off
   OKF999: off
   OKF004: loud
+  OKF505: errror
+  descripton-missing: off
+  OKF901: off
+  zzz-nothing-like-it: off
 overrides:
   - paths: [legacy/**]
     rules: { OKF001: info }
@@ -71,16 +107,27 @@ schemas:
   Metric: schemas/metric.json
   Table: [x]
 colour: blue
+rulez: {}
 `
-	c := ParseConfig(".okf.yaml", []byte(src))
-	expect(t, c.Diagnostics,
-		`.okf.yaml:4:3: unknown rule "OKF999" (okf lint --list-rules lists them) [OKF903] warning`,
-		`.okf.yaml:5:11: rule OKF004: want off, error, warning or info, found "loud" [OKF901] warning`,
-		`.okf.yaml:9:5: unknown key "colour" in an override (want paths, rules) [OKF902] warning`,
-		`.okf.yaml:10:5: override without paths: it would apply to no file [OKF901] warning`,
-		`.okf.yaml:15:10: schemas.Table: want the path of a schema file in the bundle, found a list [OKF901] warning`,
-		`.okf.yaml:16:1: unknown configuration key "colour" (want rules, overrides, ignore, expiring_within, schemas, max_file_size) [OKF902] warning`,
-	)
+	got := configProblems(t, ".okf.yaml", src)
+	want := []string{
+		`.okf.yaml:4:3: rules: unknown rule "OKF999"; did you mean "OKF009"?`,
+		`.okf.yaml:5:11: rules: OKF004: want off, error, warning or info, found "loud"`,
+		`.okf.yaml:6:11: rules: OKF505: want off, error, warning or info, found "errror"; did you mean "error"?`,
+		`.okf.yaml:7:3: rules: unknown rule "descripton-missing"; did you mean "description-missing"?`,
+		`.okf.yaml:8:3: rules: rule OKF901 (config-invalid) is retired: a configuration that cannot be used now stops okf (exit 2); remove this entry`,
+		`.okf.yaml:9:3: rules: unknown rule "zzz-nothing-like-it" (okf lint --list-rules lists them)`,
+		`.okf.yaml:13:5: unknown key "colour" in an override (want paths, rules)`,
+		`.okf.yaml:14:5: override without paths: it would apply to no file`,
+		`.okf.yaml:19:10: schemas.Table: want the path of a schema file in the bundle, found a list`,
+		`.okf.yaml:20:1: unknown key "colour" (want rules, overrides, ignore, expiring_within, schemas, max_file_size)`,
+		`.okf.yaml:21:1: unknown key "rulez"; did you mean "rules"?`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// What could be read is still returned beside the error (a lenient caller's).
+	c, _ := ParseConfig(".okf.yaml", []byte(src))
 	if got := c.Rules["OKF001"]; got.Off || got.Severity != okf.Warning {
 		t.Errorf("OKF001 setting = %+v", got)
 	}
@@ -97,15 +144,16 @@ colour: blue
 		t.Errorf("global setting not applied: %+v", s)
 	}
 
-	bad := ParseConfig("cfg.yaml", []byte("rules: [\n"))
-	if len(bad.Diagnostics) != 1 || bad.Diagnostics[0].Code != "OKF901" || bad.Diagnostics[0].Pos.Line == 0 {
-		t.Errorf("invalid YAML: %+v", bad.Diagnostics)
+	if got := configProblems(t, "cfg.yaml", "rules: [\n"); len(got) != 1 || !strings.HasPrefix(got[0], "cfg.yaml:1: not valid YAML: ") {
+		t.Errorf("invalid YAML: %q", got)
 	}
-	if c := ParseConfig("c", []byte("")); len(c.Diagnostics) != 0 {
-		t.Errorf("empty config: %+v", c.Diagnostics)
+	for _, empty := range []string{"", "# nothing\n", "rules:\nignore:\n"} {
+		if got := configProblems(t, "c", empty); got != nil {
+			t.Errorf("empty config %q: %q", empty, got)
+		}
 	}
-	if c := ParseConfig("c", []byte("- a\n")); len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "must be a mapping") {
-		t.Errorf("list config: %+v", c.Diagnostics)
+	if got := configProblems(t, "c", "- a\n"); len(got) != 1 || !strings.Contains(got[0], "must be a mapping") {
+		t.Errorf("list config: %q", got)
 	}
 }
 
@@ -119,7 +167,7 @@ func TestRunAppliesConfig(t *testing.T) {
 		"tables/metric.md":  goodConcept,
 		"tables/revenue.md": "---\ntype: Metric\ntags: finance\n---\n",
 	})
-	cfg := ParseConfig(".okf.yaml", []byte(`rules:
+	cfg := mustConfig(t, (`rules:
   frontmatter-missing: warning
   OKF005: off
 overrides:
@@ -133,7 +181,7 @@ overrides:
 		`tables/revenue.md:3:7: tags: expected a list, found a string [OKF905] warning`,
 	)
 	// An override may turn on, for some files, a rule that is off elsewhere.
-	cfg = ParseConfig(".okf.yaml", []byte("rules: { OKF905: off }\noverrides:\n  - paths: [tables/]\n    rules: { OKF905: info }\n"))
+	cfg = mustConfig(t, ("rules: { OKF905: off }\noverrides:\n  - paths: [tables/]\n    rules: { OKF905: info }\n"))
 	got = Run(b, Options{Rules: []*Rule{SchemaMismatch}, Config: cfg})
 	expect(t, got, `tables/revenue.md:3:7: tags: expected a list, found a string [OKF905] info`)
 }
@@ -152,7 +200,7 @@ func TestInlineSuppressions(t *testing.T) {
 		`c.md:6:6: unknown directive "okf-lint-disabled" (did you mean okf-lint-disable?) [OKF903] warning`,
 	)
 	// Turning OKF904 off in the configuration silences the unused ones.
-	cfg := ParseConfig(".okf.yaml", []byte("rules: { unused-suppression: off }\n"))
+	cfg := mustConfig(t, ("rules: { unused-suppression: off }\n"))
 	got = Run(b, Options{Rules: engineOnly(), Config: cfg})
 	expect(t, got, `c.md:5:1: okf-lint-disable names unknown rule "OKF9O5" (okf lint --list-rules lists them) [OKF903] warning`,
 		`c.md:6:6: unknown directive "okf-lint-disabled" (did you mean okf-lint-disable?) [OKF903] warning`)
@@ -218,7 +266,7 @@ func TestBundleSchemaPerType(t *testing.T) {
 		"schemas/metric.yaml": "allOf: [{$ref: \"https://raw.githubusercontent.com/okf-tools/okf/main/schemas/concept.schema.json\"}]\nrequired: [owner]\nproperties:\n  owner: { type: string }\n",
 		"schemas/table.json":  `{"type": 7}`,
 	})
-	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n  Table: /schemas/table.json\n  Other: schemas/missing.json\n"))
+	cfg := mustConfig(t, ("schemas:\n  Metric: schemas/metric.yaml\n  Table: /schemas/table.json\n  Other: schemas/missing.json\n"))
 	got := Run(b, Options{Rules: engineOnly(), Config: cfg})
 	want := []string{
 		`.okf.yaml:3:10: schema for type "Table": "schemas/table.json" is not a usable JSON Schema: `,
@@ -405,7 +453,7 @@ func TestExpiringWindowPrecedence(t *testing.T) {
 	var seen time.Duration
 	probe := &Rule{Code: "OKF0T3", Name: "test-probe", Severity: okf.Info, Check: func(p *Pass) { seen = p.ExpiringWithin }}
 	b := load(t, map[string]string{"a.md": goodConcept})
-	cfg := ParseConfig(".okf.yaml", []byte("expiring_within: 7d\n"))
+	cfg := mustConfig(t, ("expiring_within: 7d\n"))
 	for _, c := range []struct {
 		flag time.Duration
 		cfg  *Config
@@ -416,7 +464,7 @@ func TestExpiringWindowPrecedence(t *testing.T) {
 		{time.Hour, cfg, time.Hour},
 		// A written 0 turns the window off, from the flag or from the configuration.
 		{WindowSetting(0), cfg, 0},
-		{0, ParseConfig(".okf.yaml", []byte("expiring_within: 0\n")), 0},
+		{0, mustConfig(t, ("expiring_within: 0\n")), 0},
 	} {
 		Run(b, Options{Rules: []*Rule{probe}, ExpiringWithin: c.flag, Config: c.cfg})
 		if seen != c.want {
@@ -486,10 +534,10 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Properties) != len(configKeys) {
-		t.Errorf("schema keys %v, parser keys %v", doc.Properties, configKeys)
+	if len(doc.Properties) != len(okf.ConfigKeys) {
+		t.Errorf("schema keys %v, parser keys %v", doc.Properties, okf.ConfigKeys)
 	}
-	for _, k := range configKeys {
+	for _, k := range okf.ConfigKeys {
 		if doc.Properties[k] == nil {
 			t.Errorf("config schema lacks %q", k)
 		}
@@ -499,8 +547,8 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := "rules:\n  OKF905: info\n  unused-suppression: off\noverrides:\n  - paths: [\"legacy/**\"]\n    rules: { OKF001: warning }\nignore: [\"scratch/**\"]\nexpiring_within: 14d\nschemas:\n  Metric: schemas/metric.json\nmax_file_size: 16MiB\n"
-	if c := ParseConfig("c", []byte(good)); len(c.Diagnostics) != 0 {
-		t.Errorf("parser: %v", c.Diagnostics)
+	if got := configProblems(t, "c", good); got != nil {
+		t.Errorf("parser: %v", got)
 	}
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(good), &n); err != nil {
@@ -509,15 +557,15 @@ func TestConfigSchemaMatchesParser(t *testing.T) {
 	if vs := s.Validate(n.Content[0]); len(vs) != 0 {
 		t.Errorf("schema: %+v", vs)
 	}
-	if c := ParseConfig("c", []byte(good)); c.MaxFileSize != 16<<20 {
+	if c := mustConfig(t, good); c.MaxFileSize != 16<<20 {
 		t.Errorf("max_file_size 16MiB read as %d", c.MaxFileSize)
 	}
-	if c := ParseConfig("c", []byte("max_file_size: 1048576\n")); c.MaxFileSize != 1<<20 || len(c.Diagnostics) != 0 {
-		t.Errorf("max_file_size in bytes: %d %v", c.MaxFileSize, c.Diagnostics)
+	if c := mustConfig(t, "max_file_size: 1048576\n"); c.MaxFileSize != 1<<20 {
+		t.Errorf("max_file_size in bytes: %d", c.MaxFileSize)
 	}
 	bad := "rules:\n  OKF905: loud\nexpiring_within: soon\ncolour: blue\nmax_file_size: huge\n"
-	if c := ParseConfig("c", []byte(bad)); len(c.Diagnostics) != 4 || c.MaxFileSize != 0 {
-		t.Errorf("parser found %d problems, want 4: %v", len(c.Diagnostics), c.Diagnostics)
+	if got := configProblems(t, "c", bad); len(got) != 4 {
+		t.Errorf("parser found %d problems, want 4: %v", len(got), got)
 	}
 	if err := yaml.Unmarshal([]byte(bad), &n); err != nil {
 		t.Fatal(err)
@@ -540,7 +588,7 @@ func TestBundleSchemaRepeatsManyViolations(t *testing.T) {
 		"m.md":                fm.String(),
 		"schemas/metric.yaml": "allOf: [{$ref: \"https://raw.githubusercontent.com/okf-tools/okf/main/schemas/concept.schema.json\"}]\nrequired: [owner]\n",
 	})
-	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n"))
+	cfg := mustConfig(t, ("schemas:\n  Metric: schemas/metric.yaml\n"))
 	got := Run(b, Options{Rules: []*Rule{SchemaMismatch}, Config: cfg})
 	var want []string
 	for i := range 20 {

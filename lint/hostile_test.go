@@ -74,18 +74,19 @@ func TestFindingsPerFileBounded(t *testing.T) {
 // further than MaxConfigFileSize, or a 2 MB pull request (a 4 GB file of zeros compresses that
 // well in git) would make okf read and parse gigabytes. Only --max-file-size goes past it.
 func TestConfigCannotRaiseSizeLimitFar(t *testing.T) {
-	c := ParseConfig(".okf.yaml", []byte("max_file_size: 4GiB\n"))
+	got := configProblems(t, ".okf.yaml", "max_file_size: 4GiB\n")
+	want := ".okf.yaml:1:16: max_file_size 4 GiB is over the 32 MiB a bundle's configuration may set (only --max-file-size goes past it)"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("problems %q, want %s", got, want)
+	}
+	c, _ := ParseConfig(".okf.yaml", []byte("max_file_size: 4GiB\n"))
 	if c.MaxFileSize != MaxConfigFileSize {
 		t.Errorf("max_file_size 4GiB read as %d, want the ceiling %d", c.MaxFileSize, MaxConfigFileSize)
 	}
-	want := ".okf.yaml:1:16: max_file_size 4 GiB is over the 32 MiB a bundle's configuration may set; 32 MiB applies (raise it past that with --max-file-size) [OKF901]"
-	if len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
-		t.Errorf("findings %v, want %s", c.Diagnostics, want)
-	}
 	for _, ok := range []string{"1KiB", "32MiB", "20MiB"} {
-		c := ParseConfig(".okf.yaml", []byte("max_file_size: "+ok+"\n"))
-		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n || len(c.Diagnostics) != 0 {
-			t.Errorf("max_file_size %s: read as %d with %v", ok, c.MaxFileSize, c.Diagnostics)
+		c := mustConfig(t, "max_file_size: "+ok+"\n")
+		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n {
+			t.Errorf("max_file_size %s: read as %d", ok, c.MaxFileSize)
 		}
 	}
 }
@@ -182,31 +183,33 @@ func TestSARIFReadsEachFileOnce(t *testing.T) {
 }
 
 // The configuration's ignore list is bounded like .okfignore (okf.MaxIgnorePatterns): the rest is
-// reported and not applied.
+// refused.
 func TestConfigIgnoreBounded(t *testing.T) {
 	var src strings.Builder
 	src.WriteString("ignore:\n")
 	for i := range okf.MaxIgnorePatterns + 3 {
 		fmt.Fprintf(&src, "  - x%d.md\n", i)
 	}
-	c := ParseConfig(".okf.yaml", []byte(src.String()))
-	want := ".okf.yaml:2:3: ignore lists 515 patterns: only the first 512 apply [OKF901]"
-	if len(c.Ignore) != okf.MaxIgnorePatterns || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
-		t.Errorf("%d patterns kept, findings %v; want %d and %s", len(c.Ignore), c.Diagnostics, okf.MaxIgnorePatterns, want)
+	c, _ := ParseConfig(".okf.yaml", []byte(src.String()))
+	got := configProblems(t, ".okf.yaml", src.String())
+	want := ".okf.yaml:2:3: ignore lists 515 patterns: at most 512 are allowed"
+	if len(c.Ignore) != okf.MaxIgnorePatterns || len(got) != 1 || got[0] != want {
+		t.Errorf("%d patterns kept, problems %q; want %d and %s", len(c.Ignore), got, okf.MaxIgnorePatterns, want)
 	}
 }
 
-// overrides are bounded too (MaxOverrides): the rest are reported and not applied.
+// overrides are bounded too (MaxOverrides): more are refused.
 func TestConfigOverridesBounded(t *testing.T) {
 	var src strings.Builder
 	src.WriteString("overrides:\n")
 	for i := range MaxOverrides + 2 {
 		fmt.Fprintf(&src, "  - paths: [\"d%d/**\"]\n    rules: { OKF606: off }\n", i)
 	}
-	c := ParseConfig(".okf.yaml", []byte(src.String()))
+	c, _ := ParseConfig(".okf.yaml", []byte(src.String()))
+	got := configProblems(t, ".okf.yaml", src.String())
 	// The 257th entry starts on line 2 + 2×256.
-	want := fmt.Sprintf(".okf.yaml:%d:5: overrides lists 258 entries: only the first 256 apply [OKF901]", 2+2*MaxOverrides)
-	if len(c.Overrides) != MaxOverrides || len(c.Diagnostics) != 1 || c.Diagnostics[0].String() != want {
-		t.Errorf("%d overrides kept, findings %v; want %d and %s", len(c.Overrides), c.Diagnostics, MaxOverrides, want)
+	want := fmt.Sprintf(".okf.yaml:%d:5: overrides lists 258 entries: at most 256 are allowed", 2+2*MaxOverrides)
+	if len(c.Overrides) != MaxOverrides || len(got) != 1 || got[0] != want {
+		t.Errorf("%d overrides kept, problems %q; want %d and %s", len(c.Overrides), got, MaxOverrides, want)
 	}
 }

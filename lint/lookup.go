@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,6 +28,11 @@ func LookupFold(codeOrName string) *Rule {
 // UnknownRuleError says that a code or name matches no rule, with the closest rule when one is
 // near (a "did you mean").
 func UnknownRuleError(codeOrName string) error {
+	for k, why := range retiredRules {
+		if strings.EqualFold(k, codeOrName) {
+			return errors.New(why)
+		}
+	}
 	var names []string
 	for _, r := range All() {
 		names = append(names, r.Code, r.Name)

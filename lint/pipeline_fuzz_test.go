@@ -42,7 +42,7 @@ func FuzzLintOneFile(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := ParseConfig(".okf.yaml", []byte(fuzzConfig))
+		cfg := mustConfig(t, fuzzConfig)
 		ds := Run(b, Options{Now: now, Config: cfg, Workers: 1})
 		for _, d := range ds {
 			if d.Pos.Path != "c.md" && d.Pos.Path != "index.md" && d.Pos.Path != ".okf.yaml" && d.Pos.Path != "s.json" {

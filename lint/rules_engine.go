@@ -2,12 +2,13 @@ package lint
 
 import "github.com/okf-tools/okf/okf"
 
-// engineRules are the rules the engine itself reports: configuration errors, inline suppressions
-// and the JSON Schema checks. Their codes are OKF9xx.
+// engineRules are the rules the engine itself reports: inline suppressions and the JSON Schema
+// checks. Their codes are OKF9xx. OKF901 (config-invalid) and OKF902 (config-unknown-key) are
+// retired: a configuration okf cannot use as written is no finding but stops every command (exit
+// 2, okf.ConfigError), so a typo can no longer drop a setting while CI passes; their codes are not
+// reused, and a configuration naming them is told so (retiredRules).
 func engineRules() []*Rule {
 	return []*Rule{
-		ConfigInvalid,
-		ConfigUnknownKey,
 		ConfigUnknownRule,
 		UnusedSuppression,
 		SchemaMismatch,
@@ -21,45 +22,17 @@ const (
 	codeSchemaUnusable = "OKF906"
 )
 
-// configRule reports the configuration problems of one code, found while parsing .okf.yaml.
-func configRule(code string) func(p *Pass) {
-	return func(p *Pass) {
-		if p.cfg == nil {
-			return
-		}
-		for _, d := range p.cfg.Diagnostics {
-			if d.Code == code {
-				p.Report(d)
-			}
-		}
-	}
-}
-
-// The engine rules. A mistake in the configuration silently changes what CI checks, so the
-// configuration rules are warnings (raise them with --fail-on warning); they are never errors,
-// which D1 keeps for non-conformance of the bundle itself.
+// The engine rules.
 var (
-	ConfigInvalid = &Rule{Code: "OKF901", Name: "config-invalid", Severity: okf.Warning,
-		Title: "configuration value cannot be used",
-		Doc: "A value in .okf.yaml (or the file named by --config) is not valid YAML or has the wrong shape, " +
-			"so it is ignored. The rest of the file still applies.\n\n" +
-			"Bad:\n\n    rules:\n      OKF101: loud\n\nGood:\n\n    rules:\n      OKF101: warning",
-		Check: configRule("OKF901")}
-	ConfigUnknownKey = &Rule{Code: "OKF902", Name: "config-unknown-key", Severity: okf.Warning,
-		Title: "unknown key in the configuration",
-		Doc: "The configuration knows rules, overrides, ignore, expiring_within and schemas; any other key is " +
-			"most likely a typo and would be silently ignored.\n\n" +
-			"Bad:\n\n    ignores: [drafts/**]\n\nGood:\n\n    ignore: [drafts/**]",
-		Check: configRule("OKF902")}
 	ConfigUnknownRule = &Rule{Code: "OKF903", Name: "unknown-rule", Severity: okf.Warning,
-		Title: "configuration or suppression names no rule, or an unknown directive",
-		Doc: "A rule code or name in .okf.yaml or in an `<!-- okf-lint-disable … -->` comment matches no rule " +
-			"(`okf lint --list-rules` lists them), so it disables or changes nothing. A comment that starts " +
+		Title: "suppression names no rule, or an unknown directive",
+		Doc: "A rule code or name in an `<!-- okf-lint-disable … -->` comment matches no rule " +
+			"(`okf lint --list-rules` lists them), so it disables nothing. (In .okf.yaml an unknown rule " +
+			"stops okf with exit 2 and a \"did you mean\".) A comment that starts " +
 			"with `okf-lint-` but is neither `okf-lint-disable` nor `okf-lint-disable-next-line` (a typo such as " +
 			"`okf-lint-disabel`) is reported too, never silently ignored.\n\n" +
 			"Bad:\n\n    <!-- okf-lint-disable OKF1O1 -->\n\nGood:\n\n    <!-- okf-lint-disable OKF101 -->",
 		Check: func(p *Pass) {
-			configRule("OKF903")(p)
 			for _, d := range p.suppressionDiagnostics("OKF903") {
 				p.Report(d)
 			}

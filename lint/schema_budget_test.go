@@ -21,7 +21,7 @@ func TestBundleSchemaWorkBounded(t *testing.T) {
 		"bomb.md": {Data: []byte("---\ntype: Tree\na: " + strings.Repeat("{a: ", 26) + "1" + strings.Repeat("}", 26) + "\n---\n")},
 		"fine.md": {Data: []byte("---\ntype: Tree\nowner: 5\n---\n")},
 	}
-	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Tree: schemas/tree.json\n"))
+	cfg := mustConfig(t, "schemas:\n  Tree: schemas/tree.json\n")
 	done := make(chan []okf.Diagnostic, 2)
 	go func() {
 		b, err := okf.Load(fsys, okf.LoadOptions{})

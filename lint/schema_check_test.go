@@ -25,7 +25,7 @@ func TestSchemaCheckWhileLoading(t *testing.T) {
 	} {
 		fsys[p] = &fstest.MapFile{Data: []byte(s)}
 	}
-	cfg := ParseConfig(".okf.yaml", []byte("schemas:\n  Metric: schemas/metric.yaml\n  Table: /schemas/table.json\n  Other: schemas/missing.json\n"))
+	cfg := mustConfig(t, "schemas:\n  Metric: schemas/metric.yaml\n  Table: /schemas/table.json\n  Other: schemas/missing.json\n")
 
 	plain, err := okf.Load(fsys, okf.LoadOptions{})
 	if err != nil {
@@ -62,7 +62,7 @@ func TestSchemaCheckWhileLoading(t *testing.T) {
 	}
 
 	// A configuration that turns the rule off needs no check; a nil check is no check.
-	if NewSchemaCheck(fsys, ParseConfig(".okf.yaml", []byte("rules: { schema-mismatch: off }\n"))) != nil {
+	if NewSchemaCheck(fsys, mustConfig(t, "rules: { schema-mismatch: off }\n")) != nil {
 		t.Error("a check when schema-mismatch is off")
 	}
 	var none *SchemaCheck

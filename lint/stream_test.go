@@ -22,8 +22,12 @@ import (
 // while loading): with Run over the whole model, and with a Stream. Both get opts.
 func lintBoth(t *testing.T, fsys fs.FS, opts Options) (run, stream []okf.Diagnostic) {
 	t.Helper()
-	r := okf.NewRoot(fsys, 0)
-	cfg, _, err := LoadConfig(r, "")
+	op, err := okf.OpenFS(fsys, 0)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	r := op.Root
+	cfg, _, err := LoadConfig(op, "")
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
@@ -266,8 +270,12 @@ func TestStreamSchemaOnce(t *testing.T) {
 	findings := map[bool][]okf.Diagnostic{}
 	for _, stream := range []bool{false, true} {
 		var n atomic.Int64
-		r := okf.NewRoot(countOpens{m, "schemas/metric.json", &n}, 0)
-		cfg, _, err := LoadConfig(r, "")
+		op, err := okf.OpenFS(countOpens{m, "schemas/metric.json", &n}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := op.Root
+		cfg, _, err := LoadConfig(op, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,11 +50,11 @@ func (s *server) bundleFor(path string) *bundleState {
 	return b
 }
 
-// findRoot is where okf lint looks for a file's bundle (lint.FindRoot): the folder with .okf.yaml,
-// or the top folder of index.md files. A file with no bundle above it is linted alone.
+// findRoot is where every command looks for a file's bundle (okf.FindRoot): the folder with
+// .okf.yaml, or the top folder of index.md files. A file with no bundle above it is linted alone.
 func findRoot(path string) (root, alone string) {
 	dir := filepath.Dir(path)
-	if r, ok := lint.FindRoot(dir); ok {
+	if r, ok := okf.FindRoot(dir); ok {
 		return r, ""
 	}
 	return dir, filepath.Base(path)
@@ -179,23 +179,21 @@ func (b *bundleState) load(now time.Time) {
 	if b.r != nil {
 		b.r.Close()
 	}
-	r, err := okf.OpenBundle(b.root, b.s.opts.MaxFileSize)
+	// Opened as every command opens a bundle (okf.Open): confined, the configuration checked
+	// whole, its ignore list and size limit in force.
+	o, err := okf.Open(b.root, b.s.opts.MaxFileSize)
 	if err != nil {
 		b.err, b.b = err.Error(), nil
 		b.s.logf("%s: %v", b.root, err)
+		b.s.showError(err)
 		return
 	}
-	cfg, _, err := lint.LoadConfig(r, "")
+	r := o.Root
+	cfg, _, err := lint.LoadConfig(o, "")
 	if err != nil {
 		b.s.logf("%s: %v", b.root, err)
 	}
-	b.cfg, b.ignore = cfg, nil
-	if cfg != nil {
-		b.ignore = cfg.Ignore
-		if b.s.opts.MaxFileSize == 0 && cfg.MaxFileSize > 0 {
-			r = okf.NewRoot(r, cfg.MaxFileSize)
-		}
-	}
+	b.cfg, b.ignore = cfg, o.Settings.Ignore
 	b.r = r
 	// Open documents of files that do not exist on disk yet are in the bundle too; their folder
 	// must exist (OverlayFiles).

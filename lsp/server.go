@@ -130,6 +130,12 @@ func (s *server) run(ctx context.Context) error {
 	}
 }
 
+// showError tells the user, in the editor, why a bundle could not be opened (a .okf.yaml with
+// problems, each at its line and column).
+func (s *server) showError(err error) {
+	_ = s.conn.notify("window/showMessage", map[string]any{"type": 1, "message": "okf: " + okf.EscapeControl(err.Error())})
+}
+
 func (s *server) logf(format string, args ...any) {
 	if s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "okf lsp: "+format+"\n", args...)

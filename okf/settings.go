@@ -3,15 +3,18 @@ package okf
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // A bundle's .okf.yaml holds two kinds of settings: those that decide which files are in the bundle
-// (ignore, max_file_size), and those only okf lint reads (rules, overrides, schemas, …). The first
-// kind is read here, once, by every command through Open, so that a file is in the bundle for lint,
-// trust, attest, migrate, index and serve alike, or for none of them. okf lint reads the rest, and
-// reports what is wrong in the whole file (OKF901), with these same functions for these keys.
+// (ignore, max_file_size), and those only okf lint reads (rules, overrides, schemas, …). The whole
+// file is read and checked here, once, by every command through Open (ParseConfig, config.go), so
+// that a file is in the bundle for lint, trust, attest, migrate, index and serve alike, or for none
+// of them, and so that a configuration with a mistake stops them all alike.
 
 // ConfigName is the file at a bundle's root that holds its configuration.
 const ConfigName = ".okf.yaml"
@@ -29,52 +32,6 @@ type Settings struct {
 	// MaxFileSize is the largest file read, in bytes (max_file_size); zero when not set. At most
 	// MaxConfigFileSize.
 	MaxFileSize int64
-}
-
-// SettingProblem is a setting that could not be used as written, at its line and column in the
-// configuration (okf lint reports it; the other commands use what could be read).
-type SettingProblem struct {
-	Line, Col int
-	Msg       string
-}
-
-// ParseIgnoreSetting reads the value of `ignore`: a list of glob patterns (or one pattern).
-func ParseIgnoreSetting(v *yaml.Node) ([]string, []SettingProblem) {
-	var probs []SettingProblem
-	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
-		return []string{v.Value}, nil
-	}
-	if v.Kind != yaml.SequenceNode {
-		return nil, []SettingProblem{{v.Line, v.Column, fmt.Sprintf("ignore must be a list of glob patterns, found %s", YAMLShape(v))}}
-	}
-	var out []string
-	for _, it := range v.Content {
-		if it.Kind != yaml.ScalarNode {
-			probs = append(probs, SettingProblem{it.Line, it.Column, fmt.Sprintf("ignore: want a glob pattern, found %s", YAMLShape(it))})
-			continue
-		}
-		out = append(out, it.Value)
-	}
-	if len(out) > MaxIgnorePatterns {
-		// Bound: each pattern is matched against every path.
-		probs = append(probs, SettingProblem{v.Line, v.Column, fmt.Sprintf("ignore lists %d patterns: only the first %d apply", len(out), MaxIgnorePatterns)})
-		out = out[:MaxIgnorePatterns]
-	}
-	return out, probs
-}
-
-// ParseSizeSetting reads the value of `max_file_size`: a number of bytes or a size with a unit
-// (8MiB, 512KiB), at most MaxConfigFileSize (a larger one is a problem, and the cap applies).
-func ParseSizeSetting(v *yaml.Node) (int64, []SettingProblem) {
-	n, err := ParseSize(v.Value)
-	if v.Kind != yaml.ScalarNode || err != nil {
-		return 0, []SettingProblem{{v.Line, v.Column, fmt.Sprintf("max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", YAMLShape(v))}}
-	}
-	if n > MaxConfigFileSize {
-		return MaxConfigFileSize, []SettingProblem{{v.Line, v.Column, fmt.Sprintf("max_file_size %s is over the %s a bundle's configuration may set; %s applies (raise it past that with --max-file-size)",
-			FormatSize(n), FormatSize(MaxConfigFileSize), FormatSize(MaxConfigFileSize))}}
-	}
-	return n, nil
 }
 
 // YAMLShape describes a YAML value for a message: "a mapping", "a list", "nothing", "a number",
@@ -99,72 +56,112 @@ func YAMLShape(n *yaml.Node) string {
 	return "a value"
 }
 
-// ReadSettings reads the bundle-wide settings of the .okf.yaml at r's root, through r (confined,
-// capped). A file that is absent, unreadable or not YAML, and a value that cannot be used, leave
-// the defaults for that setting: okf lint says why.
-func ReadSettings(r *Root) Settings {
-	data, err := r.ReadFile(ConfigName)
-	if err != nil {
-		return Settings{}
-	}
-	s, _ := ParseSettings(data)
-	return s
+// ParseSettings reads the bundle-wide settings of a configuration's text leniently: what could be
+// read, whatever else is wrong in the file (the error is ParseConfig's). For a revision of the
+// past (okf trust --base), read as a checkout of it was; the bundle opened now goes through Open,
+// which refuses a configuration with any problem.
+func ParseSettings(src []byte) (Settings, error) {
+	c, err := ParseConfig(ConfigName, src)
+	return c.Settings, err
 }
 
-// ParseSettings reads the bundle-wide settings of a configuration's text, and the problems of
-// their values. Other keys are not looked at (okf lint reads them).
-func ParseSettings(src []byte) (Settings, []SettingProblem) {
-	var s Settings
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
-		return s, nil
-	}
-	var ae *AliasError
-	if err := CheckYAMLAliases(&doc); errors.As(err, &ae) {
-		return s, nil
-	}
-	top := doc.Content[0]
-	if top.Kind != yaml.MappingNode {
-		return s, nil
-	}
-	var probs []SettingProblem
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k, v := top.Content[i], top.Content[i+1]
-		switch k.Value {
-		case "ignore":
-			var p []SettingProblem
-			s.Ignore, p = ParseIgnoreSetting(v)
-			probs = append(probs, p...)
-		case "max_file_size":
-			var p []SettingProblem
-			s.MaxFileSize, p = ParseSizeSetting(v)
-			probs = append(probs, p...)
-		}
-	}
-	return s, probs
-}
-
-// Opened is a bundle folder opened the way every command opens it (Open): its confined Root, with
-// the size limit in force, and its bundle-wide settings.
+// Opened is a bundle opened the way every command opens it (Open, OpenPath): its confined Root,
+// with the size limit in force, its configuration, and the part of it the path named stands for.
 type Opened struct {
-	Root     *Root
+	Root *Root
+	// Settings are the bundle-wide settings in force (Config's, or none).
 	Settings Settings
+	// Config is the bundle's .okf.yaml, checked whole; nil when the bundle has none.
+	Config *Config
+	// Target is where the path named lies in the bundle (OpenPath); Target.Root is the root as
+	// shown.
+	Target Target
 }
 
-// Open opens the bundle folder dir for any command: confined to it (OpenBundle: a folder linked out
-// of its checkout is refused), with the size limit maxFileSize (--max-file-size; 0 when not given),
-// else the configuration's max_file_size, else DefaultMaxFileSize; the configuration's ignore list
-// applies to every Load through it. The caller closes Root.
+// Open opens the folder dir as a bundle root for any command: confined to it (OpenBundle: a folder
+// linked out of its checkout is refused), with the size limit maxFileSize (--max-file-size; 0 when
+// not given), else the configuration's max_file_size, else DefaultMaxFileSize; the configuration's
+// ignore list applies to every Load through it. The configuration is checked whole (ParseConfig):
+// one that cannot be read or used, and a .okf.yml beside it, are a *ConfigError and nothing is
+// opened. dir is not looked for (OpenPath finds the root of a path named). The caller closes Root.
 func Open(dir string, maxFileSize int64) (*Opened, error) {
 	r, err := OpenBundle(dir, maxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	s := ReadSettings(r)
-	if maxFileSize == 0 && s.MaxFileSize > 0 {
-		r = NewRoot(r, s.MaxFileSize)
+	o, err := openRoot(r, dir, maxFileSize)
+	if err != nil {
+		r.Close()
+		return nil, err
 	}
-	return &Opened{Root: r, Settings: s}, nil
+	return o, nil
+}
+
+// OpenFS opens a bundle held in fsys (tests, embedded bundles, archives) as Open opens a folder:
+// its configuration checked whole, its size limit and ignore list in force for every Load.
+func OpenFS(fsys fs.FS, maxFileSize int64) (*Opened, error) {
+	return openRoot(NewRoot(fsys, maxFileSize), ".", maxFileSize)
+}
+
+func openRoot(r *Root, dir string, maxFileSize int64) (*Opened, error) {
+	cfg, err := readConfig(r, dir)
+	if err != nil {
+		return nil, err
+	}
+	o := &Opened{Root: r, Config: cfg, Target: Target{Root: dir, Named: dir}}
+	if cfg != nil {
+		o.Settings = cfg.Settings
+	}
+	if maxFileSize == 0 && o.Settings.MaxFileSize > 0 {
+		o.Root = NewRoot(r, o.Settings.MaxFileSize)
+	}
+	return o, nil
+}
+
+// OpenPath is the one opening call of every command: it finds the bundle of the path a user named
+// (a folder or a file; Locate), refuses a path in no bundle (*NotBundleError), and opens the root
+// (Open). The Opened's Target says which part of the bundle the path names.
+func OpenPath(path string, maxFileSize int64) (*Opened, error) {
+	ts, _, err := Locate([]string{path}, LocateOptions{})
+	if err != nil {
+		return nil, err
+	}
+	o, err := Open(ts[0].Root, maxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	o.Target = ts[0]
+	return o, nil
+}
+
+// readConfig reads and checks the .okf.yaml at r's root (nil when there is none), shown at its
+// path from dir.
+func readConfig(r *Root, dir string) (*Config, error) {
+	shown := func(name string) string { return filepath.ToSlash(filepath.Join(dir, name)) }
+	var probs []ConfigProblem
+	if _, err := r.Lstat(LegacyConfigName); err == nil {
+		probs = append(probs, ConfigProblem{Pos: Position{Path: shown(LegacyConfigName)},
+			Msg: fmt.Sprintf("okf reads its configuration from %s, not %s: rename the file", ConfigName, LegacyConfigName)})
+	}
+	data, err := r.ReadFile(ConfigName)
+	var cfg *Config
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		probs = append(probs, ConfigProblem{Pos: Position{Path: shown(ConfigName)},
+			Msg: "cannot read the configuration: " + strings.TrimSuffix(unwrapPath(err).Error(), ": not read")})
+	default:
+		c, err := ParseConfig(shown(ConfigName), data)
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			probs = append(probs, ce.Problems...)
+		}
+		cfg = c
+	}
+	if len(probs) > 0 {
+		return cfg, &ConfigError{Path: probs[0].Pos.Path, Problems: probs}
+	}
+	return cfg, nil
 }
 
 // Load loads the bundle through o.Root, with the configuration's ignore list added to opts'.

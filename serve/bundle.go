@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -80,6 +81,23 @@ func indexID(dir string) string {
 		return "index"
 	}
 	return dir + "/index"
+}
+
+// locate finds the bundle of dir as every command finds one (okf.Locate): a path in no bundle is an
+// *okf.NotBundleError, and a folder below a bundle's root (or a file) is refused, naming the root,
+// as an *okf.PathError. Serving it as a bundle of its own would give its concepts other IDs than
+// every other command gives them, and break their links to the rest of the bundle; serving the
+// whole bundle instead would hand a model files the user did not name.
+func locate(dir string) error {
+	ts, _, err := okf.Locate([]string{dir}, okf.LocateOptions{})
+	if err != nil {
+		return err
+	}
+	if t := ts[0]; t.Scope() != "" {
+		return &okf.PathError{Msg: fmt.Sprintf("%q is inside the OKF bundle %q: okf serve serves a whole bundle, whose IDs and links are from its root; serve %q",
+			filepath.ToSlash(dir), filepath.ToSlash(t.Root), filepath.ToSlash(t.Root))}
+	}
+	return nil
 }
 
 // load loads the bundle at o.Dir and keeps the text of every concept and index.md as the loader

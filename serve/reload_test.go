@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/okf-tools/okf/okf"
 )
 
 func waitListChanged(t *testing.T, c *client) {
@@ -154,4 +155,45 @@ func TestReloadNotifiesOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitListChanged(t, c)
+}
+
+// TestReloadKeepsServingOnBadConfig: a .okf.yaml broken while serving is refused as every command
+// refuses it (an *okf.ConfigError), and the last good version stays served; fixed, it applies.
+func TestReloadKeepsServingOnBadConfig(t *testing.T) {
+	dir := copyBundle(t)
+	s, _ := newServer(t, dir, 0)
+	c := inMemory(t, s, eras[0])
+	cfg := filepath.Join(dir, ".okf.yaml")
+	os.WriteFile(cfg, []byte("ignores: [\"caching/**\"]\n"), 0o644)
+	err := s.Reload()
+	var ce *okf.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `unknown key "ignores"; did you mean "ignore"?`) {
+		t.Fatalf("reload with a bad .okf.yaml: %v", err)
+	}
+	if res := call(t, c, "read", map[string]any{"id": "caching/kv-cache"}, nil); res.IsError {
+		t.Error("bad configuration: the last snapshot was dropped")
+	}
+	os.WriteFile(cfg, []byte("ignore: [\"caching/**\"]\n"), 0o644)
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, c, "read", map[string]any{"id": "caching/kv-cache"}, nil); !res.IsError {
+		t.Error("a file the configuration now ignores is still served")
+	}
+}
+
+// TestNewRefusesBelowRoot: a folder below a bundle's root is refused, naming the root, and a path in
+// no bundle is an *okf.NotBundleError; neither is served.
+func TestNewRefusesBelowRoot(t *testing.T) {
+	dir := copyBundle(t)
+	_, err := New(Options{Dir: filepath.Join(dir, "caching")})
+	var pe *okf.PathError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "is inside the OKF bundle") {
+		t.Errorf("a folder below the root: %v", err)
+	}
+	_, err = New(Options{Dir: t.TempDir()})
+	var nb *okf.NotBundleError
+	if !errors.As(err, &nb) {
+		t.Errorf("an empty folder: %v", err)
+	}
 }

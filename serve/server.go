@@ -65,6 +65,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
+	if err := locate(opts.Dir); err != nil {
+		return nil, err
+	}
 	b, texts, err := load(&opts)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -18,7 +19,7 @@ import (
 const (
 	exitOK       = 0 // clean
 	exitFindings = 1 // findings at or above the failure threshold (or a failed check)
-	exitUsage    = 2 // bad usage: unknown flag, bad value
+	exitUsage    = 2 // bad usage or configuration: unknown flag, bad value, a path in no bundle, a .okf.yaml with problems
 	exitFatal    = 3 // fatal: the bundle root cannot be read, an output cannot be written
 )
 
@@ -28,6 +29,9 @@ type exitError struct {
 	code int
 	msg  string
 	hint string // a second line, "run 'okf lint --help' for usage"
+	// lines come first, each on a line of its own as written (a configuration's problems,
+	// "file:line:col: message", for editors and CI to read).
+	lines []string
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -109,7 +113,8 @@ func newApp(e *env) *cli.App {
 		Description: "An OKF bundle is a folder of Markdown files with YAML frontmatter. okf lints it for\n" +
 			"conformance (§11) and hygiene, reports trust and staleness, runs attested computations'\n" +
 			"attesters, and generates concepts from a blog. Run 'okf COMMAND --help' for a command.\n\n" +
-			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage, 3 fatal (unreadable bundle).\n\n" +
+			"Exit codes: 0 clean, 1 findings (or a failed check), 2 bad usage or configuration (a path in no\n" +
+			"bundle, a .okf.yaml with problems), 3 fatal (unreadable bundle).\n\n" +
 			specRefs,
 		// --version (and -v) prints what `okf version` prints: one version string (urfave/cli's own
 		// flag would print "okf version devel", a second form).
@@ -149,6 +154,8 @@ func newApp(e *env) *cli.App {
 
 // run is main without os.Exit: it returns the exit code, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	// Every command checks .okf.yaml whole, the rules it names included: okf learns their names here.
+	lint.RegisterRuleNames()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	app := newApp(e)
 	args, err := commandArgs(app, args)
@@ -162,6 +169,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	// or send a terminal control sequence.
 	var ee *exitError
 	if errors.As(err, &ee) {
+		for _, l := range ee.lines {
+			fmt.Fprintf(stderr, "%s\n", okf.EscapeLineStart(l))
+		}
 		if ee.msg != "" {
 			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
 		}

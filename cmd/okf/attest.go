@@ -205,13 +205,9 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 	return cmd
 }
 
-// loadBundle loads the bundle at dir through its root, with the size limit of --max-file-size or
+// loadBundle loads the bundle opened (bundleScope), with the size limit of --max-file-size or
 // .okf.yaml; an unreadable root is fatal (exit 3).
-func loadBundle(c *cli.Context, dir string) (*okf.Bundle, error) {
-	o, err := openBundle(c, dir, "")
-	if err != nil {
-		return nil, err
-	}
+func loadBundle(o *okf.Opened) (*okf.Bundle, error) {
 	// Only the Attested Computations are kept whole (attest.OnConcept).
 	b, err := o.Load(okf.LoadOptions{OnConcept: attest.OnConcept})
 	if err != nil {
@@ -243,11 +239,11 @@ func attestListCommand(e *env) *cli.Command {
 			}
 			// The bundle is found as okf lint finds it: a folder below the root lists the
 			// computations under it, read as part of the whole bundle (links resolve from the root).
-			dir, scope, err := bundleScope(dir)
+			o, dir, scope, err := bundleScope(c, dir)
 			if err != nil {
 				return err
 			}
-			b, err := loadBundle(c, dir)
+			b, err := loadBundle(o)
 			if err != nil {
 				return err
 			}
@@ -372,13 +368,16 @@ func attestCheckCommand(e *env) *cli.Command {
 			}
 			// The bundle is found as okf lint finds it: a folder below the root or a file is checked as
 			// part of its bundle (paths resolve from the real root), and only its findings are reported.
-			targets, _, err := lint.ResolveTargets(args, "", false)
-			if err != nil {
-				return pathErr(err)
+			named := "."
+			if len(args) == 1 {
+				named = args[0]
 			}
-			t := targets[0]
-			dir := t.Root
-			b, err := loadBundle(c, dir)
+			o, dir, _, err := bundleScope(c, named)
+			if err != nil {
+				return err
+			}
+			t := o.Target
+			b, err := loadBundle(o)
 			if err != nil {
 				return err
 			}
@@ -495,11 +494,11 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 	// --bundle (default: the working directory) is placed in its bundle as okf lint finds it, so
 	// from a folder below the root the real bundle is read; CONCEPT is an ID from the root, or from
 	// that folder.
-	root, scope, err := bundleScope(aliased(c, "bundle", "b", "."))
+	o, root, scope, err := bundleScope(c, aliased(c, "bundle", "b", "."))
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := loadBundle(c, root)
+	b, err := loadBundle(o)
 	if err != nil {
 		return nil, nil, err
 	}

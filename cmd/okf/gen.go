@@ -62,6 +62,11 @@ func genCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// The bundle gen writes into is opened as every command opens one: a .okf.yaml there
+			// that okf cannot use stops the run (exit 2) before anything is planned or written.
+			if err := genCheckOut(opts); err != nil {
+				return err
+			}
 			preview := c.Bool("check") || c.Bool("dry-run")
 			if !preview {
 				// Checked before the lock, which creates the bundle folder.
@@ -188,6 +193,23 @@ func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 		counts[generate.Created], counts[generate.Updated], counts[generate.Unchanged], counts[generate.Skipped])
 }
 
+// genCheckOut opens the existing bundle at opts.Out (okf.Open) for its configuration only; a folder
+// not there yet, or one gen itself refuses later (linked out of its checkout), is left to gen.
+func genCheckOut(opts generate.Options) error {
+	if st, err := os.Stat(opts.Out); err != nil || !st.IsDir() {
+		return nil
+	}
+	o, err := okf.Open(opts.Out, opts.MaxFileSize)
+	var ce *okf.ConfigError
+	if errors.As(err, &ce) {
+		return openErr(err, "")
+	}
+	if err == nil {
+		o.Root.Close()
+	}
+	return nil
+}
+
 // genOptions merges okf-gen.yaml with the flags (flags win) and resolves the clock.
 func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 	var opts generate.Options
@@ -203,8 +225,8 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		if err != nil {
 			return opts, fatalErr("reading configuration: %v", err)
 		}
-		if cfg, err = generate.ParseConfig(src); err != nil {
-			return opts, usageErr("%s: %v", cfgPath, err)
+		if cfg, err = generate.ParseConfig(filepath.ToSlash(cfgPath), src); err != nil {
+			return opts, openErr(err, "")
 		}
 		cfgDir = filepath.Dir(cfgPath)
 	}
@@ -390,12 +412,9 @@ func indexCommand(e *env) *cli.Command {
 			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
 			// indexes and those below, as folder indexes of the bundle found above (never a root
 			// index with okf_version); the root index is left alone.
-			root, scope, err := bundleScope(named)
+			o, root, scope, err := bundleScope(c, named)
 			if err != nil {
-				if st, serr := os.Stat(named); serr != nil || !st.IsDir() {
-					return err
-				}
-				root, scope = named, "" // a folder with nothing yet: its own (empty) bundle, as before
+				return err
 			}
 			if scope != "" && !strings.HasSuffix(scope, "/") {
 				return usageErr("index takes a bundle folder, not the file %q", named)
@@ -413,10 +432,6 @@ func indexCommand(e *env) *cli.Command {
 				defer unlock()
 			}
 			// Opened as every command opens a bundle: what .okf.yaml ignores is not indexed.
-			o, err := okf.Open(root, 0)
-			if err != nil {
-				return fatalErr("%v", err)
-			}
 			b, err := o.Load(okf.LoadOptions{})
 			if err != nil {
 				return fatalErr("%v", err)

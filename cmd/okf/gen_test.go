@@ -299,8 +299,17 @@ func TestGenLocked(t *testing.T) {
 		t.Errorf("locked run wrote %v", files)
 	}
 	stderr.Reset()
+	// okf index takes only a bundle (a folder with no Markdown file is refused, as by every
+	// command): one concept makes out one, for the lock to be met.
+	concept := filepath.Join(out, "a.md")
+	if err := os.WriteFile(concept, []byte("---\ntype: Note\n---\n# A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code := run([]string{"okf", "index", out}, nil, &stdout, &stderr, func(string) string { return "" }); code != 3 || !strings.Contains(stderr.String(), holder) {
 		t.Errorf("okf index while locked: exit %d\n%s", code, stderr.String())
+	}
+	if err := os.Remove(concept); err != nil {
+		t.Fatal(err)
 	}
 	stdout.Reset()
 	if code := run(append(args, "--check"), nil, &stdout, &stderr, func(string) string { return "" }); code != 1 {

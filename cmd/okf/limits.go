@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -25,8 +28,7 @@ func flagMaxFileSize(c *cli.Context) (int64, error) {
 
 // openBundle opens the bundle at dir as every command does (okf.Open): confined, with the size
 // limit of --max-file-size, else .okf.yaml's max_file_size, else the default, and .okf.yaml's
-// ignore list for every load through it. An unreadable root is fatal (exit 3), its message led by
-// prefix.
+// ignore list for every load through it. Errors are openErr's, a fatal one led by prefix.
 func openBundle(c *cli.Context, dir, prefix string) (*okf.Opened, error) {
 	limit, err := flagMaxFileSize(c)
 	if err != nil {
@@ -34,9 +36,46 @@ func openBundle(c *cli.Context, dir, prefix string) (*okf.Opened, error) {
 	}
 	o, err := okf.Open(dir, limit)
 	if err != nil {
-		return nil, fatalErr("%s%v", prefix, err)
+		return nil, openErr(err, prefix)
 	}
 	return o, nil
+}
+
+// openPath opens the bundle of the path a command names (okf.OpenPath: its root found as for every
+// command), with the size limit of --max-file-size.
+func openPath(c *cli.Context, path string) (*okf.Opened, error) {
+	limit, err := flagMaxFileSize(c)
+	if err != nil {
+		return nil, err
+	}
+	o, err := okf.OpenPath(path, limit)
+	if err != nil {
+		return nil, openErr(err, "")
+	}
+	return o, nil
+}
+
+// openErr gives the error of opening a bundle the exit every command gives it: a configuration
+// with problems (each printed at its position, "file:line:col: message") and a path in no bundle
+// are exit 2, as is another problem with the paths named; a bundle that cannot be read is fatal
+// (exit 3), its message led by prefix.
+func openErr(err error, prefix string) error {
+	var ce *okf.ConfigError
+	var nb *okf.NotBundleError
+	var pe *okf.PathError
+	switch {
+	case errors.As(err, &ce):
+		lines := make([]string, len(ce.Problems))
+		for i, p := range ce.Problems {
+			lines[i] = p.String()
+		}
+		return &exitError{code: exitUsage, lines: lines, msg: fmt.Sprintf("%s: %s; nothing was done", ce.Path, countOf(len(ce.Problems), "configuration problem"))}
+	case errors.As(err, &nb):
+		return usageErr("%s", nb.Msg)
+	case errors.As(err, &pe):
+		return usageErr("%s", pe.Msg)
+	}
+	return fatalErr("%s%v", prefix, err)
 }
 
 // readCheckoutFile reads a file named by a flag or found by name in the working directory (the

@@ -52,14 +52,15 @@ func lintCommand(e *env) *cli.Command {
 			"by walking up to the nearest .okf.yaml, else the top of the chain of folders holding index.md\n" +
 			"(--root names it); a folder below the root or files report only their own findings. Paths of\n" +
 			"several bundles are each linted against their own. Configuration is read from .okf.yaml at the\n" +
-			"bundle root (--config names another file).\n\n" +
+			"bundle root, checked whole (--config names another file for lint's own keys).\n\n" +
 			"text, pretty and github show errors and warnings (--min-severity info shows infos; what --fail-on\n" +
 			"fails is always shown), show a finding alike in " + fmt.Sprint(lint.GroupMinFiles) + " files or more once with its count (--no-group\n" +
 			"shows each), and end with a summary; json and sarif keep every finding.\n\n" +
 			"Findings cite §4.1, a section of the OKF v0.2 spec (" + lint.SpecURL + "),\n" +
 			"and D13, a decision in okf's readings of it (" + lint.DecisionsURL + ").\n\n" +
 			"Exit codes: 0 no finding at or above --fail-on, 1 some (or more warnings than --max-warnings),\n" +
-			"2 bad usage, 3 the bundle cannot be read or the output cannot be written.",
+			"2 bad usage or configuration (a path in no bundle, a .okf.yaml with problems: --show-config prints\n" +
+			"what is in force), 3 the bundle cannot be read or the output cannot be written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: " + strings.Join(lint.Formats, ", ")},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at least `SEVERITY`: error, warning or info"},
@@ -83,6 +84,7 @@ func lintCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "stdin-filename", Usage: "with - as the path: the concept on standard input is the file `PATH` of its bundle (default: stdin.md in the working directory)"},
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe fixes of the rules that offer one (--list-rules), then report what is left"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "with --fix: write nothing; print the fixes as a unified diff"},
+			&cli.BoolFlag{Name: "show-config", Usage: "print the configuration in force for each bundle named (every rule's severity, ignore, size limit, window, schemas, overrides) as YAML, and exit"},
 		},
 		Action: func(c *cli.Context) error {
 			started := time.Now()
@@ -148,7 +150,7 @@ func lintCommand(e *env) *cli.Command {
 				}
 				t, err := lint.ResolveStdin(name, c.String("root"))
 				if err != nil {
-					return pathErr(err)
+					return lintPathErr(err)
 				}
 				max := limit
 				if max == 0 {
@@ -166,11 +168,14 @@ func lintCommand(e *env) *cli.Command {
 				var skipped []string
 				targets, skipped, err = lint.ResolveTargets(args, c.String("root"), c.Bool("skip-unbundled"))
 				if err != nil {
-					return pathErr(err)
+					return lintPathErr(err)
 				}
 				if len(skipped) > 0 && !c.Bool("quiet") {
 					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
 				}
+			}
+			if c.Bool("show-config") {
+				return showConfig(e, targets, c.String("config"), limit, window)
 			}
 			if c.Bool("dry-run") && !c.Bool("fix") {
 				return usageErr("--dry-run goes with --fix")
@@ -271,13 +276,17 @@ func lintCommand(e *env) *cli.Command {
 	}
 }
 
-// pathErr turns lint's error about the paths named into a usage error (exit 2).
-func pathErr(err error) error {
-	var ue *lint.UsageError
-	if errors.As(err, &ue) {
-		return usageErr("%s", ue.Msg)
+// pathErr turns an error about the paths named into its exit (openErr): a path in no bundle and
+// other bad paths are usage errors (exit 2).
+func pathErr(err error) error { return openErr(err, "") }
+
+// lintPathErr is pathErr for okf lint, which can name the bundle of a file in none: --root.
+func lintPathErr(err error) error {
+	var nb *okf.NotBundleError
+	if errors.As(err, &nb) && nb.File {
+		return usageErr("%s (name its bundle with --root)", nb.Msg)
 	}
-	return fatalErr("%v", err)
+	return pathErr(err)
 }
 
 func bundleList(ts []lint.Target) string {
@@ -286,6 +295,30 @@ func bundleList(ts []lint.Target) string {
 		roots = append(roots, filepath.ToSlash(t.Root))
 	}
 	return strings.Join(roots, ", ")
+}
+
+// showConfig prints the configuration in force for each bundle (okf lint --show-config), read as a
+// run reads it: a configuration with problems is the same exit 2.
+func showConfig(e *env, targets []lint.Target, configFlag string, limit int64, window time.Duration) error {
+	var shown []lint.ShownConfig
+	for _, t := range targets {
+		o, err := okf.Open(t.Root, limit)
+		if err != nil {
+			return openErr(err, "")
+		}
+		cfg, display, err := lint.LoadConfig(o, configFlag)
+		o.Root.Close()
+		if err != nil {
+			return openErr(err, "")
+		}
+		src := display
+		switch {
+		case src == "" && cfg != nil:
+			src = filepath.ToSlash(filepath.Join(t.Root, cfg.Path))
+		}
+		shown = append(shown, lint.ShownConfig{Bundle: filepath.ToSlash(t.Root), Source: src, Config: cfg, MaxFileSize: o.Root.MaxFileSize(), ExpiringWithin: window})
+	}
+	return lint.WriteShownConfig(e.stdout, shown)
 }
 
 // stdinFile is the concept read from standard input and its slash path in the bundle.
@@ -312,21 +345,16 @@ type fixMode struct{ enabled, dryRun, sarif, quiet bool }
 // read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
 // else the configuration's max_file_size, else the default).
 func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint.Options, stdin *stdinFile, fix fixMode) (lintRun, error) {
-	r, err := okf.OpenBundle(t.Root, limit)
+	o, err := okf.Open(t.Root, limit)
 	if err != nil {
-		return lintRun{}, fatalErr("%v", err)
+		return lintRun{}, openErr(err, "")
 	}
-	cfg, cfgDisplay, err := lint.LoadConfig(r, configFlag)
+	r := o.Root
+	cfg, cfgDisplay, err := lint.LoadConfig(o, configFlag)
 	if err != nil {
-		return lintRun{}, pathErr(err)
+		return lintRun{}, openErr(err, "")
 	}
-	var ignore []string
-	if cfg != nil {
-		ignore = cfg.Ignore
-		if limit == 0 && cfg.MaxFileSize > 0 {
-			r = okf.NewRoot(r, cfg.MaxFileSize)
-		}
-	}
+	ignore := o.Settings.Ignore
 	// The schema check runs as each frontmatter is parsed, not on a second parse (not with --fix,
 	// which lints bundles loaded again).
 	var fsys fs.FS = r

@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
 
-	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -45,10 +43,18 @@ func migrateCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				root = c.Args().First()
 			}
-			if err := migrateRootCheck(root); err != nil {
+			// Opened as every command opens a bundle (okf.OpenPath): the root found from the path
+			// named, every file read through the bundle's Root (confined, regular files only,
+			// capped), and what .okf.yaml ignores left out.
+			o, err := openPath(c, root)
+			if err != nil {
 				return err
 			}
-			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !c.Bool("check") && !c.Bool("dry-run") {
+			defer o.Root.Close()
+			if err := migrateRootCheck(o.Target); err != nil {
+				return err
+			}
+			if !c.Bool("check") && !c.Bool("dry-run") {
 				// The lock okf gen and okf index take: no two writers interleave in one bundle.
 				unlock, err := okf.LockBundle(root, "okf migrate")
 				if err != nil {
@@ -56,17 +62,6 @@ func migrateCommand(e *env) *cli.Command {
 				}
 				defer unlock()
 			}
-			limit, err := flagMaxFileSize(c)
-			if err != nil {
-				return err
-			}
-			// Every file is read through the bundle's Root: confined to the bundle, regular files
-			// only, capped, and what .okf.yaml ignores left out (okf.Open).
-			o, err := okf.Open(root, limit)
-			if err != nil {
-				return fatalErr("%v", err)
-			}
-			defer o.Root.Close()
 			b, err := o.Load(okf.LoadOptions{})
 			if err != nil {
 				return fatalErr("%v", err)
@@ -151,25 +146,13 @@ func escapeDiff(d string) string {
 	return strings.Join(lines, "")
 }
 
-// migrateRootCheck refuses a folder below its bundle's root (found as okf lint finds it): okf
-// migrate rewrites a whole bundle, and taking a subfolder for one would give its index.md the root's
-// okf_version frontmatter (an error below the root, §8, D7) and start a log.md there.
-func migrateRootCheck(dir string) error {
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		return nil // reported when the bundle is opened
-	}
-	found, ok := lint.FindRoot(dir)
-	abs, err := filepath.Abs(dir)
-	if !ok || err != nil || found == abs {
+// migrateRootCheck refuses a folder below its bundle's root, or a file (found as every command finds
+// it): okf migrate rewrites a whole bundle, and taking a subfolder for one would give its index.md
+// the root's okf_version frontmatter (an error below the root, §8, D7) and start a log.md there.
+func migrateRootCheck(t okf.Target) error {
+	if t.Scope() == "" {
 		return nil
 	}
-	shown := found
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, found); err == nil {
-			shown = rel
-		}
-	}
 	return usageErr("%q is inside the OKF bundle %q: okf migrate upgrades a whole bundle; run it on %q (or pin a root with .okf.yaml)",
-		filepath.ToSlash(dir), filepath.ToSlash(shown), filepath.ToSlash(shown))
+		filepath.ToSlash(t.Named), filepath.ToSlash(t.Root), filepath.ToSlash(t.Root))
 }

@@ -24,8 +24,9 @@ func serveCommand(e *env) *cli.Command {
 			"(okf://{+id}), and the read-only tools search, read, browse and trust, whose answers state each\n" +
 			"concept's trust tier, status and staleness. Speaks MCP over stdin/stdout by default, or Streamable\n" +
 			"HTTP (stateless) with --http. The bundle is watched and reloaded on change. BUNDLE defaults to the\n" +
-			"current folder.\n\n" +
-			"Exit codes: 0 done, 2 bad usage, 3 the bundle cannot be read or the address cannot be bound.",
+			"current folder; it must be a bundle's root (a folder below one is refused, naming the root).\n\n" +
+			"Exit codes: 0 done, 2 bad usage or configuration (a path in no bundle or below its root, a\n" +
+			".okf.yaml with problems), 3 the bundle cannot be read or the address cannot be bound.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "http", Usage: "serve Streamable HTTP on `ADDR` (PORT, :PORT or HOST:PORT; host defaults to 127.0.0.1) at /mcp"},
 			&cli.StringFlag{Name: "token", Usage: "require `TOKEN` as an HTTP bearer token (default $OKF_SERVE_TOKEN); needed to listen beyond 127.0.0.1"},
@@ -81,7 +82,7 @@ func runServe(e *env, c *cli.Context) error {
 	}
 	s, err := serve.New(serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report})
 	if err != nil {
-		return fatalErr("%v", err)
+		return openErr(err, "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

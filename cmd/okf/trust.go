@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
-	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/trust"
 	"github.com/urfave/cli/v2"
@@ -106,15 +104,11 @@ func runTrust(e *env, c *cli.Context) error {
 	// the root is reported as part of its bundle, so links and lineage resolve from the real root,
 	// and only its concepts are listed.
 	named := dir
-	dir, scope, err := bundleScope(dir)
+	o, dir, scope, err := bundleScope(c, dir)
 	if err != nil {
 		return err
 	}
 	opts.Scope = scope
-	o, err := openBundle(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
-	if err != nil {
-		return err
-	}
 	// Each concept's row is made as it loads and its model dropped (trust.Stream): a large bundle
 	// is never held whole.
 	stream := trust.NewStream(opts)
@@ -214,34 +208,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// bundleScope places the path a bundle command names (a folder or a file) in its bundle, the way
-// okf lint does (lint.ResolveTargets): it returns the bundle root and, when the path is below the
-// root, the part of the bundle to report as trust.Options.Scope takes it ("sub/" for a folder, the
-// slash path of a file), else "". A folder that is no bundle is a usage error (exit 2).
-func bundleScope(path string) (root, scope string, err error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return path, "", nil // the command's own "cannot read bundle" message
+// bundleScope opens the bundle of the path a bundle command names (a folder or a file), as every
+// command opens one (okf.OpenPath: its root found as okf lint finds it): it returns the bundle, its
+// root and, when the path is below the root, the part of the bundle to report as
+// trust.Options.Scope takes it ("sub/" for a folder, the slash path of a file), else "". A path in
+// no bundle and a configuration with problems are usage errors (exit 2).
+func bundleScope(c *cli.Context, path string) (o *okf.Opened, root, scope string, err error) {
+	if o, err = openPath(c, path); err != nil {
+		return nil, "", "", err
 	}
-	if !st.IsDir() {
-		// A file with no bundle above it: lint's message would advise --root, which the bundle
-		// commands do not have; they take the bundle's folder instead.
-		if abs, err := filepath.Abs(path); err == nil {
-			if _, ok := lint.FindRoot(filepath.Dir(abs)); !ok {
-				return "", "", usageErr("cannot find the bundle of %q: no %s or index.md above it (name the bundle's folder)", path, lint.ConfigName)
-			}
-		}
-	}
-	targets, _, err := lint.ResolveTargets([]string{path}, "", false)
-	if err != nil {
-		return "", "", pathErr(err)
-	}
-	t := targets[0]
-	switch {
-	case len(t.Dirs) > 0:
-		scope = t.Dirs[0] + "/"
-	case len(t.Files) > 0:
-		scope = t.Files[0]
-	}
-	return t.Root, scope, nil
+	return o, o.Target.Root, o.Target.Scope(), nil
 }

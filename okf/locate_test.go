@@ -1,4 +1,4 @@
-package lint
+package okf
 
 import (
 	"os"
@@ -52,13 +52,13 @@ func TestFindRoot(t *testing.T) {
 	}
 }
 
-// TestResolveTargets checks paths of several bundles are grouped per bundle, a folder below the
+// TestLocate checks paths of several bundles are grouped per bundle, a folder below the
 // root limits the findings to it, and the root itself means the whole bundle.
-func TestResolveTargets(t *testing.T) {
+func TestLocate(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, ".git/HEAD", "a/.okf.yaml", "a/t/x.md", "a/y.md", "b/index.md", "b/s/index.md", "b/s/z.md", "empty/n.txt", "README.md")
 	t.Chdir(dir)
-	ts, skipped, err := ResolveTargets([]string{"b/s/z.md", "a/t", "a/y.md"}, "", false)
+	ts, skipped, err := Locate([]string{"b/s/z.md", "a/t", "a/y.md"}, LocateOptions{})
 	if err != nil || len(skipped) != 0 {
 		t.Fatal(err, skipped)
 	}
@@ -72,17 +72,17 @@ func TestResolveTargets(t *testing.T) {
 	if f := ts[0].Filter(); !f("t/x.md") || !f("y.md") || f("other.md") || f("tx.md") {
 		t.Error("the filter of a/ does not keep exactly t/… and y.md")
 	}
-	ts, _, err = ResolveTargets([]string{"a/t", "a"}, "", false)
+	ts, _, err = Locate([]string{"a/t", "a"}, LocateOptions{})
 	if err != nil || len(ts) != 1 || ts[0].Filter() != nil {
 		t.Errorf("a and a/t: %+v %v, want the whole bundle", ts, err)
 	}
-	if _, _, err := ResolveTargets([]string{"empty"}, "", false); err == nil {
+	if _, _, err := Locate([]string{"empty"}, LocateOptions{}); err == nil {
 		t.Error("a folder with no Markdown file is not a bundle")
 	}
-	if _, _, err := ResolveTargets([]string{"README.md"}, "", false); err == nil {
+	if _, _, err := Locate([]string{"README.md"}, LocateOptions{}); err == nil {
 		t.Error("a file in no bundle is an error")
 	}
-	ts, skipped, err = ResolveTargets([]string{"README.md", "a/y.md"}, "", true)
+	ts, skipped, err = Locate([]string{"README.md", "a/y.md"}, LocateOptions{SkipUnbundled: true})
 	if err != nil || len(ts) != 1 || !reflect.DeepEqual(skipped, []string{"README.md"}) {
 		t.Errorf("--skip-unbundled: %+v %v %v", ts, skipped, err)
 	}
