@@ -340,7 +340,13 @@ func MakePlan(opts Options) (*Plan, error) {
 	sort.Slice(concepts, func(i, j int) bool { return concepts[i].Path < concepts[j].Path })
 	plan.Files = append(plan.Files, concepts...)
 
-	b, err := okf.Load(bundle, okf.LoadOptions{})
+	// The bundle as every command opens it (okf.OpenFS): what its .okf.yaml ignores is not in it,
+	// so gen indexes exactly what okf index, okf lint and okf serve see.
+	o, err := okf.OpenFS(bundle, opts.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	b, err := o.Load(okf.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
