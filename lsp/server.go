@@ -62,6 +62,7 @@ type server struct {
 
 	initialized bool
 	shutdown    bool
+	watch       bool // the client registers file watchers for us (didChangeWatchedFiles)
 	enc         string // the position encoding agreed at initialize
 
 	docs    map[string]*openDoc     // by absolute path
@@ -205,7 +206,7 @@ type handler func(s *server, params raw) (any, *rpcError)
 var handlers = sync.OnceValue(func() map[string]handler {
 	return map[string]handler{
 		"initialize":                      (*server).initialize,
-		"initialized":                     func(*server, raw) (any, *rpcError) { return nil, nil },
+		"initialized":                     (*server).initializedNote,
 		"shutdown":                        (*server).shutdownRequest,
 		"textDocument/didOpen":            (*server).didOpen,
 		"textDocument/didChange":          (*server).didChange,
@@ -246,6 +247,7 @@ func (s *server) initialize(params raw) (any, *rpcError) {
 		}
 	}
 	s.initialized = true
+	s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	return map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding":        s.enc,
@@ -260,6 +262,20 @@ func (s *server) initialize(params raw) (any, *rpcError) {
 		},
 		"serverInfo": map[string]any{"name": "okf", "version": s.opts.Version},
 	}, nil
+}
+
+// initializedNote asks the client to watch the bundle's files, when it can: a file created, deleted
+// or changed outside the editor (git checkout, okf gen) is then seen without reopening it.
+func (s *server) initializedNote(raw) (any, *rpcError) {
+	if !s.watch {
+		return nil, nil
+	}
+	watchers := []map[string]any{{"globPattern": "**/*.md"}, {"globPattern": "**/" + okf.ConfigName}, {"globPattern": "**/.okfignore"}}
+	data, _ := json.Marshal(map[string]any{"registrations": []map[string]any{{
+		"id": "okf-watch", "method": "workspace/didChangeWatchedFiles", "registerOptions": map[string]any{"watchers": watchers},
+	}}})
+	_ = s.conn.write(&message{ID: json.RawMessage(`"okf-watch"`), Method: "client/registerCapability", Params: data})
+	return nil, nil
 }
 
 func (s *server) shutdownRequest(raw) (any, *rpcError) {

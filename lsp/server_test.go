@@ -359,3 +359,33 @@ func TestMessageTooLarge(t *testing.T) {
 		t.Errorf("Serve = %v", err)
 	}
 }
+
+// TestWatchRegistration: a client that can register file watchers is asked to watch the bundle's
+// Markdown files and configuration after initialized; a file deleted outside the editor is then
+// seen: the link to it is reported broken.
+func TestWatchRegistration(t *testing.T) {
+	root := writeBundle(t, fixture)
+	cl := newClient(t, Options{Now: fixed})
+	res, _ := cl.request("initialize", map[string]any{"rootUri": uriOf(root), "capabilities": map[string]any{
+		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}})
+	if res == nil {
+		t.Fatal("no initialize result")
+	}
+	cl.send("initialized", map[string]any{}, false)
+	m := cl.read()
+	if m.Method != "client/registerCapability" || !strings.Contains(string(m.Params), `"globPattern":"**/*.md"`) || !strings.Contains(string(m.Params), ".okf.yaml") {
+		t.Fatalf("after initialized: %s %s", m.Method, m.Params)
+	}
+	cl.c.write(&message{ID: m.ID, Result: json.RawMessage("null")})
+	a := filepath.Join(root, "a.md")
+	cl.open(a, fixture["a.md"])
+	if got := cl.codes(a); len(got) != 0 {
+		t.Fatalf("a.md: %v", got)
+	}
+	os.Remove(filepath.Join(root, "b.md"))
+	cl.send("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: []fileEvent{{URI: uriOf(filepath.Join(root, "b.md")), Type: 3}}}, false)
+	cl.sync()
+	if got := strings.Join(cl.codes(a), " "); !strings.Contains(got, lint.LinkBroken.Code) {
+		t.Errorf("after b.md was deleted: %q, want %s", got, lint.LinkBroken.Code)
+	}
+}
