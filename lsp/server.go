@@ -62,7 +62,7 @@ type server struct {
 
 	initialized bool
 	shutdown    bool
-	watch       bool // the client registers file watchers for us (didChangeWatchedFiles)
+	watch       bool   // the client registers file watchers for us (didChangeWatchedFiles)
 	enc         string // the position encoding agreed at initialize
 
 	docs    map[string]*openDoc     // by absolute path
