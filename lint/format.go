@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"io"
 	"time"
 
@@ -141,12 +140,4 @@ func ruleName(code string) string {
 		return r.Name
 	}
 	return ""
-}
-
-// plural writes "1 error" or "2 errors".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -26,21 +26,6 @@ func flagMaxFileSize(c *cli.Context) (int64, error) {
 	return n, nil
 }
 
-// openBundle opens the bundle at dir as every command does (okf.Open): confined, with the size
-// limit of --max-file-size, else .okf.yaml's max_file_size, else the default, and .okf.yaml's
-// ignore list for every load through it. Errors are openErr's, a fatal one led by prefix.
-func openBundle(c *cli.Context, dir, prefix string) (*okf.Opened, error) {
-	limit, err := flagMaxFileSize(c)
-	if err != nil {
-		return nil, err
-	}
-	o, err := okf.Open(dir, limit)
-	if err != nil {
-		return nil, openErr(err, prefix)
-	}
-	return o, nil
-}
-
 // openPath opens the bundle of the path a command names (okf.OpenPath: its root found as for every
 // command), with the size limit of --max-file-size.
 func openPath(c *cli.Context, path string) (*okf.Opened, error) {
