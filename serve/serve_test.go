@@ -178,8 +178,11 @@ func TestCapabilitiesAndInstructions(t *testing.T) {
 		if caps.Tools == nil || caps.Tools.ListChanged {
 			t.Errorf("tools capability %+v, want tools without listChanged", caps.Tools)
 		}
-		if caps.Resources == nil || !caps.Resources.ListChanged || caps.Resources.Subscribe {
-			t.Errorf("resources capability %+v, want listChanged only", caps.Resources)
+		// listChanged is promised only where the notification is sent: not to a legacy session
+		// over stateless HTTP, which has no stream to receive it on.
+		wantListChanged := !strings.Contains(t.Name(), "http/2025")
+		if caps.Resources == nil || caps.Resources.ListChanged != wantListChanged || caps.Resources.Subscribe {
+			t.Errorf("resources capability %+v, want listChanged %v", caps.Resources, wantListChanged)
 		}
 		if caps.Prompts != nil {
 			t.Error("prompts capability advertised")

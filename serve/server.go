@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,6 +55,8 @@ type Server struct {
 	snap atomic.Pointer[snapshot]
 	// reload serialises reloads.
 	reload sync.Mutex
+	// inputs are the tools' input schemas by tool name, which gate checks arguments against.
+	inputs map[string]*jsonschema.Schema
 }
 
 // New loads the bundle at opts.Dir and builds the MCP server. The error is non-nil only when the
@@ -100,7 +103,7 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
-	s.mcp.AddReceivingMiddleware(clipEchoes, s.listResources)
+	s.mcp.AddReceivingMiddleware(clipEchoes, s.gate, s.listResources)
 	return s, nil
 }
 

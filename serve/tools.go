@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -18,10 +19,10 @@ import (
 // The tools' names and descriptions are short on purpose: every host puts them in the model's
 // context on every call (TestToolsListBudget keeps the whole tools/list under 600 o200k tokens).
 
-// SearchIn is the search tool's input.
+// SearchIn is the search tool's input. The schema's descriptions and limits are set in addTools.
 type SearchIn struct {
 	Query             string `json:"query"`
-	K                 int    `json:"k,omitempty" jsonschema:"hits, default 5"`
+	K                 int    `json:"k,omitempty"`
 	Type              string `json:"type,omitempty"`
 	Tag               string `json:"tag,omitempty"`
 	MinTier           string `json:"min_tier,omitempty"`
@@ -51,8 +52,8 @@ type SearchOut struct {
 // ReadIn is the read tool's input.
 type ReadIn struct {
 	ID       string `json:"id"`
-	MaxWords int    `json:"max_words,omitempty" jsonschema:"default 400"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"word to start at"`
+	MaxWords int    `json:"max_words,omitempty"`
+	Offset   int    `json:"offset,omitempty"`
 }
 
 // ReadOut is the read tool's output.
@@ -66,7 +67,9 @@ type ReadOut struct {
 
 // BrowseIn is the browse tool's input.
 type BrowseIn struct {
-	Dir string `json:"dir,omitempty" jsonschema:"folder, default root"`
+	Dir    string `json:"dir,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }
 
 // Entry is one child of a folder: a concept (ID) or a subfolder (Dir).
@@ -137,31 +140,91 @@ var (
 	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 )
 
-func (s *Server) addTools() {
-	searchSchema, err := jsonschema.For[SearchIn](nil)
-	if err != nil {
-		panic(err)
+// The limits of the tools' inputs, stated in their schemas and refused past (gate, checkArgs).
+const (
+	defaultK        = 5
+	defaultWords    = 400
+	defaultBrowse   = 100
+	maxBrowse       = 500
+	browseByteLimit = 32 << 10 // a browse page as JSON, about 8k tokens
+)
+
+// prop is one input property: its JSON type, description, and integer limits and default.
+type prop struct {
+	typ, desc    string
+	min, max     *float64
+	def          any
+	enum         []any
+	required     bool
+}
+
+func num(f float64) *float64 { return &f }
+
+// inputSchema is a tool's input schema: an object of the given properties, nothing else.
+func inputSchema(order []string, props map[string]prop) *jsonschema.Schema {
+	sch := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}, PropertyOrder: order}
+	for _, name := range order {
+		p := props[name]
+		ps := &jsonschema.Schema{Type: p.typ, Description: p.desc, Minimum: p.min, Maximum: p.max, Enum: p.enum}
+		if p.def != nil {
+			b, _ := json.Marshal(p.def)
+			ps.Default = b
+		}
+		sch.Properties[name] = ps
+		if p.required {
+			sch.Required = append(sch.Required, name)
+		}
 	}
-	searchSchema.Properties["min_tier"].Enum = []any{"unverified", "machine-confirmed", "human-reviewed"}
+	return sch
+}
+
+func (s *Server) addTools() {
+	tiers := []any{"unverified", "machine-confirmed", "human-reviewed"}
+	s.inputs = map[string]*jsonschema.Schema{
+		"search": inputSchema([]string{"query", "k", "type", "tag", "min_tier", "include_deprecated"}, map[string]prop{
+			"query":              {typ: "string", desc: "words to find", required: true},
+			"k":                  {typ: "integer", desc: "hits", min: num(1), max: num(maxK), def: defaultK},
+			"type":               {typ: "string", desc: "only this type"},
+			"tag":                {typ: "string", desc: "only this tag"},
+			"min_tier":           {typ: "string", desc: "lowest trust tier", enum: tiers, def: "unverified"},
+			"include_deprecated": {typ: "boolean", def: false, desc: "keep deprecated"},
+		}),
+		"read": inputSchema([]string{"id", "max_words", "offset"}, map[string]prop{
+			"id":        {typ: "string", desc: "concept ID or okf:// URI", required: true},
+			"max_words": {typ: "integer", desc: "words to return", min: num(1), max: num(maxWords), def: defaultWords},
+			"offset":    {typ: "integer", desc: "first word (next_offset)", min: num(0), def: 0},
+		}),
+		"browse": inputSchema([]string{"dir", "cursor", "limit"}, map[string]prop{
+			"dir":    {typ: "string", desc: "folder, default the root"},
+			"cursor": {typ: "string", desc: "next_cursor of the last page"},
+			"limit":  {typ: "integer", desc: "entries", min: num(1), max: num(maxBrowse), def: defaultBrowse},
+		}),
+		"trust": inputSchema([]string{"id"}, map[string]prop{
+			"id": {typ: "string", desc: "concept ID", required: true},
+		}),
+	}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "search",
-		Description: "BM25 search over title, description, tags and body. Hits give id, title, type, status, trust tier and freshness. Deprecated concepts are left out unless asked.",
-		InputSchema: searchSchema,
+		Description: "Ranked search of title, headings, link text, path, body. Hits give id, title, type, status, trust tier, freshness; deprecated only if asked.",
+		InputSchema: s.inputs["search"],
 		Annotations: readOnly,
 	}, untyped(s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "read",
 		Description: "A concept's text; the first line states its trust. Continue with next_offset.",
+		InputSchema: s.inputs["read"],
 		Annotations: readOnly,
 	}, untyped(s.read))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "browse",
-		Description: "A folder's index entries and subfolders, with type and tier.",
+		Description: "A folder's entries with type and tier, paged: index order, then the rest.",
+		InputSchema: s.inputs["browse"],
 		Annotations: readOnly,
 	}, untyped(s.browse))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "trust",
 		Description: "A concept's provenance: sources, generated, verified, staleness, lineage.",
+		InputSchema: s.inputs["trust"],
 		Annotations: readOnly,
 	}, untyped(s.trust))
 }
