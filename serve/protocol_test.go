@@ -165,7 +165,7 @@ func TestNullIDRefused(t *testing.T) {
 	defer hs.Close()
 	code, out := postJSON(t, hs.URL+Path, `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`)
 	var m struct {
-		ID    json.RawMessage `json:"id"`
+		ID    json.RawMessage    `json:"id"`
 		Error struct{ Code int } `json:"error"`
 	}
 	if code != 400 || json.Unmarshal([]byte(out), &m) != nil || string(m.ID) != "null" || m.Error.Code != -32600 {

@@ -151,11 +151,11 @@ const (
 
 // prop is one input property: its JSON type, description, and integer limits and default.
 type prop struct {
-	typ, desc    string
-	min, max     *float64
-	def          any
-	enum         []any
-	required     bool
+	typ, desc string
+	min, max  *float64
+	def       any
+	enum      []any
+	required  bool
 }
 
 func num(f float64) *float64 { return &f }
