@@ -71,6 +71,10 @@ type snapshot struct {
 
 	urisOnce sync.Once
 	uris     []string
+
+	// browsed holds each folder's entries once browse has listed them.
+	entriesMu sync.Mutex
+	browsed   map[string][]Entry
 }
 
 // indexID is the resource ID of the index.md in dir: "index" at the root, "dir/index" below. No
@@ -301,8 +305,34 @@ func (s *snapshot) add(d *doc) {
 
 func (d *doc) setText(text []byte) {
 	d.text = text
-	d.body = okf.SplitFrontmatter(text).Body
+	d.body = withoutGenMarkers(okf.SplitFrontmatter(text).Body)
 	d.words = &wordIndex{}
+}
+
+// withoutGenMarkers returns body without the lines of okf gen's block markers (`<!-- okf-gen:begin
+// sha256:… (okf gen updates this block …) -->`, `<!-- okf-gen:end -->`): they are for the people who
+// edit the file, and would open every read of a generated concept with 30 tokens and put their
+// words in every such concept's search terms. Resources give the file as written. A body without
+// them is returned as it is, not copied.
+func withoutGenMarkers(body []byte) []byte {
+	if !bytes.Contains(body, []byte("<!-- okf-gen:")) {
+		return body
+	}
+	out := make([]byte, 0, len(body))
+	for rest := body; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := bytes.TrimSpace(line)
+		if (bytes.HasPrefix(t, []byte("<!-- okf-gen:begin")) || bytes.Equal(t, []byte("<!-- okf-gen:end -->"))) && bytes.HasSuffix(t, []byte("-->")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return bytes.TrimLeft(out, "\r\n")
 }
 
 // Options configures a Server.

@@ -394,26 +394,26 @@ func TestBrowse(t *testing.T) {
 	forEach(t, func(t *testing.T, s *Server, c *client) {
 		var out BrowseOut
 		call(t, c, "browse", map[string]any{}, &out)
-		want := BrowseOut{Dir: "", Index: "okf://index", Entries: []Entry{
-			{Title: "Caching", Dir: "caching", Description: "How inference servers keep work they already did."},
-			{Title: "Glossary", ID: "glossary", Type: "Reference", Tier: "human-reviewed", Status: "stable", Description: "The terms, reviewed."},
+		want := BrowseOut{Dir: "", Index: "okf://index", Total: 2, Entries: []Entry{
+			{Title: "Caching", Dir: "caching"},
+			{Title: "Glossary", ID: "glossary", Type: "Reference", Tier: "human-reviewed"},
 		}}
 		if !equalJSON(out, want) {
 			t.Errorf("root\n%+v\nwant\n%+v", out, want)
 		}
 		call(t, c, "browse", map[string]any{"dir": "caching/"}, &out)
-		want = BrowseOut{Dir: "caching", Index: "okf://caching/index", Entries: []Entry{
-			{Title: "KV cache", ID: "caching/kv-cache", Type: "Concept", Tier: "machine-confirmed", Status: "stable", Description: "Keeping attention keys and values between decoding steps."},
-			{Title: "Paged attention", ID: "caching/paged-attention", Type: "Concept", Tier: "unverified", Status: "draft", Description: "KV cache blocks managed like virtual memory pages."},
-			{Title: "Old cache note", ID: "caching/old-cache", Type: "Concept", Tier: "unverified", Status: "deprecated", Description: "Superseded."},
+		want = BrowseOut{Dir: "caching", Index: "okf://caching/index", Total: 4, Entries: []Entry{
+			{Title: "KV cache", ID: "caching/kv-cache", Type: "Concept", Tier: "machine-confirmed"},
+			{Title: "Paged attention", ID: "caching/paged-attention", Type: "Concept", Tier: "unverified", Status: "draft"},
+			{Title: "Old cache note", ID: "caching/old-cache", Type: "Concept", Tier: "unverified", Status: "deprecated"},
 			{Title: "deep", Dir: "caching/deep"},
 		}}
 		if !equalJSON(out, want) {
 			t.Errorf("caching\n%+v\nwant\n%+v", out, want)
 		}
 		call(t, c, "browse", map[string]any{"dir": "caching/deep"}, &out)
-		want = BrowseOut{Dir: "caching/deep", Entries: []Entry{
-			{Title: "Deep notes", ID: "caching/deep/notes", Type: "Note", Tier: "unverified", Status: "stable", Description: "A concept in a folder without an index."},
+		want = BrowseOut{Dir: "caching/deep", Total: 1, Entries: []Entry{
+			{Title: "Deep notes", ID: "caching/deep/notes", Type: "Note", Tier: "unverified"},
 		}}
 		if !equalJSON(out, want) {
 			t.Errorf("caching/deep\n%+v\nwant\n%+v", out, want)

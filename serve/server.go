@@ -32,7 +32,6 @@ const (
 	maxWords       = 4000
 	maxAnswerBytes = 256 << 10 // a tool answer's text
 	maxResource    = 4 << 20   // a resource read: the file as written, up to this size
-	maxEntries     = 1000      // browse entries
 	maxList        = 200       // used_by, sources and such in a trust answer
 	defaultPage    = 500
 	maxListPage    = 1 << 20 // a resources/list page
