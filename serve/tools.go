@@ -559,7 +559,9 @@ const browseAnswer = 2 * browseByteLimit
 
 // browseCursor and browseOffset write and read a browse cursor: the offset of the page's first
 // entry. A reload between pages may shift entries by the ones added or removed before it.
-func browseCursor(n int) string { return base64.RawURLEncoding.EncodeToString([]byte("b" + strconv.Itoa(n))) }
+func browseCursor(n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("b" + strconv.Itoa(n)))
+}
 
 func browseOffset(c string) (int, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
