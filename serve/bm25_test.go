@@ -2,6 +2,7 @@ package serve
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,52 @@ func TestBM25FieldWeights(t *testing.T) {
 	}
 	if h := x.search([]string{"cache"}, 1, func(d int) bool { return d != 1 }); len(h) != 1 || h[0].doc != 0 {
 		t.Errorf("filtered k=1: %+v", h)
+	}
+}
+
+// TestBM25FFieldAverageOverDocsWithField: a field few documents have (a description) is normalised
+// against its average length in the documents that have it, so the one description of one word,
+// of exactly its average length, counts its full weight. Averaged over every document, it looked
+// ten times its average length and counted 2/11 of it: the one concept whose description holds
+// the word ranked below every concept with the word once in a body.
+func TestBM25FFieldAverageOverDocsWithField(t *testing.T) {
+	var b indexBuilder
+	filler := strings.Repeat("alpha beta gamma delta ", 12)
+	add := func(desc, body string) {
+		var l [numFields]int32
+		l[fieldDescription] = b.addField(fieldDescription, []byte(desc))
+		l[fieldBody] = b.addField(fieldBody, []byte(body))
+		b.endDoc(l)
+	}
+	add("zebra", filler) // 0: the word only in its description
+	for range 9 {
+		add("", filler+"zebra") // 1-9: the word once in a body
+	}
+	x := b.build()
+	ps := x.postings("zebra")
+	w := fieldWeights[fieldDescription]
+	if want := float32(w * (bm25K1 + 1) / (bm25K1 + w)); len(ps) != 10 || ps[0].doc != 0 || ps[0].tf != want {
+		t.Errorf("postings %+v, want document 0 first with weight %v", ps, want)
+	}
+}
+
+// TestSearchStems: a query word finds other forms of it (its Snowball stem), and a concept with
+// the word as asked ranks above one with another form only.
+func TestSearchStems(t *testing.T) {
+	var b indexBuilder
+	for _, body := range []string{"the caches were warm", "nothing here", "the cache is warm"} {
+		var l [numFields]int32
+		l[fieldBody] = b.addField(fieldBody, []byte(body))
+		b.endDoc(l)
+	}
+	x := b.buildSearch()
+	hits := x.search([]string{"cache"}, 10, nil)
+	if len(hits) != 2 || hits[0].doc != 2 || hits[1].doc != 0 {
+		t.Errorf("cache: %+v, want document 2 (exact), then 0 (stem)", hits)
+	}
+	hits = x.search([]string{"caching"}, 10, nil)
+	if len(hits) != 2 {
+		t.Errorf("caching: %+v, want both forms found by stem", hits)
 	}
 }
 
