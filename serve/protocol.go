@@ -33,8 +33,6 @@ var undeclared = map[string]string{
 	"prompts/get":           "prompts",
 	"logging/setLevel":      "logging",
 	"completion/complete":   "completions",
-	"resources/subscribe":   "resources.subscribe",
-	"resources/unsubscribe": "resources.subscribe",
 }
 
 func methodNotFound(method, capability string) *jsonrpc.Error {
@@ -48,6 +46,11 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if c, ok := undeclared[method]; ok {
 			return nil, methodNotFound(method, c)
+		}
+		if (method == "resources/subscribe" || method == "resources/unsubscribe") && viaHTTP(req) {
+			// Stateless HTTP keeps no session to send notifications/resources/updated on (the
+			// 2026-07-28 era subscribes on its subscriptions/listen stream instead).
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q (stateless HTTP has no session stream for resource updates: subscribe with subscriptions/listen, 2026-07-28, or over stdio)", method)}
 		}
 		if method == "tools/call" {
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
@@ -73,7 +76,7 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 			// Stateless HTTP has no stream for a legacy session's notifications: promise none.
 			c := *r.Capabilities
 			rc := *c.Resources
-			rc.ListChanged = false
+			rc.ListChanged, rc.Subscribe = false, false
 			c.Resources = &rc
 			r.Capabilities = &c
 		}
