@@ -29,10 +29,10 @@ import (
 // undeclared maps each method of a server capability okf serve does not declare to that
 // capability: the SDK would answer them anyway.
 var undeclared = map[string]string{
-	"prompts/list":          "prompts",
-	"prompts/get":           "prompts",
-	"logging/setLevel":      "logging",
-	"completion/complete":   "completions",
+	"prompts/list":        "prompts",
+	"prompts/get":         "prompts",
+	"logging/setLevel":    "logging",
+	"completion/complete": "completions",
 }
 
 func methodNotFound(method, capability string) *jsonrpc.Error {
