@@ -56,7 +56,7 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
 				if sch := s.inputs[p.Name]; sch != nil {
 					if why := checkArgs(p.Name, sch, p.Arguments); why != "" {
-						return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: why}}}, nil
+						return toolError(why, modern(p.GetMeta())), nil
 					}
 				}
 			}
@@ -82,6 +82,27 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, nil
 	}
+}
+
+// toolError is a tool's error result. In the 2026-07-28 era a result says it is complete
+// (resultType), which the SDK adds only to results its own tool handlers made; the field is not
+// exported, so the result is decoded from JSON, as the SDK's client does.
+func toolError(msg string, modern bool) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+	if modern {
+		b, _ := json.Marshal(map[string]any{"content": res.Content, "isError": true, "resultType": "complete"})
+		var r mcp.CallToolResult
+		if json.Unmarshal(b, &r) == nil {
+			return &r
+		}
+	}
+	return res
+}
+
+// modern reports whether a request's _meta names the 2026-07-28 revision or later.
+func modern(meta map[string]any) bool {
+	v, _ := meta[mcp.MetaKeyProtocolVersion].(string)
+	return v >= "2026-07-28"
 }
 
 // viaHTTP reports whether a request came over HTTP (the SDK gives only those headers).

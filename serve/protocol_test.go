@@ -112,7 +112,9 @@ func TestUndeclaredMethodsNotFound(t *testing.T) {
 		`{"jsonrpc":"2.0","id":5,"method":"prompts/list","params":{`+modernMeta+`}}`,
 		`{"jsonrpc":"2.0","id":6,"method":"resources/subscribe","params":{"uri":"okf://index"}}`,
 	)
-	for _, id := range []string{"2", "3", "4", "5", "6"} {
+	// Subscriptions are declared over stdio (a session stream carries the updates).
+	wantResult(t, got, "6", "{}")
+	for _, id := range []string{"2", "3", "4", "5"} {
 		wantError(t, got, id, -32601)
 	}
 	s, _ := newServer(t, "testdata/bundle", 0)
@@ -121,6 +123,8 @@ func TestUndeclaredMethodsNotFound(t *testing.T) {
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{` + modernMeta + `}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`,
+		// Stateless HTTP has no session stream to send resource updates on: not declared there.
+		`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"okf://index"}}`,
 	} {
 		_, out := postJSON(t, hs.URL+Path, body)
 		if !strings.Contains(out, `"code":-32601`) {
@@ -216,6 +220,9 @@ func TestErrorsInProtocolWords(t *testing.T) {
 			t.Errorf("id %s: %s, want a tool error saying %q", id, raw, want)
 		}
 	}
+	// A refused argument in the 2026-07-28 era is a complete result, as every result of that era.
+	modernGot := answers(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"k":0},`+modernMeta+`}}`)
+	wantResult(t, modernGot, "1", `"resultType":"complete"`)
 	s, _ := newServer(t, "testdata/bundle", 0)
 	hs := httptest.NewServer(s.Handler(HTTPOptions{}))
 	defer hs.Close()
