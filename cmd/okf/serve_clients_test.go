@@ -204,7 +204,7 @@ func (c mcpClients) sdkClient(t *testing.T, kind, era, transport string, target 
 
 // clientSaw is what client.mjs prints.
 type clientSaw struct {
-	ProtocolVersion *string  `json:"protocolVersion"`
+	ProtocolVersion *string `json:"protocolVersion"`
 	Caps            *struct {
 		Resources *struct {
 			ListChanged bool `json:"listChanged"`
