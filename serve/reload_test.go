@@ -227,18 +227,29 @@ func TestResourceUpdatedOnReload(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			edit(p) // not subscribed
-			edit(filepath.Join(dir, "caching", "kv-cache.md"))
-			if err := s.Reload(); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case u := <-got:
-				if u != "okf://caching/kv-cache" {
-					t.Errorf("updated %q, want okf://caching/kv-cache", u)
+			// The 2026-07-28 client opens its subscriptions/listen stream after Subscribe returns,
+			// so the edit is made again until the server has the subscription (at most 10 s).
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				edit(p) // not subscribed
+				edit(filepath.Join(dir, "caching", "kv-cache.md"))
+				if err := s.Reload(); err != nil {
+					t.Fatal(err)
 				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("no notifications/resources/updated after the reload")
+				var u string
+				select {
+				case u = <-got:
+				case <-time.After(100 * time.Millisecond):
+				}
+				if u != "" {
+					if u != "okf://caching/kv-cache" {
+						t.Errorf("updated %q, want okf://caching/kv-cache", u)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no notifications/resources/updated after the reload")
+				}
 			}
 			select {
 			case u := <-got:
