@@ -127,14 +127,18 @@ func (rt *eraRouter) closeAll() {
 // route writes line to the session(s) of its era, starting them as needed.
 func (rt *eraRouter) route(line []byte) error {
 	var targets []int
-	switch era, cancel := eraOf(line); {
-	case cancel:
-		targets = []int{eraLegacy, eraModern}
+	switch era, kind := eraOf(line); kind {
+	case lineForAny, lineForBoth:
+		// A cancellation goes to both sessions, a response to the one there is: neither starts a
+		// session of an era the client has not spoken.
 		rt.mu.Lock()
-		if rt.eras[eraModern] == nil {
-			targets = []int{eraLegacy}
-		} else if rt.eras[eraLegacy] == nil {
+		switch {
+		case rt.eras[eraLegacy] != nil && rt.eras[eraModern] != nil && kind == lineForBoth:
+			targets = []int{eraLegacy, eraModern}
+		case rt.eras[eraLegacy] == nil && rt.eras[eraModern] != nil:
 			targets = []int{eraModern}
+		default:
+			targets = []int{eraLegacy}
 		}
 		rt.mu.Unlock()
 	default:
@@ -177,11 +181,19 @@ func (rt *eraRouter) session(era int) (*eraSession, error) {
 	return e, nil
 }
 
-// eraOf says which era's session a line is for, and whether it is a cancellation (for both).
-func eraOf(line []byte) (era int, cancel bool) {
+// How a line is routed: to the session of its era, to both sessions there are (a cancellation),
+// or to whichever there is (a response to the server).
+const (
+	lineForEra = iota
+	lineForBoth
+	lineForAny
+)
+
+// eraOf says which era's session a line is for, and how it is routed.
+func eraOf(line []byte) (era int, kind int) {
 	b := bytes.TrimSpace(line)
 	if len(b) == 0 || b[0] != '{' {
-		return eraLegacy, false
+		return eraLegacy, lineForEra
 	}
 	var m struct {
 		ID     json.RawMessage `json:"id"`
@@ -190,20 +202,21 @@ func eraOf(line []byte) (era int, cancel bool) {
 			Meta map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(b, &m) != nil {
-		return eraLegacy, false
-	}
-	if m.Method == "notifications/cancelled" {
-		return eraLegacy, true
-	}
-	if m.Method == "" || len(m.ID) == 0 {
-		return eraLegacy, false
+	switch {
+	case json.Unmarshal(b, &m) != nil:
+		return eraLegacy, lineForEra
+	case m.Method == "notifications/cancelled":
+		return eraLegacy, lineForBoth
+	case m.Method == "":
+		return eraLegacy, lineForAny
+	case len(m.ID) == 0:
+		return eraLegacy, lineForEra
 	}
 	var v string
 	if json.Unmarshal(m.Params.Meta[mcp.MetaKeyProtocolVersion], &v) == nil && v >= "2026-07-28" {
-		return eraModern, false
+		return eraModern, lineForEra
 	}
-	return eraLegacy, false
+	return eraLegacy, lineForEra
 }
 
 type nopWriteCloser struct{ io.Writer }
