@@ -133,3 +133,21 @@ func TestReadWithoutGenMarkers(t *testing.T) {
 		t.Errorf("the markers' words are searched: %v", hits.Hits)
 	}
 }
+
+// TestMarkdownLinks: inline links are found with their text and target; a text over two lines, or
+// far from its bracket, is not a link; a body of nothing but link syntax is read in one pass.
+func TestMarkdownLinks(t *testing.T) {
+	var got []string
+	markdownLinks([]byte("see [the cache](kv-cache.md) and [x](../a.md#s \"t\")\n[not\n](b.md) ![img](c.png)"), func(text, target string) {
+		got = append(got, text+"|"+target)
+	})
+	want := []string{"the cache|kv-cache.md", "x|../a.md#s", "img|c.png"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("links %q, want %q", got, want)
+	}
+	n := 0
+	markdownLinks([]byte(strings.Repeat("[](", 1<<20)), func(string, string) { n++ })
+	if n != 0 {
+		t.Errorf("%d links in a body of unclosed ones", n)
+	}
+}

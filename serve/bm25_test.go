@@ -121,3 +121,22 @@ func counted(b *indexBuilder, f int) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSearchIndexSameInHalves: the stem index of a bundle read by two goroutines (halves merged)
+// answers every query as the one read by one.
+func TestSearchIndexSameInHalves(t *testing.T) {
+	s, _ := newServer(t, "testdata/bundle", 0)
+	snap := s.snap.Load()
+	docs := snap.docs[:snap.concepts]
+	one := indexDocs(docs, snap.anchors())
+	n := parallelIndex
+	parallelIndex = 2
+	two := indexDocs(docs, snap.anchors())
+	parallelIndex = n
+	for _, q := range []string{"cache", "caching attention", "pages paged", "keys values", "wörds", "memory terms"} {
+		a, b := one.search(tokens(q, nil), 10, nil), two.search(tokens(q, nil), 10, nil)
+		if !slices.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%q: one goroutine %+v, two %+v", q, a, b)
+		}
+	}
+}

@@ -352,33 +352,34 @@ func (s *snapshot) anchors() [][]byte {
 }
 
 // markdownLinks calls each for every inline link `[text](target)` of body whose text is on one
-// line and at most 300 bytes (the target up to its first space or closing parenthesis). It is a
-// scan, not a Markdown parse (bodies are not parsed at load): a link in code counts too.
+// line and at most 300 bytes (the target up to its first space or closing parenthesis, at most 300
+// bytes). It is one pass over body, each byte looked at a bounded number of times whatever the
+// text (bodies are not parsed at load): a link in code counts too.
 func markdownLinks(body []byte, each func(text, target string)) {
-	for i := 0; ; {
-		j := bytes.Index(body[i:], []byte("]("))
-		if j < 0 {
-			return
+	const most = 300
+	open := -1 // the last '[' on this line, or -1
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '\n':
+			open = -1
+		case '[':
+			open = i
+		case ']':
+			if open < 0 || i+1 >= len(body) || body[i+1] != '(' || i-open-1 > most {
+				continue
+			}
+			text := body[open+1 : i]
+			start := i + 2
+			end := start
+			for end < len(body) && end-start <= most && body[end] != ')' && body[end] != ' ' && body[end] != '\n' {
+				end++
+			}
+			open = -1
+			if end > start && end < len(body) && end-start <= most {
+				each(string(text), string(body[start:end]))
+			}
+			i = end - 1
 		}
-		j += i
-		i = j + 2
-		open := bytes.LastIndexByte(body[max(0, j-300):j], '[')
-		if open < 0 {
-			continue
-		}
-		open += max(0, j-300)
-		text := body[open+1 : j]
-		if bytes.ContainsAny(text, "\n[]") {
-			continue
-		}
-		end := i
-		for end < len(body) && end-i < 1000 && body[end] != ')' && body[end] != ' ' && body[end] != '\n' {
-			end++
-		}
-		if end == i || end >= len(body) || end-i >= 1000 {
-			continue
-		}
-		each(string(text), string(body[i:end]))
 	}
 }
 
