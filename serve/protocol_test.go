@@ -1,13 +1,20 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // modernMeta is the _meta a 2026-07-28 request carries in place of a handshake.
@@ -231,5 +238,48 @@ func TestErrorsInProtocolWords(t *testing.T) {
 		if strings.Contains(out, "SECRET") || goWords.MatchString(out) {
 			t.Errorf("over HTTP, %s: answered %s", body, out)
 		}
+	}
+}
+
+// TestStdioPipeNotifies: over a real stdio pipe (the era router), a client of either era gets
+// notifications/resources/list_changed after a reload (2026-07-28 on its subscriptions/listen
+// stream), and the Go SDK's client negotiates the era it asked for.
+func TestStdioPipeNotifies(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			dir := copyBundle(t)
+			s, _ := newServer(t, dir, 0)
+			cr, sw := io.Pipe()
+			sr, cw := io.Pipe()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.ServeStdio(ctx, sr, sw, nil) }()
+			defer func() { cancel(); cw.Close(); <-done }()
+			c := connect(t, &mcp.IOTransport{Reader: cr, Writer: cw}, era)
+			var out SearchOut
+			call(t, c, "search", map[string]any{"query": "cache"}, &out)
+			if len(out.Hits) == 0 {
+				t.Fatal("no hits")
+			}
+			// The 2026-07-28 client's listen stream may open after connect returns: reload until
+			// the notification comes (at most 10 s).
+			deadline := time.Now().Add(10 * time.Second)
+			for n := 0; ; n++ {
+				if err := os.WriteFile(filepath.Join(dir, "caching", fmt.Sprintf("more%d.md", n)), []byte("---\ntype: Concept\ntitle: More\n---\nmore\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Reload(); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-c.listChanged:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no notifications/resources/list_changed over the pipe")
+				}
+			}
+		})
 	}
 }
