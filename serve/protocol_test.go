@@ -283,3 +283,20 @@ func TestStdioPipeNotifies(t *testing.T) {
 		})
 	}
 }
+
+// TestStdioRequestBeforeInitialize: a request of the handshake era before initialize is
+// invalid-request (-32600), saying how a session starts; the SDK refused it with code 0.
+func TestStdioRequestBeforeInitialize(t *testing.T) {
+	got := answers(t,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		initLine[:len(`{"jsonrpc":"2.0","id":`)]+`3`+initLine[len(`{"jsonrpc":"2.0","id":1`):],
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
+	)
+	if msg := wantError(t, got, "1", -32600); !strings.Contains(msg, "before initialize") {
+		t.Errorf("message %q", msg)
+	}
+	wantResult(t, got, "2", "{}")
+	wantResult(t, got, "3", `"protocolVersion"`)
+	wantResult(t, got, "4", `"tools"`)
+}

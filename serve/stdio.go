@@ -57,6 +57,8 @@ type eraRouter struct {
 	w     *answerWriter
 	mu    sync.Mutex
 	eras  [2]*eraSession // legacy, modern
+	// initialized is set once an initialize has been handed to the legacy session.
+	initialized bool
 	ended chan error     // a session ended (its error, nil at the end of its input)
 	n     int            // sessions started
 }
@@ -142,6 +144,12 @@ func (rt *eraRouter) route(line []byte) error {
 		}
 		rt.mu.Unlock()
 	default:
+		if era == eraLegacy {
+			if id, msg := rt.beforeInitialize(line); msg != "" {
+				rt.w.Write(append(errorLine(id, jsonrpc.CodeInvalidRequest, msg), '\n'))
+				return nil
+			}
+		}
 		targets = []int{era}
 	}
 	for _, era := range targets {
@@ -155,6 +163,35 @@ func (rt *eraRouter) route(line []byte) error {
 		}
 	}
 	return nil
+}
+
+// beforeInitialize notes an initialize, and says why a request of the handshake era that comes
+// before any is refused (with its id), or "" when it is not: the SDK refuses it too, but with
+// error code 0.
+func (rt *eraRouter) beforeInitialize(line []byte) (json.RawMessage, string) {
+	b := bytes.TrimSpace(line)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, ""
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(b, &m) != nil || len(m.ID) == 0 || m.Method == "" {
+		return nil, ""
+	}
+	switch m.Method {
+	case "initialize":
+		rt.initialized = true
+		return nil, ""
+	case "ping", "server/discover", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		// Answered before initialize by the SDK (or refused by gate in the protocol's words).
+		return nil, ""
+	}
+	if rt.initialized {
+		return nil, ""
+	}
+	return m.ID, fmt.Sprintf("invalid request: %s before initialize: a session starts with initialize, or speaks 2026-07-28 with the protocol version in each request's _meta", quote(m.Method, maxMethod))
 }
 
 // session returns the session of era, starting it on first use.
