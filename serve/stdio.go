@@ -52,15 +52,15 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, wa
 // except notifications/cancelled, which both get (each ignores an id it does not know). A
 // session is started by the first line for it, so a client of one era sees nothing of the other.
 type eraRouter struct {
-	s     *Server
-	ctx   context.Context
-	w     *answerWriter
-	mu    sync.Mutex
-	eras  [2]*eraSession // legacy, modern
+	s    *Server
+	ctx  context.Context
+	w    *answerWriter
+	mu   sync.Mutex
+	eras [2]*eraSession // legacy, modern
 	// initialized is set once an initialize has been handed to the legacy session.
 	initialized bool
-	ended chan error     // a session ended (its error, nil at the end of its input)
-	n     int            // sessions started
+	ended       chan error // a session ended (its error, nil at the end of its input)
+	n           int        // sessions started
 }
 
 type eraSession struct {
