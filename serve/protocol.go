@@ -64,7 +64,7 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		res, err := next(ctx, method, req)
 		if err != nil {
 			var we *jsonrpc.Error
-			if !errors.As(err, &we) {
+			if !errors.As(err, &we) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 				if method == "initialize" {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: this session is already initialized (initialize is sent once)"}
 				}
