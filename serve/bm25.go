@@ -10,25 +10,43 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Field-weighted BM25 (BM25F, Robertson & Zaragoza 2009): each field's term frequency is
-// normalised by that field's length, weighted, and summed before the usual saturation, so a word in
-// the title counts more than the same word in the body without a title match being counted twice.
+// normalised by that field's length against the field's average length (over the documents that
+// have the field: a field most documents lack, such as a description, would otherwise look long
+// wherever it is present, and the one concept whose description holds a word would rank last),
+// weighted, and summed before the usual saturation, so a word in the title counts more than the
+// same word in the body without a title match being counted twice.
+//
+// The fields are what a bundle gives besides its text: the title, the body's headings, the
+// description, the tags, the anchor text of the links and index entries that point at the concept
+// (what other authors call it), the words of its path (its ID), and the body. Each word is indexed
+// as written and, in a second index, by its English Snowball stem: a query word scores its exact
+// matches in full and its stem's matches at stemWeight, so "caching" finds "cache" and "cached",
+// and a concept with the word as asked ranks above one with only another form of it.
 
 // The fields, in the order of fieldWeights and fieldB.
 const (
 	fieldTitle = iota
+	fieldHeadings
 	fieldDescription
 	fieldTags
+	fieldAnchor
+	fieldPath
 	fieldBody
 	numFields
 )
 
 var (
-	fieldWeights = [numFields]float64{fieldTitle: 4, fieldDescription: 2, fieldTags: 3, fieldBody: 1}
-	fieldB       = [numFields]float64{fieldTitle: 0.5, fieldDescription: 0.5, fieldTags: 0.3, fieldBody: 0.75}
+	fieldWeights = [numFields]float64{fieldTitle: 4, fieldHeadings: 2, fieldDescription: 1, fieldTags: 3, fieldAnchor: 2, fieldPath: 2, fieldBody: 2}
+	fieldB       = [numFields]float64{fieldTitle: 0.5, fieldHeadings: 0.5, fieldDescription: 0.5, fieldTags: 0.3, fieldAnchor: 0.6, fieldPath: 0.3, fieldBody: 0.75}
 )
+
+// stemWeight is what a match by stem alone counts for, against 1 for an exact match.
+const stemWeight = 0.5
 
 const bm25K1 = 1.2
 
@@ -401,31 +419,111 @@ func (b *indexBuilder) merge(o *indexBuilder) {
 	*o = indexBuilder{}
 }
 
+// build makes the index of exact words. b is spent.
 func (b *indexBuilder) build() *index {
-	nt := b.terms
-	np := 0
+	x := b.assemble(b.terms, b.termName(), b.flat, b.avgLens())
+	*b = indexBuilder{}
+	return x
+}
+
+// buildSearch makes the exact index and the stem index. b is spent.
+func (b *indexBuilder) buildSearch() *searchIndex {
+	avg := b.avgLens()
+	exact := b.assemble(b.terms, b.termName(), b.flat, avg)
+	// Each term's stem, computed once per term (not per occurrence).
+	stemID := make([]int32, b.terms)
+	stems := map[string]int32{}
+	var names []string
+	for t := range b.terms {
+		w := stemOf(string(b.term(int32(t))))
+		id, ok := stems[w]
+		if !ok {
+			id = int32(len(names))
+			stems[w] = id
+			names = append(names, w)
+		}
+		stemID[t] = id
+	}
+	// The stem postings: a document's postings are consecutive in b.flat (endDoc writes them
+	// together; merge keeps them so), so each document's counts are summed by stem in dense slots.
+	acc := make([][numFields]int32, len(names))
+	var touched []int32
+	var flat [][]rawPosting
+	emit := func(doc int32) {
+		for _, id := range touched {
+			if len(flat) == 0 || len(flat[len(flat)-1]) == postingChunk {
+				flat = append(flat, make([]rawPosting, 0, postingChunk))
+			}
+			last := &flat[len(flat)-1]
+			*last = append(*last, rawPosting{term: id, doc: doc, tf: acc[id]})
+			acc[id] = [numFields]int32{}
+		}
+		touched = touched[:0]
+	}
+	cur := int32(-1)
 	for _, c := range b.flat {
-		np += len(c)
+		for _, rp := range c {
+			if rp.doc != cur {
+				if cur >= 0 {
+					emit(cur)
+				}
+				cur = rp.doc
+			}
+			id := stemID[rp.term]
+			if acc[id] == ([numFields]int32{}) {
+				touched = append(touched, id)
+			}
+			for f := range numFields {
+				acc[id][f] += rp.tf[f]
+			}
+		}
 	}
-	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
-	// One string holds every term; the map's keys are slices of it.
-	all := string(b.arena)
-	for t := range nt {
-		x.terms[all[b.offs[t]:b.offs[t+1]]] = int32(t)
+	if cur >= 0 {
+		emit(cur)
 	}
-	var avg [numFields]float64
+	stem := b.assemble(len(names), func(t int) string { return names[t] }, flat, avg)
+	*b = indexBuilder{}
+	return &searchIndex{exact: exact, stem: stem}
+}
+
+// avgLens is each field's average length over the documents that have it (1 when none has it).
+func (b *indexBuilder) avgLens() [numFields]float64 {
+	var avg, have [numFields]float64
 	for _, l := range b.lens {
 		for f := range numFields {
-			avg[f] += float64(l[f])
+			if l[f] > 0 {
+				avg[f] += float64(l[f])
+				have[f]++
+			}
 		}
 	}
 	for f := range numFields {
-		avg[f] /= math.Max(1, float64(len(b.lens)))
-		if avg[f] == 0 {
+		if have[f] > 0 {
+			avg[f] /= have[f]
+		} else {
 			avg[f] = 1
 		}
 	}
-	for _, c := range b.flat {
+	return avg
+}
+
+// termName returns the name of term t of b (its bytes, as one string shared by all terms).
+func (b *indexBuilder) termName() func(int) string {
+	all := string(b.arena)
+	return func(t int) string { return all[b.offs[t]:b.offs[t+1]] }
+}
+
+// assemble makes an index of nt terms named by name from raw postings in document order.
+func (b *indexBuilder) assemble(nt int, name func(int) string, flat [][]rawPosting, avg [numFields]float64) *index {
+	np := 0
+	for _, c := range flat {
+		np += len(c)
+	}
+	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
+	for t := range nt {
+		x.terms[name(t)] = int32(t)
+	}
+	for _, c := range flat {
 		for _, rp := range c {
 			x.start[rp.term+1]++
 		}
@@ -434,7 +532,7 @@ func (b *indexBuilder) build() *index {
 		x.start[t+1] += x.start[t]
 	}
 	next := slices.Clone(x.start[:nt])
-	for _, c := range b.flat {
+	for _, c := range flat {
 		for _, rp := range c {
 			var sum float64
 			for f := range numFields {
@@ -449,8 +547,59 @@ func (b *indexBuilder) build() *index {
 			next[rp.term]++
 		}
 	}
-	*b = indexBuilder{}
 	return x
+}
+
+// searchIndex is what search queries: the exact words and their stems.
+type searchIndex struct {
+	exact, stem *index
+}
+
+// stemOf is a word's English Snowball (Porter2) stem, for a word of ASCII letters of 3 to 40
+// bytes; any other word (a number, a word of another script, a long token) is its own stem.
+func stemOf(w string) string {
+	if len(w) < 3 || len(w) > 40 {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return w
+		}
+	}
+	return english.Stem(w, false)
+}
+
+// queryWords drops English stop words from a query that has other words: "how do I join answers"
+// asks about joins and answers, and in a small bundle "how" and "do" are rare enough to weigh.
+func queryWords(q []string) []string {
+	var keep []string
+	for _, w := range q {
+		if !english.IsStopWord(w) {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		return q
+	}
+	return keep
+}
+
+// search scores every document holding a query word, by exact word and by stem, and returns the
+// best k that keep accepts, highest score first (ties: lower document number, which is ID order).
+func (si *searchIndex) search(query []string, k int, keep func(doc int) bool) []hit {
+	query = queryWords(query)
+	sc := getScratch(si.exact.n)
+	defer putScratch(sc)
+	seen := map[string]bool{}
+	for _, w := range query {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		si.exact.accumulate(sc, w, 1)
+		si.stem.accumulate(sc, stemOf(w), stemWeight)
+	}
+	return sc.top(k, keep)
 }
 
 // hit is a scored document.
@@ -475,39 +624,56 @@ func better(a, b hit) bool {
 	return a.doc < b.doc
 }
 
+func getScratch(n int) *scratch {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil || len(sc.scores) < n {
+		sc = &scratch{scores: make([]float64, n)}
+	}
+	return sc
+}
+
+func putScratch(sc *scratch) {
+	for _, d := range sc.touched {
+		sc.scores[d] = 0
+	}
+	sc.touched = sc.touched[:0]
+	scratchPool.Put(sc)
+}
+
+// accumulate adds weight × idf × tf of word w to the score of every document holding it.
+func (x *index) accumulate(sc *scratch, w string, weight float64) {
+	ps := x.postings(w)
+	if len(ps) == 0 {
+		return
+	}
+	df := float64(len(ps))
+	idf := weight * math.Log(1+(float64(x.n)-df+0.5)/(df+0.5))
+	for _, p := range ps {
+		if sc.scores[p.doc] == 0 {
+			sc.touched = append(sc.touched, p.doc)
+		}
+		sc.scores[p.doc] += idf * float64(p.tf)
+	}
+}
+
 // search scores every document holding a query word and returns the best k that keep accepts,
 // highest score first (ties: lower document number, which is ID order).
 func (x *index) search(query []string, k int, keep func(doc int) bool) []hit {
-	sc, _ := scratchPool.Get().(*scratch)
-	if sc == nil || len(sc.scores) < x.n {
-		sc = &scratch{scores: make([]float64, x.n)}
-	}
-	defer func() {
-		for _, d := range sc.touched {
-			sc.scores[d] = 0
-		}
-		sc.touched = sc.touched[:0]
-		scratchPool.Put(sc)
-	}()
+	sc := getScratch(x.n)
+	defer putScratch(sc)
 	seen := map[string]bool{}
 	for _, w := range query {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		ps := x.postings(w)
-		if len(ps) == 0 {
-			continue
-		}
-		df := float64(len(ps))
-		idf := math.Log(1 + (float64(x.n)-df+0.5)/(df+0.5))
-		for _, p := range ps {
-			if sc.scores[p.doc] == 0 {
-				sc.touched = append(sc.touched, p.doc)
-			}
-			sc.scores[p.doc] += idf * float64(p.tf)
-		}
+		x.accumulate(sc, w, 1)
 	}
+	return sc.top(k, keep)
+}
+
+// top returns the best k scored documents that keep accepts, best first.
+func (sc *scratch) top(k int, keep func(doc int) bool) []hit {
 	// The best k in a min-heap whose root is the worst kept hit.
 	h := make([]hit, 0, k+1)
 	for _, d := range sc.touched {

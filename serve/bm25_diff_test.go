@@ -124,12 +124,9 @@ func buildOld(docs []*doc) *oldIndex {
 	var ib oldIndexBuilder
 	for _, d := range docs {
 		var lens [numFields]int32
-		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
-		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
-		for _, t := range d.tags {
-			lens[fieldTags] += ib.addField(fieldTags, []byte(t))
+		for f, text := range fieldTexts(d, nil) {
+			lens[f] = ib.addField(f, text)
 		}
-		lens[fieldBody] = ib.addField(fieldBody, d.body)
 		ib.endDoc(lens)
 	}
 	return ib.build()
@@ -142,7 +139,7 @@ func compareIndexes(t *testing.T, name string, s *snapshot) {
 	t.Helper()
 	docs := s.docs[:s.concepts]
 	old := buildOld(docs)
-	x := indexDocs(docs)
+	x := indexDocs(docs, nil).exact
 	if len(x.terms) != len(old.postings) || x.n != old.n {
 		t.Fatalf("%s: %d terms over %d documents, old index %d over %d", name, len(x.terms), x.n, len(old.postings), old.n)
 	}

@@ -103,14 +103,18 @@ func (b *oldIndexBuilder) endDoc(lens [numFields]int32) {
 
 func (b *oldIndexBuilder) build() *oldIndex {
 	x := &oldIndex{postings: make(map[string][]posting, len(b.words)), n: len(b.lens)}
-	var avg [numFields]float64
+	// Each field's average length over the documents that have it (BM25F).
+	var avg, have [numFields]float64
 	for _, l := range b.lens {
 		for f := range numFields {
-			avg[f] += float64(l[f])
+			if l[f] > 0 {
+				avg[f] += float64(l[f])
+				have[f]++
+			}
 		}
 	}
 	for f := range numFields {
-		avg[f] /= math.Max(1, float64(len(b.lens)))
+		avg[f] /= math.Max(1, have[f])
 		if avg[f] == 0 {
 			avg[f] = 1
 		}

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,52 @@ func TestBM25FieldWeights(t *testing.T) {
 	}
 }
 
+// TestBM25FFieldAverageOverDocsWithField: a field few documents have (a description) is normalised
+// against its average length in the documents that have it, so the one description of one word,
+// of exactly its average length, counts its full weight. Averaged over every document, it looked
+// ten times its average length and counted 2/11 of it: the one concept whose description holds
+// the word ranked below every concept with the word once in a body.
+func TestBM25FFieldAverageOverDocsWithField(t *testing.T) {
+	var b indexBuilder
+	filler := strings.Repeat("alpha beta gamma delta ", 12)
+	add := func(desc, body string) {
+		var l [numFields]int32
+		l[fieldDescription] = b.addField(fieldDescription, []byte(desc))
+		l[fieldBody] = b.addField(fieldBody, []byte(body))
+		b.endDoc(l)
+	}
+	add("zebra", filler) // 0: the word only in its description
+	for range 9 {
+		add("", filler+"zebra") // 1-9: the word once in a body
+	}
+	x := b.build()
+	ps := x.postings("zebra")
+	w := fieldWeights[fieldDescription]
+	if want := float32(w * (bm25K1 + 1) / (bm25K1 + w)); len(ps) != 10 || ps[0].doc != 0 || ps[0].tf != want {
+		t.Errorf("postings %+v, want document 0 first with weight %v", ps, want)
+	}
+}
+
+// TestSearchStems: a query word finds other forms of it (its Snowball stem), and a concept with
+// the word as asked ranks above one with another form only.
+func TestSearchStems(t *testing.T) {
+	var b indexBuilder
+	for _, body := range []string{"the caches were warm", "nothing here", "the cache is warm"} {
+		var l [numFields]int32
+		l[fieldBody] = b.addField(fieldBody, []byte(body))
+		b.endDoc(l)
+	}
+	x := b.buildSearch()
+	hits := x.search([]string{"cache"}, 10, nil)
+	if len(hits) != 2 || hits[0].doc != 2 || hits[1].doc != 0 {
+		t.Errorf("cache: %+v, want document 2 (exact), then 0 (stem)", hits)
+	}
+	hits = x.search([]string{"caching"}, 10, nil)
+	if len(hits) != 2 {
+		t.Errorf("caching: %+v, want both forms found by stem", hits)
+	}
+}
+
 // counted lists the words counted in field f of the document being read, each as many times as it
 // was counted, sorted.
 func counted(b *indexBuilder, f int) []string {
@@ -73,4 +120,23 @@ func counted(b *indexBuilder, f int) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestSearchIndexSameInHalves: the stem index of a bundle read by two goroutines (halves merged)
+// answers every query as the one read by one.
+func TestSearchIndexSameInHalves(t *testing.T) {
+	s, _ := newServer(t, "testdata/bundle", 0)
+	snap := s.snap.Load()
+	docs := snap.docs[:snap.concepts]
+	one := indexDocs(docs, snap.anchors())
+	n := parallelIndex
+	parallelIndex = 2
+	two := indexDocs(docs, snap.anchors())
+	parallelIndex = n
+	for _, q := range []string{"cache", "caching attention", "pages paged", "keys values", "wörds", "memory terms"} {
+		a, b := one.search(tokens(q, nil), 10, nil), two.search(tokens(q, nil), 10, nil)
+		if !slices.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%q: one goroutine %+v, two %+v", q, a, b)
+		}
+	}
 }

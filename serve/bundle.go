@@ -64,7 +64,7 @@ type snapshot struct {
 	byURI map[string]*doc
 	// concepts is the number of concepts (docs[:concepts]); search numbers documents by position.
 	concepts int
-	idx      *index
+	idx      *searchIndex
 	// dirs maps a folder ("" for the root) to its direct subfolders, sorted.
 	dirs map[string][]string
 	// errors are the diagnostics of Error severity, for the startup and reload reports.
@@ -72,6 +72,10 @@ type snapshot struct {
 
 	urisOnce sync.Once
 	uris     []string
+
+	// browsed holds each folder's entries once browse has listed them.
+	entriesMu sync.Mutex
+	browsed   map[string][]Entry
 }
 
 // indexID is the resource ID of the index.md in dir: "index" at the root, "dir/index" below. No
@@ -230,47 +234,170 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 		}
 	}
 
-	s.idx = indexDocs(s.docs[:s.concepts])
+	s.idx = indexDocs(s.docs[:s.concepts], s.anchors())
 	return s, notes
 }
 
-// indexDocs builds the search index of docs, document i being docs[i]. A large bundle is read by
-// two goroutines, each half into a builder of its own, merged after (the second half's terms
-// renumbered, its documents shifted): the build takes about half the wall time; the CPU time is
-// the same.
-func indexDocs(docs []*doc) *index {
+// indexDocs builds the search index of docs, document i being docs[i], whose anchor text is
+// anchors[i] (nil: none). A large bundle is read by two goroutines, each half into a builder of
+// its own, merged after (the second half's terms renumbered, its documents shifted): the build
+// takes about half the wall time; the CPU time is the same.
+func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
+	if anchors == nil {
+		anchors = make([][]byte, len(docs))
+	}
 	if len(docs) < parallelIndex {
 		var ib indexBuilder
-		ib.addDocs(docs)
-		return ib.build()
+		ib.addDocs(docs, anchors)
+		return ib.buildSearch()
 	}
 	half := len(docs) / 2
 	var a, b indexBuilder
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.addDocs(docs[half:])
+		b.addDocs(docs[half:], anchors[half:])
 	}()
-	a.addDocs(docs[:half])
+	a.addDocs(docs[:half], anchors[:half])
 	<-done
 	a.merge(&b)
-	return a.build()
+	return a.buildSearch()
 }
 
 // parallelIndex is how many documents make indexDocs use two goroutines (a variable for tests).
 var parallelIndex = 1000
 
+// fieldTexts returns the text of each search field of d, whose anchor text is anchor: tags
+// joined by spaces (as separate words they are counted the same), headings as headingText finds
+// them.
+func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
+	var f [numFields][]byte
+	f[fieldTitle] = []byte(d.title)
+	f[fieldHeadings] = headingText(d.body)
+	f[fieldDescription] = []byte(d.description)
+	f[fieldTags] = []byte(strings.Join(d.tags, " "))
+	f[fieldAnchor] = anchor
+	f[fieldPath] = []byte(d.id)
+	f[fieldBody] = d.body
+	return f
+}
+
 // addDocs reads docs, in order, as the next documents.
-func (ib *indexBuilder) addDocs(docs []*doc) {
-	for _, d := range docs {
+func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte) {
+	for i, d := range docs {
 		var lens [numFields]int32
-		lens[fieldTitle] = ib.addField(fieldTitle, []byte(d.title))
-		lens[fieldDescription] = ib.addField(fieldDescription, []byte(d.description))
-		for _, t := range d.tags {
-			lens[fieldTags] += ib.addField(fieldTags, []byte(t))
+		for f, text := range fieldTexts(d, anchors[i]) {
+			lens[f] = ib.addField(f, text)
 		}
-		lens[fieldBody] = ib.addField(fieldBody, d.body)
 		ib.endDoc(lens)
+	}
+}
+
+// headingText returns the text of body's ATX headings (`# …` to `###### …`, outside fenced code),
+// one a line.
+func headingText(body []byte) []byte {
+	var out []byte
+	fence := false
+	for rest := body; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := bytes.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 {
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+			fence = !fence
+			continue
+		}
+		if fence || len(t) == 0 || t[0] != '#' {
+			continue
+		}
+		n := 0
+		for n < len(t) && t[n] == '#' {
+			n++
+		}
+		if n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+			continue
+		}
+		out = append(out, bytes.Trim(t[n:], " \t#")...)
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// maxAnchor bounds one concept's anchor text: thousands of links to one concept add nothing a
+// few hundred words do not, and the text of the whole bundle could otherwise land on one concept.
+const maxAnchor = 4 << 10
+
+// anchors returns the anchor text of each concept (docs[:concepts]): the title and description of
+// every index entry that lists it, and the text of every Markdown link to it from another concept.
+func (s *snapshot) anchors() [][]byte {
+	pos := make(map[string]int, s.concepts)
+	for i, d := range s.docs[:s.concepts] {
+		pos[d.path] = i
+	}
+	out := make([][]byte, s.concepts)
+	add := func(from, target string, text ...string) {
+		res := s.bundle.ResolveLink(from, target)
+		if res.Kind != okf.RefLocal || !res.Exists || res.Escapes {
+			return
+		}
+		i, ok := pos[res.Target]
+		if !ok || s.docs[i].path == from {
+			return
+		}
+		for _, t := range text {
+			if t = strings.TrimSpace(t); t != "" && len(out[i])+len(t)+1 <= maxAnchor {
+				out[i] = append(append(out[i], t...), '\n')
+			}
+		}
+	}
+	for _, d := range s.docs[s.concepts:] {
+		for _, sec := range d.index.Sections {
+			for _, ie := range sec.Entries {
+				add(d.path, ie.Target, ie.Title, ie.Description)
+			}
+		}
+	}
+	for _, d := range s.docs[:s.concepts] {
+		markdownLinks(d.body, func(text, target string) { add(d.path, target, text) })
+	}
+	return out
+}
+
+// markdownLinks calls each for every inline link `[text](target)` of body whose text is on one
+// line and at most 300 bytes (the target up to its first space or closing parenthesis, at most 300
+// bytes). It is one pass over body, each byte looked at a bounded number of times whatever the
+// text (bodies are not parsed at load): a link in code counts too.
+func markdownLinks(body []byte, each func(text, target string)) {
+	const most = 300
+	open := -1 // the last '[' on this line, or -1
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '\n':
+			open = -1
+		case '[':
+			open = i
+		case ']':
+			if open < 0 || i+1 >= len(body) || body[i+1] != '(' || i-open-1 > most {
+				continue
+			}
+			text := body[open+1 : i]
+			start := i + 2
+			end := start
+			for end < len(body) && end-start <= most && body[end] != ')' && body[end] != ' ' && body[end] != '\n' {
+				end++
+			}
+			open = -1
+			if end > start && end < len(body) && end-start <= most {
+				each(string(text), string(body[start:end]))
+			}
+			i = end - 1
+		}
 	}
 }
 
@@ -319,8 +446,34 @@ func (s *snapshot) add(d *doc) {
 
 func (d *doc) setText(text []byte) {
 	d.text = text
-	d.body = okf.SplitFrontmatter(text).Body
+	d.body = withoutGenMarkers(okf.SplitFrontmatter(text).Body)
 	d.words = &wordIndex{}
+}
+
+// withoutGenMarkers returns body without the lines of okf gen's block markers (`<!-- okf-gen:begin
+// sha256:… (okf gen updates this block …) -->`, `<!-- okf-gen:end -->`): they are for the people who
+// edit the file, and would open every read of a generated concept with 30 tokens and put their
+// words in every such concept's search terms. Resources give the file as written. A body without
+// them is returned as it is, not copied.
+func withoutGenMarkers(body []byte) []byte {
+	if !bytes.Contains(body, []byte("<!-- okf-gen:")) {
+		return body
+	}
+	out := make([]byte, 0, len(body))
+	for rest := body; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := bytes.TrimSpace(line)
+		if (bytes.HasPrefix(t, []byte("<!-- okf-gen:begin")) || bytes.Equal(t, []byte("<!-- okf-gen:end -->"))) && bytes.HasSuffix(t, []byte("-->")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return bytes.TrimLeft(out, "\r\n")
 }
 
 // Options configures a Server.

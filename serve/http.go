@@ -110,6 +110,17 @@ func refuse(w http.ResponseWriter, msg string, code int) {
 	}
 }
 
+// rpcRefuse answers a POST the SDK is not given with a JSON-RPC error under id (null when nil).
+func rpcRefuse(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	b := append(errorLine(id, code, msg), '\n')
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", fmt.Sprint(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
 func guard(next http.Handler, o HTTPOptions) http.Handler {
 	lim := o.limits.withDefaults()
 	slots := make(chan struct{}, lim.inflight)
@@ -174,6 +185,20 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 			}
 			if why := ambiguousKeys(body); why != "" {
 				refuse(w, "Bad Request: "+why, http.StatusBadRequest)
+				return
+			}
+			// What the SDK would answer in Go's words, the body echoed (or, for a request with a
+			// null id, not at all): answered here in JSON-RPC's.
+			if !json.Valid(body) {
+				rpcRefuse(w, http.StatusBadRequest, nil, -32700, "parse error: the body is not JSON")
+				return
+			}
+			if why := notMessage(bytes.TrimSpace(body)); why != "" {
+				rpcRefuse(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message: "+why)
+				return
+			}
+			if code, msg, id := requestProblem(body); code != 0 {
+				rpcRefuse(w, http.StatusOK, id, code, msg)
 				return
 			}
 			// The method as the SDK reads it (its own decoder: member names matched exactly), so

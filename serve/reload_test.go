@@ -197,3 +197,107 @@ func TestNewRefusesBelowRoot(t *testing.T) {
 		t.Errorf("an empty folder: %v", err)
 	}
 }
+
+// TestTTLFollowsWatching: ttlMs says how long a kept read may be trusted: a second while the
+// bundle is watched (an edit is served within settle of it), an hour when it is not (it changes
+// only with a restart). It was 60 s either way: a caching host served a concept's old text for a
+// minute after search had the new one.
+func TestTTLFollowsWatching(t *testing.T) {
+	dir := copyBundle(t)
+	s, _ := newServer(t, dir, 0)
+	c := inMemory(t, s, eras[1])
+	read := func() int {
+		res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "okf://caching/kv-cache"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.TTLMs
+	}
+	if got := read(); got != staticTTL {
+		t.Errorf("not watched: ttlMs %d, want %d", got, staticTTL)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Watch(ctx); close(done) }()
+	for i := 0; !s.watching.Load(); i++ {
+		if i > 1000 {
+			t.Fatal("the watcher did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := read(); got != watchTTL {
+		t.Errorf("watched: ttlMs %d, want %d", got, watchTTL)
+	}
+	lr, err := c.ListResources(context.Background(), nil)
+	if err != nil || lr.TTLMs != watchTTL {
+		t.Errorf("watched: list ttlMs %v (%v), want %d", lr.TTLMs, err, watchTTL)
+	}
+	cancel()
+	<-done
+}
+
+// TestResourceUpdatedOnReload: a host subscribed to a concept is sent
+// notifications/resources/updated when a reload changes it, in both eras (resources/subscribe;
+// in 2026-07-28 on its subscriptions/listen stream); one not subscribed to it is not.
+func TestResourceUpdatedOnReload(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			dir := copyBundle(t)
+			s, _ := newServer(t, dir, 0)
+			got := make(chan string, 16)
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := s.MCP().Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cl := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+				ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { got <- r.Params.URI },
+			})
+			cs, err := cl.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "okf://caching/kv-cache"}); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "caching", "paged-attention.md")
+			edit := func(p string) {
+				b, _ := os.ReadFile(p)
+				if err := os.WriteFile(p, append(b, "\nMore.\n"...), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The 2026-07-28 client opens its subscriptions/listen stream after Subscribe returns,
+			// so the edit is made again until the server has the subscription (at most 10 s).
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				edit(p) // not subscribed
+				edit(filepath.Join(dir, "caching", "kv-cache.md"))
+				if err := s.Reload(); err != nil {
+					t.Fatal(err)
+				}
+				var u string
+				select {
+				case u = <-got:
+				case <-time.After(100 * time.Millisecond):
+				}
+				if u != "" {
+					if u != "okf://caching/kv-cache" {
+						t.Errorf("updated %q, want okf://caching/kv-cache", u)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no notifications/resources/updated after the reload")
+				}
+			}
+			select {
+			case u := <-got:
+				t.Errorf("also updated %q", u)
+			case <-time.After(200 * time.Millisecond):
+			}
+		})
+	}
+}

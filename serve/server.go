@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,7 +32,6 @@ const (
 	maxWords       = 4000
 	maxAnswerBytes = 256 << 10 // a tool answer's text
 	maxResource    = 4 << 20   // a resource read: the file as written, up to this size
-	maxEntries     = 1000      // browse entries
 	maxList        = 200       // used_by, sources and such in a trust answer
 	defaultPage    = 500
 	maxListPage    = 1 << 20 // a resources/list page
@@ -40,10 +40,14 @@ const (
 	maxNote        = 500     // one note of the trust tool
 	maxEcho        = 200     // client text echoed in an error
 
-	// ttlMs: how long a host may keep a list or a read. The server notifies list changes where the
-	// protocol era lets it; the TTL bounds staleness where it cannot (stateless HTTP).
-	listTTL = 60_000
-	readTTL = 60_000
+	// ttlMs: how long a host may keep a list or a read, matching how the server learns of changes.
+	// A watched bundle is reloaded within settle of an edit (plus the reload), so what a host keeps
+	// may be outdated a second later: watchTTL. One not watched (okf serve --no-watch) changes only
+	// when the server restarts: staticTTL. Where the era has a stream for it, the server also tells
+	// a host what changed (notifications/resources/list_changed, notifications/resources/updated
+	// for subscribed resources).
+	watchTTL  = 1_000
+	staticTTL = 3_600_000
 )
 
 // Server serves one bundle. It is safe for concurrent use: each request reads the snapshot current
@@ -54,6 +58,10 @@ type Server struct {
 	snap atomic.Pointer[snapshot]
 	// reload serialises reloads.
 	reload sync.Mutex
+	// watching is set while Watch runs: the TTLs follow it.
+	watching atomic.Bool
+	// inputs are the tools' input schemas by tool name, which gate checks arguments against.
+	inputs map[string]*jsonschema.Schema
 }
 
 // New loads the bundle at opts.Dir and builds the MCP server. The error is non-nil only when the
@@ -86,25 +94,47 @@ func New(opts Options) (*Server, error) {
 		Instructions: instructions(snap),
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		// Explicit: no logging capability (deprecated by the 2026-07-28 revision), tools that never
-		// change, resources whose list changes on reload.
+		// change, resources whose list changes on reload and that can be subscribed to (the SDK adds
+		// subscribe: it has the handlers).
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: false},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		},
-		PageSize: opts.PageSize,
+		PageSize:           opts.PageSize,
+		SubscribeHandler:   subscribable[*mcp.SubscribeRequest],
+		UnsubscribeHandler: subscribable[*mcp.UnsubscribeRequest],
 		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
-			switch req.(type) {
-			case *mcp.ReadResourceRequest:
-				c.TTLMs = readTTL
-			default:
-				c.TTLMs = listTTL
-			}
+			c.TTLMs = s.ttl()
 		},
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
-	s.mcp.AddReceivingMiddleware(clipEchoes, s.listResources)
+	s.mcp.AddReceivingMiddleware(clipEchoes, s.gate, s.listResources)
 	return s, nil
+}
+
+// ttl is the ttlMs of every list and read (watchTTL, staticTTL).
+func (s *Server) ttl() int {
+	if s.watching.Load() {
+		return watchTTL
+	}
+	return staticTTL
+}
+
+// subscribable accepts a subscription to any okf:// URI, served now or not: a concept may appear
+// in a later reload, and notifications/resources/updated then tells the host.
+func subscribable[R interface{ GetParams() mcp.Params }](_ context.Context, req R) error {
+	var uri string
+	switch p := req.GetParams().(type) {
+	case *mcp.SubscribeParams:
+		uri = p.URI
+	case *mcp.UnsubscribeParams:
+		uri = p.URI
+	}
+	if _, ok := idOf(uri); !ok {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid params: %s is not an okf:// resource URI", quote(uri, maxEcho))}
+	}
+	return nil
 }
 
 // MCP returns the SDK server, to run over any transport.
@@ -236,7 +266,7 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		end := min(start+s.opts.PageSize, len(uris))
 		res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, 0, end-start)}
-		res.TTLMs = listTTL
+		res.TTLMs = s.ttl()
 		res.CacheScope = "public"
 		// A page ends early when it would pass maxListPage bytes (it has at least one resource),
 		// counting the cursor it would then carry: the base64 of its last URI.

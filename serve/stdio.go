@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -33,7 +34,226 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, wa
 	t := newInflight()
 	w := &answerWriter{w: out, t: t}
 	r := &drainingReader{r: in, t: t, ctx: ctx, w: w, warn: warn}
-	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}, MaxLineLength: maxLine + 1})
+	rt := &eraRouter{s: s, ctx: ctx, w: w, ended: make(chan error, 2)}
+	return rt.run(r)
+}
+
+// eraRouter serves one stdio pipe as two SDK sessions, one per protocol era, and hands each line
+// to the session of its era. A client may probe with the 2026-07-28 server/discover and, having
+// had no answer in time (the Vercel AI SDK waits 1 s, mcp-go 5 s; a large bundle takes longer to
+// load), fall back to initialize on the same pipe: the SDK's one session takes the probe's _meta
+// for the session's handshake and then refuses the initialize as a duplicate, and it would count
+// the session as a 2026-07-28 one, sending it no list-change notifications. Each era's session
+// keeps its own state: the legacy one its handshake, the 2026-07-28 one its per-request _meta.
+//
+// A line is for the 2026-07-28 session when it is a request whose params._meta names a protocol
+// version of 2026-07-28 or later (the SDK's own test, validateRequestMeta); every other line
+// (initialize and what follows it, the client's responses, a batch) is for the legacy session,
+// except notifications/cancelled, which both get (each ignores an id it does not know). A
+// session is started by the first line for it, so a client of one era sees nothing of the other.
+type eraRouter struct {
+	s    *Server
+	ctx  context.Context
+	w    *answerWriter
+	mu   sync.Mutex
+	eras [2]*eraSession // legacy, modern
+	// initialized is set once an initialize has been handed to the legacy session.
+	initialized bool
+	ended       chan error // a session ended (its error, nil at the end of its input)
+	n           int        // sessions started
+}
+
+type eraSession struct {
+	pw *io.PipeWriter
+	ss *mcp.ServerSession
+}
+
+const (
+	eraLegacy = iota
+	eraModern
+)
+
+// run routes the lines of r until its end, then lets the sessions finish.
+func (rt *eraRouter) run(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var err error
+	for err == nil {
+		var line []byte
+		line, err = br.ReadBytes('\n')
+		if len(line) == 0 {
+			continue
+		}
+		if werr := rt.route(line); werr != nil {
+			err = werr
+		}
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	// The end of the input (held back until every request was answered): each session reads its end.
+	rt.mu.Lock()
+	for _, e := range rt.eras {
+		if e != nil {
+			e.pw.Close()
+		}
+	}
+	n := rt.n
+	rt.mu.Unlock()
+	for range n {
+		select {
+		case serr := <-rt.ended:
+			if err == nil {
+				err = serr
+			}
+		case <-rt.ctx.Done():
+			rt.closeAll()
+			return rt.ctx.Err()
+		}
+	}
+	if err == nil && rt.ctx.Err() != nil {
+		return rt.ctx.Err()
+	}
+	return err
+}
+
+func (rt *eraRouter) closeAll() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, e := range rt.eras {
+		if e != nil {
+			e.ss.Close()
+		}
+	}
+}
+
+// route writes line to the session(s) of its era, starting them as needed.
+func (rt *eraRouter) route(line []byte) error {
+	var targets []int
+	switch era, kind := eraOf(line); kind {
+	case lineForAny, lineForBoth:
+		// A cancellation goes to both sessions, a response to the one there is: neither starts a
+		// session of an era the client has not spoken.
+		rt.mu.Lock()
+		switch {
+		case rt.eras[eraLegacy] != nil && rt.eras[eraModern] != nil && kind == lineForBoth:
+			targets = []int{eraLegacy, eraModern}
+		case rt.eras[eraLegacy] == nil && rt.eras[eraModern] != nil:
+			targets = []int{eraModern}
+		default:
+			targets = []int{eraLegacy}
+		}
+		rt.mu.Unlock()
+	default:
+		if era == eraLegacy {
+			if id, msg := rt.beforeInitialize(line); msg != "" {
+				rt.w.Write(append(errorLine(id, jsonrpc.CodeInvalidRequest, msg), '\n'))
+				return nil
+			}
+		}
+		targets = []int{era}
+	}
+	for _, era := range targets {
+		e, err := rt.session(era)
+		if err != nil {
+			return err
+		}
+		if _, err := e.pw.Write(line); err != nil {
+			// The session ended; run learns why from ended.
+			continue
+		}
+	}
+	return nil
+}
+
+// beforeInitialize notes an initialize, and says why a request of the handshake era that comes
+// before any is refused (with its id), or "" when it is not: the SDK refuses it too, but with
+// error code 0.
+func (rt *eraRouter) beforeInitialize(line []byte) (json.RawMessage, string) {
+	b := bytes.TrimSpace(line)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, ""
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(b, &m) != nil || len(m.ID) == 0 || m.Method == "" {
+		return nil, ""
+	}
+	switch m.Method {
+	case "initialize":
+		rt.initialized = true
+		return nil, ""
+	case "ping", "server/discover", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		// Answered before initialize by the SDK (or refused by gate in the protocol's words).
+		return nil, ""
+	}
+	if rt.initialized {
+		return nil, ""
+	}
+	return m.ID, fmt.Sprintf("invalid request: %s before initialize: a session starts with initialize, or speaks 2026-07-28 with the protocol version in each request's _meta", quote(m.Method, maxMethod))
+}
+
+// session returns the session of era, starting it on first use.
+func (rt *eraRouter) session(era int) (*eraSession, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if e := rt.eras[era]; e != nil {
+		return e, nil
+	}
+	pr, pw := io.Pipe()
+	ss, err := rt.s.mcp.Connect(rt.ctx, &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{rt.w}, MaxLineLength: maxLine + 1}, nil)
+	if err != nil {
+		return nil, err
+	}
+	e := &eraSession{pw: pw, ss: ss}
+	rt.eras[era] = e
+	rt.n++
+	go func() {
+		err := ss.Wait()
+		// Lines still routed to it fail instead of waiting for a reader.
+		pr.CloseWithError(io.ErrClosedPipe)
+		rt.ended <- err
+	}()
+	return e, nil
+}
+
+// How a line is routed: to the session of its era, to both sessions there are (a cancellation),
+// or to whichever there is (a response to the server).
+const (
+	lineForEra = iota
+	lineForBoth
+	lineForAny
+)
+
+// eraOf says which era's session a line is for, and how it is routed.
+func eraOf(line []byte) (era int, kind int) {
+	b := bytes.TrimSpace(line)
+	if len(b) == 0 || b[0] != '{' {
+		return eraLegacy, lineForEra
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	switch {
+	case json.Unmarshal(b, &m) != nil:
+		return eraLegacy, lineForEra
+	case m.Method == "notifications/cancelled":
+		return eraLegacy, lineForBoth
+	case m.Method == "":
+		return eraLegacy, lineForAny
+	case len(m.ID) == 0:
+		return eraLegacy, lineForEra
+	}
+	var v string
+	if json.Unmarshal(m.Params.Meta[mcp.MetaKeyProtocolVersion], &v) == nil && v >= "2026-07-28" {
+		return eraModern, lineForEra
+	}
+	return eraLegacy, lineForEra
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -279,6 +499,12 @@ func (d *drainingReader) line(line []byte, tooLong bool) {
 				return
 			}
 		}
+		if bytes.TrimSpace(line)[0] == '{' {
+			if code, msg, id := requestProblem(line); code != 0 {
+				d.answer(id, code, fmt.Sprintf("line %d: %s", d.n, msg))
+				return
+			}
+		}
 		if id := d.record(line); id != "" {
 			d.refuse(-32600, fmt.Sprintf("line %d: id %s is already used by a request not yet answered", d.n, id))
 			return
@@ -335,6 +561,11 @@ func notMessage(raw []byte) string {
 	if hasID && string(bytes.TrimSpace(id)) != "null" && idKey(id) == "" {
 		return `"id" is not a string, an integer or null`
 	}
+	if isRequest && hasID && string(bytes.TrimSpace(id)) == "null" {
+		// MCP: a request's id MUST NOT be null. The SDK takes it for a notification and answers
+		// nothing, so the client would wait for ever.
+		return `"id" is null: a request's id is a string or an integer (a notification has no "id")`
+	}
 	if !isRequest && (!hasID || string(bytes.TrimSpace(id)) == "null") {
 		return `neither a request (no "method") nor a response (no "id")`
 	}
@@ -360,6 +591,14 @@ func (d *drainingReader) refuse(code int, msg string) {
 		Error   rpcError `json:"error"`
 	}{"2.0", nil, rpcError{code, msg}})
 	d.w.Write(append(b, '\n'))
+	if d.warn != nil {
+		d.warn("standard input, " + msg + "; answered with an error, serving on")
+	}
+}
+
+// answer answers a request the transport is not given, under its id.
+func (d *drainingReader) answer(id json.RawMessage, code int, msg string) {
+	d.w.Write(append(errorLine(id, code, msg), '\n'))
 	if d.warn != nil {
 		d.warn("standard input, " + msg + "; answered with an error, serving on")
 	}

@@ -2,10 +2,13 @@ package serve
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,10 +21,10 @@ import (
 // The tools' names and descriptions are short on purpose: every host puts them in the model's
 // context on every call (TestToolsListBudget keeps the whole tools/list under 600 o200k tokens).
 
-// SearchIn is the search tool's input.
+// SearchIn is the search tool's input. The schema's descriptions and limits are set in addTools.
 type SearchIn struct {
 	Query             string `json:"query"`
-	K                 int    `json:"k,omitempty" jsonschema:"hits, default 5"`
+	K                 int    `json:"k,omitempty"`
 	Type              string `json:"type,omitempty"`
 	Tag               string `json:"tag,omitempty"`
 	MinTier           string `json:"min_tier,omitempty"`
@@ -51,8 +54,8 @@ type SearchOut struct {
 // ReadIn is the read tool's input.
 type ReadIn struct {
 	ID       string `json:"id"`
-	MaxWords int    `json:"max_words,omitempty" jsonschema:"default 400"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"word to start at"`
+	MaxWords int    `json:"max_words,omitempty"`
+	Offset   int    `json:"offset,omitempty"`
 }
 
 // ReadOut is the read tool's output.
@@ -66,29 +69,34 @@ type ReadOut struct {
 
 // BrowseIn is the browse tool's input.
 type BrowseIn struct {
-	Dir string `json:"dir,omitempty" jsonschema:"folder, default root"`
+	Dir    string `json:"dir,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }
 
-// Entry is one child of a folder: a concept (ID) or a subfolder (Dir).
+// Entry is one child of a folder: a concept (ID) or a subfolder (Dir). It is compact on purpose
+// (a root index may list thousands): the description is left to search and read.
 type Entry struct {
-	Title       string `json:"title,omitempty"`
-	ID          string `json:"id,omitempty"`
-	Dir         string `json:"dir,omitempty"`
-	Type        string `json:"type,omitempty"`
-	Tier        string `json:"tier,omitempty"`
-	Status      string `json:"status,omitempty"`
-	Description string `json:"description,omitempty"`
+	ID    string `json:"id,omitempty"`
+	Dir   string `json:"dir,omitempty"`
+	Title string `json:"title,omitempty"`
+	Type  string `json:"type,omitempty"`
+	Tier  string `json:"tier,omitempty"`
+	// Status is given only when it is not stable (draft, deprecated).
+	Status string `json:"status,omitempty"`
 }
 
-// BrowseOut is the browse tool's output.
+// BrowseOut is the browse tool's output: one page of a folder's entries.
 type BrowseOut struct {
 	Dir string `json:"dir"`
 	// Index is the folder's index.md as a resource URI ("" when the folder has none).
 	Index   string  `json:"index,omitempty"`
 	Entries []Entry `json:"entries"`
-	// Omitted counts the entries left out: past maxEntries, or to keep the answer within
-	// maxAnswerBytes.
-	Omitted int `json:"omitted,omitempty"`
+	// Total is how many entries the folder has in all.
+	Total int `json:"total"`
+	// Truncated is true when entries past this page remain; NextCursor continues from them.
+	Truncated  bool   `json:"truncated"`
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // TrustIn is the trust tool's input.
@@ -137,31 +145,91 @@ var (
 	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 )
 
-func (s *Server) addTools() {
-	searchSchema, err := jsonschema.For[SearchIn](nil)
-	if err != nil {
-		panic(err)
+// The limits of the tools' inputs, stated in their schemas and refused past (gate, checkArgs).
+const (
+	defaultK        = 5
+	defaultWords    = 400
+	defaultBrowse   = 100
+	maxBrowse       = 500
+	browseByteLimit = 32 << 10 // a browse page as JSON, about 8k tokens
+)
+
+// prop is one input property: its JSON type, description, and integer limits and default.
+type prop struct {
+	typ, desc string
+	min, max  *float64
+	def       any
+	enum      []any
+	required  bool
+}
+
+func num(f float64) *float64 { return &f }
+
+// inputSchema is a tool's input schema: an object of the given properties, nothing else.
+func inputSchema(order []string, props map[string]prop) *jsonschema.Schema {
+	sch := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}, PropertyOrder: order}
+	for _, name := range order {
+		p := props[name]
+		ps := &jsonschema.Schema{Type: p.typ, Description: p.desc, Minimum: p.min, Maximum: p.max, Enum: p.enum}
+		if p.def != nil {
+			b, _ := json.Marshal(p.def)
+			ps.Default = b
+		}
+		sch.Properties[name] = ps
+		if p.required {
+			sch.Required = append(sch.Required, name)
+		}
 	}
-	searchSchema.Properties["min_tier"].Enum = []any{"unverified", "machine-confirmed", "human-reviewed"}
+	return sch
+}
+
+func (s *Server) addTools() {
+	tiers := []any{"unverified", "machine-confirmed", "human-reviewed"}
+	s.inputs = map[string]*jsonschema.Schema{
+		"search": inputSchema([]string{"query", "k", "type", "tag", "min_tier", "include_deprecated"}, map[string]prop{
+			"query":              {typ: "string", desc: "words to find", required: true},
+			"k":                  {typ: "integer", desc: "hits", min: num(1), max: num(maxK), def: defaultK},
+			"type":               {typ: "string", desc: "only this type"},
+			"tag":                {typ: "string", desc: "only this tag"},
+			"min_tier":           {typ: "string", desc: "lowest trust tier", enum: tiers, def: "unverified"},
+			"include_deprecated": {typ: "boolean", def: false, desc: "keep deprecated"},
+		}),
+		"read": inputSchema([]string{"id", "max_words", "offset"}, map[string]prop{
+			"id":        {typ: "string", desc: "concept ID or okf:// URI", required: true},
+			"max_words": {typ: "integer", desc: "words to return", min: num(1), max: num(maxWords), def: defaultWords},
+			"offset":    {typ: "integer", desc: "first word (next_offset)", min: num(0), def: 0},
+		}),
+		"browse": inputSchema([]string{"dir", "cursor", "limit"}, map[string]prop{
+			"dir":    {typ: "string", desc: "folder, default the root"},
+			"cursor": {typ: "string", desc: "next_cursor of the last page"},
+			"limit":  {typ: "integer", desc: "entries", min: num(1), max: num(maxBrowse), def: defaultBrowse},
+		}),
+		"trust": inputSchema([]string{"id"}, map[string]prop{
+			"id": {typ: "string", desc: "concept ID", required: true},
+		}),
+	}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "search",
-		Description: "BM25 search over title, description, tags and body. Hits give id, title, type, status, trust tier and freshness. Deprecated concepts are left out unless asked.",
-		InputSchema: searchSchema,
+		Description: "Ranked search of title, headings, link text, path, body. Hits give id, title, type, status, trust tier, freshness; deprecated only if asked.",
+		InputSchema: s.inputs["search"],
 		Annotations: readOnly,
 	}, untyped(s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "read",
 		Description: "A concept's text; the first line states its trust. Continue with next_offset.",
+		InputSchema: s.inputs["read"],
 		Annotations: readOnly,
 	}, untyped(s.read))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "browse",
-		Description: "A folder's index entries and subfolders, with type and tier.",
+		Description: "A folder's entries with type and tier, paged: index order, then the rest.",
+		InputSchema: s.inputs["browse"],
 		Annotations: readOnly,
 	}, untyped(s.browse))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "trust",
 		Description: "A concept's provenance: sources, generated, verified, staleness, lineage.",
+		InputSchema: s.inputs["trust"],
 		Annotations: readOnly,
 	}, untyped(s.trust))
 }
@@ -210,11 +278,9 @@ func (s *Server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchIn) 
 	k := in.K
 	switch {
 	case k == 0:
-		k = 5
-	case k < 0:
-		return nil, out, fmt.Errorf("k must be at least 1, got %d", k)
-	case k > maxK:
-		k = maxK
+		k = defaultK
+	case k < 1 || k > maxK:
+		return nil, out, fmt.Errorf("k must be from 1 to %d, got %d", maxK, k)
 	}
 	minTier := okf.Unverified
 	if in.MinTier != "" {
@@ -299,11 +365,9 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 	n := in.MaxWords
 	switch {
 	case n == 0:
-		n = 400
-	case n < 0:
-		return nil, out, fmt.Errorf("max_words must be at least 1, got %d", n)
-	case n > maxWords:
-		n = maxWords
+		n = defaultWords
+	case n < 1 || n > maxWords:
+		return nil, out, fmt.Errorf("max_words must be from 1 to %d, got %d", maxWords, n)
 	}
 	snap, d, err := s.lookup(in.ID)
 	if err != nil {
@@ -444,28 +508,91 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 		dir = ""
 	}
 	out := BrowseOut{Dir: dir, Entries: []Entry{}}
+	limit := in.Limit
+	switch {
+	case limit == 0:
+		limit = defaultBrowse
+	case limit < 1 || limit > maxBrowse:
+		return nil, out, fmt.Errorf("limit must be from 1 to %d, got %d", maxBrowse, limit)
+	}
+	start := 0
+	if in.Cursor != "" {
+		n, ok := browseOffset(in.Cursor)
+		if !ok {
+			return nil, out, fmt.Errorf("cursor %s is not one browse gave: pass next_cursor as it came, or leave it out for the first page", quote(in.Cursor, maxEcho))
+		}
+		start = n
+	}
 	if exists, isDir := snap.bundle.Stat(dir); dir != "" && (!exists || !isDir || !plainID(dir)) {
 		return nil, out, fmt.Errorf("no folder %s in this bundle; browse the root (dir \"\") to see its folders", quote(dir, maxEcho))
 	}
-	listed := map[string]bool{}
-	add := func(e Entry) {
-		if len(out.Entries) < maxEntries {
-			out.Entries = append(out.Entries, e)
-		} else {
-			out.Omitted++
-		}
+	all := snap.entries(dir)
+	if x := snap.byID[indexID(dir)]; x != nil {
+		out.Index = x.uri
 	}
-	concept := func(d *doc, title, desc string) Entry {
+	out.Total = len(all)
+	end := min(len(all), start+limit)
+	if start < end {
+		out.Entries = all[start:end]
+	}
+	// Within browseAnswer as a whole: the first entries of the page that fit, the cursor going on
+	// from the first left out.
+	page := out.Entries
+	k := fitCount(len(page), func(k int) bool {
+		o := out
+		o.Entries = page[:k]
+		if start+k < len(all) {
+			o.Truncated, o.NextCursor = true, browseCursor(start+k)
+		}
+		return toolSize(o) <= browseAnswer
+	})
+	out.Entries = page[:k]
+	if start+k < len(all) {
+		out.Truncated, out.NextCursor = true, browseCursor(start+k)
+	}
+	return nil, out, nil
+}
+
+// browseAnswer caps a browse answer as sent (the output twice, structured and as text): about
+// 16k o200k tokens at most; a default page of 100 entries is a few thousand.
+const browseAnswer = 2 * browseByteLimit
+
+// browseCursor and browseOffset write and read a browse cursor: the offset of the page's first
+// entry. A reload between pages may shift entries by the ones added or removed before it.
+func browseCursor(n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("b" + strconv.Itoa(n)))
+}
+
+func browseOffset(c string) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) < 2 || b[0] != 'b' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(b[1:]))
+	return n, err == nil && n >= 0
+}
+
+// entries lists a folder's children: its index.md's entries in order, then the subfolders and
+// concepts it does not list. Made once per folder and snapshot.
+func (snap *snapshot) entries(dir string) []Entry {
+	snap.entriesMu.Lock()
+	defer snap.entriesMu.Unlock()
+	if e, ok := snap.browsed[dir]; ok {
+		return e
+	}
+	all := []Entry{}
+	listed := map[string]bool{}
+	concept := func(d *doc, title string) Entry {
 		if title == "" {
 			title = d.title
 		}
-		if desc == "" {
-			desc = d.description
+		e := Entry{ID: d.id, Title: oneLine(title, 300), Type: oneLine(d.typ, 100), Tier: d.tier.String()}
+		if d.status != okf.Stable {
+			e.Status = d.status.String()
 		}
-		return Entry{Title: oneLine(title, 300), ID: d.id, Type: oneLine(d.typ, 100), Tier: d.tier.String(), Status: d.status.String(), Description: oneLine(desc, 500)}
+		return e
 	}
 	if x := snap.byID[indexID(dir)]; x != nil {
-		out.Index = x.uri
 		for _, sec := range x.index.Sections {
 			for _, ie := range sec.Entries {
 				res := snap.bundle.ResolveLink(x.path, ie.Target)
@@ -476,7 +603,7 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				if c := snap.bundle.ConceptAt(target); c != nil && snap.byID[c.ID] != nil {
 					if !listed[c.ID] {
 						listed[c.ID] = true
-						add(concept(snap.byID[c.ID], ie.Title, ie.Description))
+						all = append(all, concept(snap.byID[c.ID], ie.Title))
 					}
 					continue
 				}
@@ -485,30 +612,26 @@ func (s *Server) browse(_ context.Context, _ *mcp.CallToolRequest, in BrowseIn) 
 				}
 				if _, isDir := snap.bundle.Stat(target); isDir && plainID(target) && !listed[target+"/"] {
 					listed[target+"/"] = true
-					add(Entry{Title: oneLine(ie.Title, 300), Dir: target, Description: oneLine(ie.Description, 500)})
+					all = append(all, Entry{Title: oneLine(ie.Title, 300), Dir: target})
 				}
 			}
 		}
 	}
 	for _, sub := range snap.dirs[dir] {
 		if !listed[sub+"/"] {
-			add(Entry{Title: oneLine(path.Base(sub), 300), Dir: sub})
+			all = append(all, Entry{Title: oneLine(path.Base(sub), 300), Dir: sub})
 		}
 	}
 	for _, d := range snap.docs[:snap.concepts] {
 		if d.concept.Dir() == dir && !listed[d.id] {
-			add(concept(d, "", ""))
+			all = append(all, concept(d, ""))
 		}
 	}
-	// Within answerBudget as a whole: the first entries that fit.
-	all, past := out.Entries, out.Omitted
-	k := fitCount(len(all), func(k int) bool {
-		o := out
-		o.Entries, o.Omitted = all[:k], past+len(all)-k
-		return toolSize(o) <= answerBudget
-	})
-	out.Entries, out.Omitted = all[:k], past+len(all)-k
-	return nil, out, nil
+	if snap.browsed == nil {
+		snap.browsed = map[string][]Entry{}
+	}
+	snap.browsed[dir] = all
+	return all
 }
 
 func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*mcp.CallToolResult, TrustOut, error) {

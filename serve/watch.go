@@ -1,12 +1,15 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // settle is how long the bundle must be quiet after a change before it is reloaded: an editor's
@@ -34,8 +37,32 @@ func (s *Server) Reload() error {
 	if listChanged(old, snap) {
 		s.notifyListChanged()
 	}
+	// Every resource whose text changed or that went away: hosts subscribed to it are told (the
+	// SDK sends only to sessions subscribed to that URI, by resources/subscribe or, in 2026-07-28,
+	// on their subscriptions/listen stream).
+	for _, uri := range updated(old, snap) {
+		s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
 	s.opts.report("reloaded %s: %d concepts, %d conformance errors", s.opts.Dir, snap.concepts, len(snap.errors))
 	return nil
+}
+
+// updated lists the URIs of a whose text differs in b or that b no longer has, and those new in b
+// (a host may have subscribed before a concept existed), sorted.
+func updated(a, b *snapshot) []string {
+	var uris []string
+	for _, d := range a.docs {
+		if n := b.byURI[d.uri]; n == nil || !bytes.Equal(n.text, d.text) {
+			uris = append(uris, d.uri)
+		}
+	}
+	for _, d := range b.docs {
+		if a.byURI[d.uri] == nil {
+			uris = append(uris, d.uri)
+		}
+	}
+	slices.Sort(uris)
+	return uris
 }
 
 // listChanged reports whether resources/list would answer differently.
@@ -60,6 +87,9 @@ func (s *Server) Watch(ctx context.Context) error {
 		return fmt.Errorf("watching %s: %w", s.opts.Dir, err)
 	}
 	defer w.Close()
+	// While watched, what a host keeps may be outdated within a second of an edit (ttl).
+	s.watching.Store(true)
+	defer s.watching.Store(false)
 	watched := map[string]bool{}
 	sync := func() {
 		dirs := []string{s.opts.Dir}

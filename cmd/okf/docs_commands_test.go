@@ -293,7 +293,7 @@ func hasFlag(flags []cli.Flag, name string) bool {
 
 // otherTools are flags the documentation names that belong to other programs, not to okf.
 var otherTools = map[string]string{
-	"user": "docker run", "cli": "the MCP Inspector", "protocol-era": "the MCP Inspector",
+	"user": "docker run", "cli": "the MCP Inspector", "protocol-era": "the MCP Inspector", "spec-version": "the MCP conformance suite",
 	"textconv": "git", "no-pager": "git", "literal-pathspecs": "git", "git-dir": "git", "filters": "git", "end-of-options": "git",
 }
 
