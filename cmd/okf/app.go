@@ -120,6 +120,8 @@ func newApp(e *env) *cli.App {
 			migrateCommand(e),
 			schemaCommand(e),
 			serveCommand(e),
+			skillCommand(e),
+			budgetCommand(e),
 			versionCommand(e),
 			completionCommand(e),
 		},

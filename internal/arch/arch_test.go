@@ -14,6 +14,8 @@ const module = "github.com/okf-tools/okf"
 // generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
 // other; migrate imports okf/ only (its edits are okf's, shared with lint --fix), and internal/ helpers; only cmd/okf ties
 // them together. serve/ (the MCP server) builds on okf/ and trust/ only, and only cmd/okf imports it.
+// skill/ (a bundle made an Agent Skill, and what its levels cost) imports okf/ only; serve/ may
+// import it too, to serve a bundle as a skill from the same code that writes okf skill's files.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -61,8 +63,12 @@ func TestImportGraph(t *testing.T) {
 					t.Errorf("%s imports %s: migrate/ may import only okf/ (and internal/)", rel, dep)
 				}
 			case "serve":
-				if depTop != "okf" && depTop != "trust" && depTop != top {
-					t.Errorf("%s imports %s: serve/ may import only okf/ and trust/", rel, dep)
+				if depTop != "okf" && depTop != "trust" && depTop != "skill" && depTop != top {
+					t.Errorf("%s imports %s: serve/ may import only okf/, trust/ and skill/", rel, dep)
+				}
+			case "skill":
+				if depTop != "okf" && depTop != top {
+					t.Errorf("%s imports %s: skill/ may import only okf/", rel, dep)
 				}
 			case "schemas":
 				if depTop != "okf" && depTop != top {
