@@ -278,4 +278,3 @@ func maxOf(cs []Cost) int {
 	}
 	return n
 }
-

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,8 +125,6 @@ func (s *Skill) Metadata() string {
 	return strings.TrimSuffix(md, s.Body())
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // CheckName says why name is no valid skill name ("" when it is): 1 to 64 characters, lowercase
 // letters, digits and hyphens, no hyphen first, last or twice in a row (the Agent Skills spec).
 func CheckName(name string) string {
@@ -136,10 +133,26 @@ func CheckName(name string) string {
 		return "a skill name cannot be empty"
 	case len(name) > MaxName:
 		return fmt.Sprintf("a skill name has at most %d characters, got %d", MaxName, len(name))
-	case !nameRE.MatchString(name):
+	case !nameShape(name):
 		return "a skill name holds only lowercase letters, digits and single hyphens, neither first nor last"
 	}
 	return ""
+}
+
+// nameShape reports whether name is lowercase letters and digits in runs joined by single hyphens.
+func nameShape(name string) bool {
+	prev := byte('-')
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c == '-' && prev != '-':
+		default:
+			return false
+		}
+		prev = c
+	}
+	return prev != '-'
 }
 
 // NameFrom makes a skill name out of a bundle's name: lowercased, every run of other characters a
@@ -400,7 +413,9 @@ func titleOf(c *okf.Concept) string {
 }
 
 // quote writes bundle text as a quoted string: the quotes mark it as the bundle's words.
-func quote(s string) string { return "\u201c" + strings.ReplaceAll(s, "\u201d", "\u201d\u201d") + "\u201d" }
+func quote(s string) string {
+	return "\u201c" + strings.ReplaceAll(s, "\u201d", "\u201d\u201d") + "\u201d"
+}
 
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))
