@@ -109,9 +109,9 @@ func skillMD(b *okf.Bundle, s *Skill, bundleName string, folders map[string]int,
 func catalog(b *okf.Bundle, carried []string, now time.Time) string {
 	var w strings.Builder
 	w.WriteString("# Catalog\n\nEvery file this skill carries, by folder. Titles and types are the bundle's words, quoted as data.\n" +
-		"The tier comes from `verified`, the status from `status` (absent is stable); ")
+		"The tier comes from `verified`, the status from `status` (absent is stable).\n")
 	if now.IsZero() {
-		w.WriteString("`stale after` is the concept's\n`stale_after` as written: compare it with today's date.\n")
+		w.WriteString("`stale after` is the concept's `stale_after` as written: compare it with today's date.\n")
 	} else {
 		fmt.Fprintf(&w, "`stale` is judged at %s.\n", now.UTC().Format(time.RFC3339))
 	}

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -42,13 +43,21 @@ func Write(out string, s *Skill) (*Written, error) {
 	defer r.Close()
 	res := &Written{Dir: path.Join(out, s.Name)}
 	var changes []okf.FileChange
-	mine := map[string]bool{}
+	mine := map[string]bool{} // the files of this build, and their folders
 	for _, f := range s.Files {
 		p := s.Name + "/" + f.Path
+		for d := path.Dir(p); d != "." && !mine[d]; d = path.Dir(d) {
+			mine[d] = true
+		}
 		mine[p] = true
 		old, err := okf.ReadForChange(r, p)
 		if err != nil {
-			res.Findings = append(res.Findings, Finding{Code: CodeRefused, Severity: "error", Path: f.Path, Message: fmt.Sprintf("not written: %v", err)})
+			var pe *fs.PathError
+			msg := fmt.Sprintf("not written: %v", err)
+			if errors.As(err, &pe) && pe.Op == "write" {
+				msg = pe.Err.Error() // ReadForChange's reason, which says "not written"
+			}
+			res.Findings = append(res.Findings, Finding{Code: CodeRefused, Severity: "error", Path: f.Path, Message: msg})
 			continue
 		}
 		if old != nil && bytes.Equal(old, f.Data) {
@@ -67,7 +76,8 @@ func Write(out string, s *Skill) (*Written, error) {
 	for _, c := range refused {
 		res.Findings = append(res.Findings, Finding{Code: CodeRefused, Severity: "error", Path: c.Path[len(s.Name)+1:], Message: c.Why})
 	}
-	// What else the skill folder holds (not through links: WalkDir does not follow them).
+	// What else the skill folder holds (not through links: WalkDir does not follow them). A link
+	// where a folder of the skill goes was refused above already.
 	_ = fs.WalkDir(r, s.Name, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || mine[p] {
 			return nil
