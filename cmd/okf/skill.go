@@ -58,6 +58,12 @@ func skillBundle(e *env, c *cli.Context, cmd string, useNow bool) (*okf.Bundle, 
 		}
 		opts.Now = now
 	}
+	// The bundle is found as okf lint finds it: a folder below the root makes the skill of the
+	// whole bundle.
+	dir, _, err := bundleScope(dir)
+	if err != nil {
+		return nil, nil, err
+	}
 	o, err := openBundle(c, dir, fmt.Sprintf("cannot read bundle %q: ", dir))
 	if err != nil {
 		return nil, nil, err
