@@ -54,6 +54,8 @@ type Server struct {
 	snap atomic.Pointer[snapshot]
 	// reload serialises reloads.
 	reload sync.Mutex
+	// skills is the bundle as an Agent Skill, for the skills extension (skills.go).
+	skills skillState
 }
 
 // New loads the bundle at opts.Dir and builds the MCP server. The error is non-nil only when the
@@ -85,8 +87,9 @@ func New(opts Options) (*Server, error) {
 		// Explicit: no logging capability (deprecated by the 2026-07-28 revision), tools that never
 		// change, resources whose list changes on reload.
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{ListChanged: false},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			Tools:      &mcp.ToolCapabilities{ListChanged: false},
+			Resources:  &mcp.ResourceCapabilities{ListChanged: true},
+			Extensions: skillsCapability(),
 		},
 		PageSize: opts.PageSize,
 		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
@@ -100,6 +103,7 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
+	s.addSkills()
 	s.mcp.AddReceivingMiddleware(clipEchoes, s.listResources)
 	return s, nil
 }

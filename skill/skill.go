@@ -76,9 +76,24 @@ type Options struct {
 	Name string
 	// BundleName is what the skill calls the bundle ("" for the base name of the bundle's folder).
 	BundleName string
+	// MaxFiles and MaxBytes, when not zero, stop Build with a *LimitError once the skill would
+	// hold more files (SKILL.md and catalog.md included) or more bytes of the bundle's files: a
+	// server offering the skill stops reading a bundle no host need accept.
+	MaxFiles int
+	MaxBytes int64
 	// Now, when not zero, judges each concept's staleness in the catalog at that instant; zero
 	// writes the stale_after value as written, so the skill holds no time of its own.
 	Now time.Time
+}
+
+// LimitError is Build stopped by Options.MaxFiles or MaxBytes.
+type LimitError struct {
+	What  string // "files" or "bytes"
+	Limit int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the skill would hold more than %d %s", e.Limit, e.What)
 }
 
 // File is one file of the skill: its slash path inside the skill folder and its bytes.
@@ -207,12 +222,19 @@ func Build(b *okf.Bundle, o Options) (*Skill, error) {
 	// The files carried: every file the loader walked, hidden ones (.okf.yaml, .okfignore, .git)
 	// left out, read through the bundle's confined root.
 	var carried []string
+	var size int64
 	folders := map[string]int{} // folder → concepts directly in it
 	for _, p := range b.Files() {
 		if _, isDir := b.Stat(p); isDir || hidden(p) {
 			continue
 		}
+		if o.MaxFiles > 0 && len(carried)+3 > o.MaxFiles {
+			return nil, &LimitError{What: "files", Limit: int64(o.MaxFiles)}
+		}
 		data, err := b.ReadFile(p)
+		if size += int64(len(data)); o.MaxBytes > 0 && size > o.MaxBytes {
+			return nil, &LimitError{What: "bytes", Limit: o.MaxBytes}
+		}
 		if err != nil {
 			s.Findings = append(s.Findings, Finding{Code: CodeFileSkipped, Severity: "warning", Path: p, Message: fmt.Sprintf("not carried: %v", err)})
 			continue
