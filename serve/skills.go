@@ -92,10 +92,17 @@ type getSkillResult struct {
 	Skill      skillEntry `json:"skill"`
 }
 
-// addSkills registers skills/list, skills/get and the reading of skill:// resources. Those are
-// answered ahead of the SDK's resource lookup (skillReads), with no resource template: the
-// skill's manifest enumerates its files, so resources/templates/list and resources/list stay as
-// they are for hosts without the extension.
+// skillTemplate makes the skill's files resources: the SDK reads them through readSkillFile, and
+// so gives the answer what each protocol era requires of a read (resultType, ttlMs). The files
+// are not in resources/list: the skill's manifest lists them.
+var skillTemplate = &mcp.ResourceTemplate{
+	Name:        "skill-file",
+	Title:       "A file of the bundle's Agent Skill",
+	URITemplate: "skill://{+path}",
+	Description: "A file of the skill skills/list describes (the skills extension).",
+}
+
+// addSkills registers skills/list, skills/get and the skill:// resources.
 func (s *Server) addSkills() {
 	// Registration fails only for a standard method's name, which these are not.
 	_ = mcp.AddReceivingCustomMethod(s.mcp, "skills/list", func(ctx context.Context, _ *mcp.ServerSession, _ *listSkillsParams) (*listSkillsResult, error) {
@@ -115,17 +122,7 @@ func (s *Server) addSkills() {
 		}
 		return &getSkillResult{ResultType: "complete", Skill: sk.entry, Cacheable: mcp.Cacheable{TTLMs: readTTL, CacheScope: "public"}}, nil
 	})
-	s.mcp.AddReceivingMiddleware(s.skillReads)
-}
-
-// skillReads answers resources/read of a skill:// URI from the skill; every other request goes on.
-func (s *Server) skillReads(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil && strings.HasPrefix(r.Params.URI, "skill://") {
-			return s.readSkillFile(ctx, r)
-		}
-		return next(ctx, method, req)
-	}
+	s.mcp.AddResourceTemplate(skillTemplate, s.readSkillFile)
 }
 
 // clipURI shows a client's URI in an error: quoted, escaped, at most maxEcho bytes.
@@ -216,9 +213,7 @@ func (s *Server) readSkillFile(_ context.Context, req *mcp.ReadResourceRequest) 
 	} else {
 		c.Blob = data
 	}
-	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}
-	res.TTLMs, res.CacheScope = readTTL, "public" // as SetCacheable sets them for okf:// reads
-	return res, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 }
 
 // mimeTypes are the MIME types of the files bundles carry, by extension: a fixed table, not the
