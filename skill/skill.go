@@ -104,6 +104,9 @@ type File struct {
 
 // Skill is a bundle made an Agent Skill, in memory.
 type Skill struct {
+	// Root is the bundle's folder ("" for a bundle not loaded from disk): Write refuses to put the
+	// skill inside it, where the next build would carry the last one.
+	Root        string
 	Name        string
 	Description string
 	// Files are sorted by path; SKILL.md and catalog.md are among them.
@@ -217,7 +220,7 @@ func Build(b *okf.Bundle, o Options) (*Skill, error) {
 	if why := CheckName(name); why != "" {
 		return nil, fmt.Errorf("invalid skill name %q: %s", name, why)
 	}
-	s := &Skill{Name: name, Concepts: len(b.Concepts), Indexes: len(b.Indexes)}
+	s := &Skill{Root: b.Root, Name: name, Concepts: len(b.Concepts), Indexes: len(b.Indexes)}
 
 	// The files carried: every file the loader walked, hidden ones (.okf.yaml, .okfignore, .git)
 	// left out, read through the bundle's confined root.

@@ -361,3 +361,23 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestDescriptionWideCharacters: titles, types and a bundle name of characters that count two
+// UTF-16 units each (emoji) still give a description within 1,024 units, and a valid name.
+func TestDescriptionWideCharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), strings.Repeat("\U0001F600", 60)) // 240 bytes: a file name's limit is 255
+	os.MkdirAll(dir, 0o755)
+	var idx strings.Builder
+	idx.WriteString("# T\n\n")
+	for i := range 8 {
+		wide := strings.Repeat("\U0001F600", 500+i)
+		fmt.Fprintf(&idx, "* [%s](t%d.md) - x\n", wide, i)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.md", i)), []byte(fmt.Sprintf("---\ntype: %q\n---\nx\n", wide)), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "index.md"), []byte(idx.String()), 0o644)
+	s := build(t, dir, Options{})
+	if s.Name != "okf-bundle" {
+		t.Errorf("name %q", s.Name)
+	}
+	checkLimits(t, s)
+}

@@ -7,9 +7,46 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/okf-tools/okf/okf"
 )
+
+// ErrOutInBundle is Write refusing a skill folder inside the bundle it is made from.
+var ErrOutInBundle = errors.New("the skill cannot be written inside its bundle")
+
+// inside reports whether the folder out is root or below it, links resolved as far as out exists.
+func inside(out, root string) bool {
+	if root == "" {
+		return false
+	}
+	r, err := filepath.Abs(root)
+	if err != nil {
+		return false
+	}
+	if e, err := filepath.EvalSymlinks(r); err == nil {
+		r = e
+	}
+	o, err := filepath.Abs(out)
+	if err != nil {
+		return false
+	}
+	// Resolve the longest part of out that exists.
+	rest := ""
+	for p := o; ; p = filepath.Dir(p) {
+		if e, err := filepath.EvalSymlinks(p); err == nil {
+			o = filepath.Join(e, rest)
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
+	rel, err := filepath.Rel(r, o)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
 
 // Written is what Write did: the skill folder, the files written and left as they were (slash
 // paths inside the skill folder), and findings (files refused, files left from an earlier build).
@@ -27,6 +64,9 @@ type Written struct {
 // nothing. A file in the skill folder that this build does not make is reported (CodeLeftOver),
 // never removed. The error is set when out cannot be made or opened.
 func Write(out string, s *Skill) (*Written, error) {
+	if inside(out, s.Root) {
+		return nil, fmt.Errorf("%w: %q is inside the bundle %q, whose next skill would carry this one", ErrOutInBundle, out, s.Root)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make %q: %v", out, err)
 	}

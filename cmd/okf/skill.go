@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -89,6 +90,9 @@ func runSkill(e *env, c *cli.Context) error {
 		return err
 	}
 	w, err := skill.Write(out, s)
+	if errors.Is(err, skill.ErrOutInBundle) {
+		return usageErr("invalid --out: %v", err)
+	}
 	if err != nil {
 		return fatalErr("%v", err)
 	}
