@@ -297,12 +297,13 @@ func hidden(p string) bool {
 // breaks become spaces, runs of space one, at most max characters (cut at a word, with "…").
 func plain(s string, max int) string { return flatten(s, max, false) }
 
-// flatten is plain; tags drops `<` and `>` as well (for the description: hosts refuse tags there).
+// flatten is plain; tags drops `<`, `>`, `[`, `]` and backticks as well (for the description: hosts
+// refuse tags there, and one that renders it as Markdown must find no link, image or code in it).
 func flatten(s string, max int, tags bool) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || unicode.IsSpace(r) || tags && (r == '<' || r == '>') || unicode.Is(unicode.Cf, r) {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.IsSpace(r) || tags && strings.ContainsRune("<>[]`", r) || unicode.Is(unicode.Cf, r) {
 			space = true
 			continue
 		}

@@ -155,7 +155,7 @@ func checkLimits(t *testing.T, s *Skill) {
 	if why := CheckName(name); why != "" || name != s.Name {
 		t.Errorf("name %q (skill %q): %s", name, s.Name, why)
 	}
-	if desc == "" || units(desc) > MaxDescription || strings.ContainsAny(desc, "<>") {
+	if desc == "" || units(desc) > MaxDescription || strings.ContainsAny(desc, "<>[]`") {
 		t.Errorf("description of %d characters: %q", units(desc), desc)
 	}
 	if desc != s.Description {
@@ -380,4 +380,22 @@ func TestDescriptionWideCharacters(t *testing.T) {
 		t.Errorf("name %q", s.Name)
 	}
 	checkLimits(t, s)
+}
+
+// TestHostileFolderNames: a folder whose name is Markdown link syntax with a bidi control opens no
+// link in SKILL.md nor catalog.md, and the control does not reach either.
+func TestHostileFolderNames(t *testing.T) {
+	dir := t.TempDir()
+	bad := "[x](http:evil) \u202e<b>"
+	os.MkdirAll(filepath.Join(dir, bad), 0o755)
+	os.WriteFile(filepath.Join(dir, bad, "a.md"), []byte("---\ntype: Note\ntitle: \"[t](http:evil)\"\n---\nx\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, bad, "index.md"), []byte("# I\n\n* [A](a.md) - a\n"), 0o644)
+	s := build(t, dir, Options{})
+	checkLimits(t, s)
+	for _, p := range []string{SkillFile, CatalogFile} {
+		md := string(s.File(p))
+		if strings.Contains(md, "](http:evil)") || strings.Contains(md, "\u202e") || strings.Contains(md, "<b>") {
+			t.Errorf("%s carries the folder's name as Markdown:\n%s", p, md)
+		}
+	}
 }
