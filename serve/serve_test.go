@@ -238,7 +238,8 @@ func TestResourcesListPaginated(t *testing.T) {
 			t.Errorf("bad cursor: %v, want invalid params", err)
 		}
 		tmpl, err := c.ListResourceTemplates(context.Background(), nil)
-		if err != nil || len(tmpl.ResourceTemplates) != 1 || tmpl.ResourceTemplates[0].URITemplate != "okf://{+id}" {
+		// okf:// for concepts and indexes; skill:// for the skill's files (skills.go).
+		if err != nil || len(tmpl.ResourceTemplates) != 2 || tmpl.ResourceTemplates[0].URITemplate != "okf://{+id}" || tmpl.ResourceTemplates[1].URITemplate != "skill://{+path}" {
 			t.Errorf("templates %+v, %v", tmpl, err)
 		}
 	})

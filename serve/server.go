@@ -62,6 +62,8 @@ type Server struct {
 	watching atomic.Bool
 	// inputs are the tools' input schemas by tool name, which gate checks arguments against.
 	inputs map[string]*jsonschema.Schema
+	// skills is the bundle as an Agent Skill, for the skills extension (skills.go).
+	skills skillState
 }
 
 // New loads the bundle at opts.Dir and builds the MCP server. The error is non-nil only when the
@@ -97,8 +99,9 @@ func New(opts Options) (*Server, error) {
 		// change, resources whose list changes on reload and that can be subscribed to (the SDK adds
 		// subscribe: it has the handlers).
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{ListChanged: false},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			Tools:      &mcp.ToolCapabilities{ListChanged: false},
+			Resources:  &mcp.ResourceCapabilities{ListChanged: true},
+			Extensions: skillsCapability(),
 		},
 		PageSize:           opts.PageSize,
 		SubscribeHandler:   subscribable[*mcp.SubscribeRequest],
@@ -109,6 +112,7 @@ func New(opts Options) (*Server, error) {
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(template, s.readResource)
+	s.addSkills()
 	s.mcp.AddReceivingMiddleware(clipEchoes, s.gate, s.listResources)
 	return s, nil
 }

@@ -143,6 +143,8 @@ func newApp(e *env) *cli.App {
 			schemaCommand(e),
 			serveCommand(e),
 			lspCommand(e),
+			skillCommand(e),
+			budgetCommand(e),
 			versionCommand(e),
 			completionCommand(e),
 		},

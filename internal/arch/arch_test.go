@@ -16,6 +16,8 @@ const module = "github.com/okf-tools/okf"
 // them together. serve/ (the MCP server) builds on okf/ and trust/ only, and only cmd/okf imports it.
 // lsp/ (the language server) builds on okf/ and lint/ (its findings and fixes are lint's, computed
 // the same way), and only cmd/okf imports it.
+// skill/ (a bundle made an Agent Skill, and what its levels cost) imports okf/ only; serve/ may
+// import it too, to serve a bundle as a skill from the same code that writes okf skill's files.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -66,8 +68,12 @@ func TestImportGraph(t *testing.T) {
 					t.Errorf("%s imports %s: migrate/ may import only okf/ (and internal/)", rel, dep)
 				}
 			case "serve":
-				if depTop != "okf" && depTop != "trust" && depTop != top {
-					t.Errorf("%s imports %s: serve/ may import only okf/ and trust/", rel, dep)
+				if depTop != "okf" && depTop != "trust" && depTop != "skill" && depTop != top {
+					t.Errorf("%s imports %s: serve/ may import only okf/, trust/ and skill/", rel, dep)
+				}
+			case "skill":
+				if depTop != "okf" && depTop != top {
+					t.Errorf("%s imports %s: skill/ may import only okf/", rel, dep)
 				}
 			case "lsp":
 				if depTop != "okf" && depTop != "lint" && depTop != "internal" && depTop != top {

@@ -1,0 +1,1 @@
+SELECT sum(amount) FROM orders WHERE day = @day;
