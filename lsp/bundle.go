@@ -31,7 +31,10 @@ type bundleState struct {
 	edited   map[string]bool   // paths whose text changed since the last check
 	reload   bool              // the file set or the configuration changed: load again
 	findings map[string][]okf.Diagnostic
-	err      string // why the bundle could not be opened
+	// published is false from a check until its findings are sent: a request that checks the
+	// bundle before the pause ends (hover right after a keystroke) leaves them to be published.
+	published bool
+	err       string // why the bundle could not be opened
 }
 
 // bundleFor finds the bundle of the file at path, as okf lint finds it, and opens it the first
@@ -140,13 +143,14 @@ func (b *bundleState) check(now time.Time) {
 		b.load(now)
 	}
 	if b.b == nil {
-		b.findings = map[string][]okf.Diagnostic{}
+		b.findings, b.published = map[string][]okf.Diagnostic{}, false
 		return
 	}
 	if b.session == nil || !b.sessNow.Equal(now) {
 		b.session = lint.NewSession(lint.Options{Now: now, Config: b.cfg})
 		b.sessNow = now
 	}
+	b.published = false
 	b.findings = map[string][]okf.Diagnostic{}
 	for _, d := range b.session.Check(b.b) {
 		b.findings[d.Pos.Path] = append(b.findings[d.Pos.Path], d)

@@ -416,13 +416,16 @@ func (s *server) checkPending() {
 	sort.Strings(roots)
 	for _, r := range roots {
 		b := s.bundles[r]
-		if !b.pending() {
-			continue
+		if b.pending() {
+			b.check(s.now())
 		}
-		b.check(s.opts.Now())
+		if b.published {
+			continue // a request checked it already, and this pause published it
+		}
 		for _, d := range s.docsOf(b) {
 			s.publish(d)
 		}
+		b.published = true
 	}
 }
 

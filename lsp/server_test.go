@@ -389,3 +389,26 @@ func TestWatchRegistration(t *testing.T) {
 		t.Errorf("after b.md was deleted: %q, want %s", got, lint.LinkBroken.Code)
 	}
 }
+
+// TestHoverBeforePauseStillPublishes: with a debounce, a request right after a keystroke checks the
+// text first (its answer is about the text as it is); the findings of that check are still
+// published when the pause ends.
+func TestHoverBeforePauseStillPublishes(t *testing.T) {
+	root := writeBundle(t, fixture)
+	cl := newClient(t, Options{Now: fixed, Debounce: 30 * time.Millisecond})
+	cl.init(root)
+	a := filepath.Join(root, "a.md")
+	cl.send("textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: uriOf(a), LanguageID: "markdown", Version: 1, Text: fixture["a.md"]}}, false)
+	edited := strings.Replace(fixture["a.md"], "More.", "More in [gone](gone.md).", 1)
+	cl.send("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uriOf(a), "version": 2},
+		"contentChanges": []map[string]any{{"text": edited}}}, false)
+	cl.request("textDocument/hover", cl.at(a, 11, 7)) // before the pause ends
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(strings.Join(cl.codes(a), " "), lint.LinkBroken.Code) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no diagnostics published for the edit: %v", cl.codes(a))
+		}
+		cl.sync()
+		time.Sleep(20 * time.Millisecond)
+	}
+}
