@@ -117,6 +117,22 @@ func lintCommand(e *env) *cli.Command {
 				floor = failOn
 			}
 			human := c.String("format") == "text" || c.String("format") == "pretty" || c.String("format") == "github"
+			// What prints no report takes no report flags: they would be dropped without a word (a
+			// CI step then fails later on a file that was never written).
+			noReport := ""
+			switch {
+			case c.Bool("show-config"):
+				noReport = "--show-config"
+			case c.Bool("fix") && c.Bool("dry-run"):
+				noReport = "--fix --dry-run"
+			case writeBaseline.set:
+				noReport = "--write-baseline"
+			}
+			for _, f := range []string{"format", "output", "also-write"} {
+				if noReport != "" && c.IsSet(f) {
+					return usageErr("%s prints no report: --%s does not go with it", noReport, f)
+				}
+			}
 			maxWarnings := c.Int("max-warnings")
 			if maxWarnings < -1 {
 				return usageErr("--max-warnings: want a number of warnings, or -1 for no limit, got %d", maxWarnings)
@@ -238,12 +254,8 @@ func lintCommand(e *env) *cli.Command {
 			for _, r := range runs {
 				report.Files += r.files
 			}
-			switch {
-			case human:
-				report.UseFloor, report.Floor = true, floor
-			case floorSet:
-				report.Diagnostics = atLeast(all, floor)
-			}
+			base := *report // before the stdout format's view: each --also-write makes its own
+			view(report, human, floor, floorSet, all)
 			if human && c.String("format") != "github" && c.String("output") == "" && isTerminal(e.stdout) {
 				// Only a person at a terminal sees the time: a file or a pipe gets the same
 				// bytes from every run.
@@ -254,7 +266,7 @@ func lintCommand(e *env) *cli.Command {
 			if err := writeReport(e, c.String("output"), print, "cannot write the report"); err != nil {
 				return err
 			}
-			if err := writeAlso(e, also, report); err != nil {
+			if err := writeAlso(e, also, &base, floor, floorSet, all); err != nil {
 				return err
 			}
 			ds := all
@@ -624,4 +636,17 @@ func explainRule(e *env, code string) error {
 		fmt.Fprintf(e.stdout, "Decision %s: %s\n", r.Decision, lint.DecisionsURL)
 	}
 	return nil
+}
+
+// view sets what a report shows in its format: human formats (text, pretty, github) apply the
+// severity floor when printing, and machine formats (json, sarif) keep every finding unless
+// --min-severity was given.
+func view(r *lint.Report, human bool, floor okf.Severity, floorSet bool, all []okf.Diagnostic) {
+	r.Diagnostics = all
+	switch {
+	case human:
+		r.UseFloor, r.Floor = true, floor
+	case floorSet:
+		r.Diagnostics = atLeast(all, floor)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/lint"
+	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,22 +40,31 @@ type alsoWrite struct {
 func parseAlsoWrite(specs []string, output string) ([]alsoWrite, error) {
 	var outs []alsoWrite
 	seen := map[string]bool{}
+	key := func(p string) string { // one file named two ways is one file
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+		return filepath.Clean(p)
+	}
 	if output != "" {
-		seen[filepath.Clean(output)] = true
+		seen[key(output)] = true
 	}
 	for _, s := range specs {
 		format, path, ok := strings.Cut(s, ":") // formats have no colon; a Windows path may
 		if !ok || format == "" || path == "" {
 			return nil, usageErr("--also-write %q: want FORMAT:FILE, such as sarif:okf.sarif", s)
 		}
+		if path == "-" {
+			return nil, usageErr("--also-write %q: FILE must be a file (standard output is -o's)", s)
+		}
 		p, err := lint.NewPrinter(format)
 		if err != nil {
 			return nil, usageErr("--also-write: %v", err)
 		}
-		if seen[filepath.Clean(path)] {
+		if seen[key(path)] {
 			return nil, usageErr("--also-write: %q is written twice", path)
 		}
-		seen[filepath.Clean(path)] = true
+		seen[key(path)] = true
 		outs = append(outs, alsoWrite{format: format, path: path, printer: p})
 	}
 	return outs, nil
@@ -70,11 +80,15 @@ func wantsSARIF(outs []alsoWrite) bool {
 	return false
 }
 
-// writeAlso writes each pair's report to its file, replaced atomically, without colour.
-func writeAlso(e *env, outs []alsoWrite, report *lint.Report) error {
+// writeAlso writes each pair's report to its file, replaced atomically, without colour, as that
+// format shows it on its own (-f FORMAT -o FILE): the floor of a human format, every finding in a
+// machine format unless --min-severity was given, and never the time, since a file gets the same
+// bytes from every run.
+func writeAlso(e *env, outs []alsoWrite, base *lint.Report, floor okf.Severity, floorSet bool, all []okf.Diagnostic) error {
 	for _, o := range outs {
-		r := *report
-		r.Color = false
+		r := *base
+		r.Color, r.Elapsed = false, 0
+		view(&r, o.format == "text" || o.format == "pretty" || o.format == "github", floor, floorSet, all)
 		p := o.printer
 		if err := writeReport(e, o.path, func(w io.Writer) error { return p.Print(w, &r) }, "cannot write the report"); err != nil {
 			return err
