@@ -602,3 +602,12 @@ func TestBundleSchemaRepeatsManyViolations(t *testing.T) {
 	}
 	expect(t, got, want...)
 }
+
+// TestConfigRuleSetTwice: one rule set by its code and by its name is a problem, not a silent
+// choice of the later setting.
+func TestConfigRuleSetTwice(t *testing.T) {
+	_, err := ParseConfig(".okf.yaml", []byte("rules:\n  title-missing: warning\n  OKF101: off\n"))
+	if err == nil || !strings.Contains(err.Error(), `rule OKF101 set twice (first on line 2, as "title-missing")`) {
+		t.Errorf("got %v", err)
+	}
+}

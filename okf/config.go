@@ -161,7 +161,41 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		return p.c, nil
 	}
 	sort.SliceStable(p.probs, func(i, j int) bool { return p.probs[i].Pos.Less(p.probs[j].Pos) })
+	if n := len(p.probs); n > MaxConfigProblems {
+		// Bound: a file of a million mistakes is reported by its first ones, and a count.
+		last := p.probs[MaxConfigProblems-1].Pos
+		p.probs = append(p.probs[:MaxConfigProblems:MaxConfigProblems], ConfigProblem{Pos: Position{Path: name, Line: last.Line, Col: last.Col},
+			Msg: fmt.Sprintf("and %d more problems not listed", n-MaxConfigProblems)})
+	}
 	return p.c, &ConfigError{Path: name, Problems: p.probs}
+}
+
+// MaxConfigProblems is how many problems of one configuration file are listed; the rest are counted.
+const MaxConfigProblems = 200
+
+// duplicates reports every key written twice in a mapping of the configuration, at any depth: YAML
+// keeps the last and drops the first without a word, so a setting would be lost silently.
+func (p *configParser) duplicates(n *yaml.Node, depth int) {
+	if n == nil || depth > maxMeaningDepth || n.Kind == yaml.AliasNode {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		first := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if prev, dup := first[k.Value]; dup {
+				p.add(k, "", "key %q written twice (first on line %d): YAML keeps only the last", k.Value, prev.Line)
+				continue
+			}
+			first[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		p.duplicates(c, depth+1)
+	}
 }
 
 var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
@@ -185,6 +219,7 @@ func (p *configParser) parse(src []byte) {
 	if len(doc.Content) == 0 {
 		return
 	}
+	p.duplicates(doc.Content[0], 0)
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
 		if isNull(top) {
@@ -250,6 +285,7 @@ func (p *configParser) rules(v *yaml.Node, key string) []RuleSetting {
 		return nil
 	}
 	var out []RuleSetting
+	set := map[string]*yaml.Node{} // rule code → the key that set it
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -257,6 +293,14 @@ func (p *configParser) rules(v *yaml.Node, key string) []RuleSetting {
 			continue
 		}
 		code, why, known, names := lookupRule(k.Value)
+		if prev, twice := set[code]; known && twice && prev.Value != k.Value {
+			// By its code and by its name: one rule, two settings, only one applied.
+			p.add(k, "", "%s: rule %s set twice (first on line %d, as %q)", key, code, prev.Line, prev.Value)
+			continue
+		}
+		if known {
+			set[code] = k
+		}
 		switch {
 		case why != "":
 			p.add(k, "", "%s: %s", key, why)
@@ -381,7 +425,17 @@ func (p *configParser) schemas(v *yaml.Node) {
 func (p *configParser) size(v *yaml.Node) int64 {
 	n, err := ParseSize(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil {
-		p.add(v, "", "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s", YAMLShape(v))
+		why := "" // what is wrong with a number, beside that it is no size
+		switch t := strings.TrimSpace(v.Value); {
+		case v.Kind != yaml.ScalarNode:
+		case strings.HasPrefix(t, "-"):
+			why = ": a size cannot be negative"
+		case len(t) > 18 && strings.Trim(t, "0123456789") == "":
+			why = ": more bytes than okf can count"
+		case err != nil && !strings.HasPrefix(err.Error(), "want "):
+			why = ": " + err.Error()
+		}
+		p.add(v, "", "max_file_size must be a size such as 8MiB, 512KiB or a number of bytes, found %s%s", YAMLShape(v), why)
 		return 0
 	}
 	if n > MaxConfigFileSize {
