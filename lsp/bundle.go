@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ type bundleState struct {
 	b        *okf.Bundle
 	buffers  map[string][]byte // open documents' text, by slash path
 	edited   map[string]bool   // paths whose text changed since the last check
+	oversize map[string]bool   // open documents over the size limit: kept out of the bundle
 	reload   bool              // the file set or the configuration changed: load again
 	findings map[string][]okf.Diagnostic
 	// published is false from a check until its findings are sent: a request that checks the
@@ -44,7 +46,7 @@ func (s *server) bundleFor(path string) *bundleState {
 	if b := s.bundles[root]; b != nil && b.alone == alone {
 		return b
 	}
-	b := &bundleState{s: s, root: root, alone: alone, buffers: map[string][]byte{}, edited: map[string]bool{}, reload: true}
+	b := &bundleState{s: s, root: root, alone: alone, buffers: map[string][]byte{}, edited: map[string]bool{}, oversize: map[string]bool{}, reload: true}
 	key := root
 	if alone != "" {
 		key = path // each file in no bundle is its own
@@ -86,6 +88,11 @@ func (b *bundleState) changed(d *openDoc) {
 	}
 	b.buffers[rel] = []byte(d.text.text)
 	b.edited[rel] = true
+	if int64(len(d.text.text)) > b.limit() {
+		b.oversize[rel] = true
+	} else {
+		delete(b.oversize, rel)
+	}
 	if name := filepath.Base(rel); name == okf.ConfigName || name == ".okfignore" {
 		b.reload = true // the configuration decides which files exist and which rules run
 	}
@@ -98,6 +105,7 @@ func (b *bundleState) closed(d *openDoc) {
 		return
 	}
 	delete(b.buffers, rel)
+	delete(b.oversize, rel)
 	b.diskChanged(rel)
 }
 
@@ -116,15 +124,23 @@ func (b *bundleState) diskChanged(rel string) {
 	b.reload = true
 }
 
-func (b *bundleState) pending() bool { return b.reload || len(b.edited) > 0 || b.b == nil }
+// pending reports whether the bundle needs a check: a change not checked yet, or a first load. A
+// bundle that could not be opened (a .okf.yaml with problems) is not tried again until its
+// configuration changes: not on every keystroke.
+func (b *bundleState) pending() bool {
+	return b.reload || len(b.edited) > 0 || b.b == nil && b.err == ""
+}
 
 // check brings the bundle up to date and lints it.
 func (b *bundleState) check(now time.Time) {
-	if b.session == nil || !b.sessNow.Equal(now) {
-		b.reload = b.reload || b.session == nil
+	if b.b == nil && b.err == "" {
+		b.reload = true // the first check loads it
 	}
 	if !b.reload && b.b != nil {
 		for rel := range b.edited {
+			if b.oversize[rel] {
+				continue // not read, as the loader reads no file over the limit: reported below
+			}
 			nb, ok := b.b.WithFile(rel, b.buffers[rel], okf.LoadOptions{})
 			if !ok {
 				b.reload = true
@@ -142,19 +158,37 @@ func (b *bundleState) check(now time.Time) {
 	if b.reload {
 		b.load(now)
 	}
+	b.published = false
+	b.findings = map[string][]okf.Diagnostic{}
 	if b.b == nil {
-		b.findings, b.published = map[string][]okf.Diagnostic{}, false
 		return
 	}
 	if b.session == nil || !b.sessNow.Equal(now) {
 		b.session = lint.NewSession(lint.Options{Now: now, Config: b.cfg})
 		b.sessNow = now
 	}
-	b.published = false
-	b.findings = map[string][]okf.Diagnostic{}
 	for _, d := range b.session.Check(b.b) {
+		if b.oversize[d.Pos.Path] {
+			continue // findings about the text on disk, which the editor no longer shows
+		}
 		b.findings[d.Pos.Path] = append(b.findings[d.Pos.Path], d)
 	}
+	for rel := range b.oversize {
+		b.findings[rel] = []okf.Diagnostic{{Pos: okf.Position{Path: rel, Line: 1, Col: 1}, Code: okf.CodeUnreadable, Severity: okf.Error,
+			Message: fmt.Sprintf("not read: this text is larger than the %s size limit (%s); skipped (raise the limit with --max-file-size or max_file_size in .okf.yaml)",
+				okf.FormatSize(b.limit()), okf.FormatSize(int64(len(b.buffers[rel]))))}}
+	}
+}
+
+// limit is the size limit of the bundle's files: what okf lint reads, an open document is held to.
+func (b *bundleState) limit() int64 {
+	if b.r != nil {
+		return b.r.MaxFileSize()
+	}
+	if b.s.opts.MaxFileSize > 0 {
+		return b.s.opts.MaxFileSize
+	}
+	return okf.DefaultMaxFileSize
 }
 
 // openDoc reports whether the file is open in the editor.
@@ -187,9 +221,11 @@ func (b *bundleState) load(now time.Time) {
 	// whole, its ignore list and size limit in force.
 	o, err := okf.Open(b.root, b.s.opts.MaxFileSize)
 	if err != nil {
+		if err.Error() != b.err {
+			b.s.logf("%s: %v", b.root, err)
+			b.s.showError(err) // once per problem: not again on every keystroke
+		}
 		b.err, b.b = err.Error(), nil
-		b.s.logf("%s: %v", b.root, err)
-		b.s.showError(err)
 		return
 	}
 	r := o.Root
@@ -202,6 +238,15 @@ func (b *bundleState) load(now time.Time) {
 	// Open documents of files that do not exist on disk yet are in the bundle too; their folder
 	// must exist (OverlayFiles).
 	bufs := copyBuffers(b.buffers)
+	for rel, data := range bufs {
+		// The limit is known now: a document over it is kept out, as the loader skips such a file.
+		if int64(len(data)) > r.MaxFileSize() {
+			b.oversize[rel] = true
+			delete(bufs, rel)
+		} else {
+			delete(b.oversize, rel)
+		}
+	}
 	for rel := range bufs {
 		if _, err := r.Stat(filepath.ToSlash(filepath.Dir(filepath.FromSlash(rel)))); err != nil && errors.Is(err, fs.ErrNotExist) {
 			delete(bufs, rel)

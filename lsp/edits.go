@@ -44,7 +44,7 @@ func (s *server) completion(params raw) (any, *rpcError) {
 	before := line[:min(len(line), c.off-start)]
 	list := completionList{Items: []completionItem{}}
 	if m := linkOpenRE.Get().FindStringSubmatch(before); m != nil && !c.inFrontmatter(n) {
-		list.Items = c.linkTargets(m[1])
+		list.Items, list.IsIncomplete = c.linkTargets(m[1])
 		return list, nil
 	}
 	if !c.inFrontmatter(n) {
@@ -56,29 +56,33 @@ func (s *server) completion(params raw) (any, *rpcError) {
 		}
 		return list, nil
 	}
-	key := ""
+	key, typed := "", ""
 	if m := valueRE.Get().FindStringSubmatch(before); m != nil {
-		key = m[2]
+		key, typed = m[2], m[3]
 	} else if itemRE.Get().MatchString(before) {
-		key = c.parentKey(n)
+		key, typed = c.parentKey(n), strings.TrimLeft(strings.TrimSpace(before), "- ")
 	}
+	if i := strings.LastIndexAny(typed, "[, "); i >= 0 {
+		typed = typed[i+1:] // the item being written in a flow list
+	}
+	typed = strings.Trim(typed, `"'`)
 	switch key {
 	case "status":
 		for _, v := range statusNames {
 			list.Items = append(list.Items, completionItem{Label: v, Kind: completionKindValue, Detail: "§5.4"})
 		}
 	case "type":
-		list.Items = c.used(func(k *okf.Concept) []string { return []string{k.Frontmatter.Type.Text()} }, "type")
+		list.Items, list.IsIncomplete = c.used(func(k *okf.Concept) []string { return []string{k.Frontmatter.Type.Text()} }, "type", typed)
 	case "tags":
-		list.Items = c.used(func(k *okf.Concept) []string {
+		list.Items, list.IsIncomplete = c.used(func(k *okf.Concept) []string {
 			var out []string
 			for _, t := range k.Frontmatter.Tags.Items {
 				out = append(out, t.Text())
 			}
 			return out
-		}, "tag")
+		}, "tag", typed)
 	case "by", "author":
-		list.Items = c.used(func(k *okf.Concept) []string {
+		list.Items, list.IsIncomplete = c.used(func(k *okf.Concept) []string {
 			var out []string
 			if g := k.Frontmatter.Generated; g != nil {
 				out = append(out, g.By.Text())
@@ -87,7 +91,7 @@ func (s *server) completion(params raw) (any, *rpcError) {
 				out = append(out, e.By.Text())
 			}
 			return out
-		}, "actor")
+		}, "actor", typed)
 		for _, form := range []struct{ label, detail string }{
 			{"human:", "a person: human:<id> (§7)"}, {"process:", "a deterministic process: process:<id> (§7)"},
 		} {
@@ -109,12 +113,18 @@ func (c *cursor) parentKey(n int) string {
 	return ""
 }
 
-// used offers the values the bundle's concepts already use, the most used first.
-func (c *cursor) used(values func(*okf.Concept) []string, what string) []completionItem {
+// maxCompletions bounds a completion list; past it the list says it is incomplete, and the editor
+// asks again as the user types more.
+const maxCompletions = 200
+
+// used offers the values the bundle's concepts already use that hold what is typed, the most used
+// first.
+func (c *cursor) used(values func(*okf.Concept) []string, what, typed string) ([]completionItem, bool) {
 	count := map[string]int{}
+	lower := strings.ToLower(typed)
 	for _, k := range c.b.Concepts {
 		for _, v := range values(k) {
-			if v = strings.TrimSpace(v); v != "" {
+			if v = strings.TrimSpace(v); v != "" && strings.Contains(strings.ToLower(v), lower) {
 				count[v]++
 			}
 		}
@@ -129,35 +139,45 @@ func (c *cursor) used(values func(*okf.Concept) []string, what string) []complet
 		}
 		return vs[i] < vs[j]
 	})
-	if len(vs) > 200 {
-		vs = vs[:200]
+	cut := len(vs) > maxCompletions
+	if cut {
+		vs = vs[:maxCompletions]
 	}
 	out := make([]completionItem, len(vs))
 	for i, v := range vs {
-		out[i] = completionItem{Label: v, Kind: completionKindValue, Detail: fmt.Sprintf("%s used by %d concept(s)", what, count[v]), SortText: fmt.Sprintf("%05d", i)}
+		out[i] = completionItem{Label: okf.EscapeControl(v), Kind: completionKindValue, Detail: fmt.Sprintf("%s used by %d concept(s)", what, count[v]), SortText: fmt.Sprintf("%05d", i)}
 	}
-	return out
+	return out, cut
 }
 
-// linkTargets offers the bundle's concepts as link targets, relative to the document's folder
-// (D15), each with its title.
-func (c *cursor) linkTargets(typed string) []completionItem {
+// linkTargets offers the bundle's concepts whose path or title holds what is typed as link
+// targets, relative to the document's folder (D15), each with its title; at most maxCompletions,
+// and then the list says it is incomplete.
+func (c *cursor) linkTargets(typed string) ([]completionItem, bool) {
 	dir := path.Dir(c.rel)
-	var out []completionItem
+	lower := strings.ToLower(strings.TrimPrefix(path.Base("/"+typed), "/"))
+	if strings.HasSuffix(typed, "/") {
+		lower = ""
+	}
+	out := []completionItem{}
 	for _, k := range c.b.Concepts {
 		if k.Path == c.rel {
+			continue
+		}
+		title := k.Frontmatter.Title.Text()
+		if lower != "" && !strings.Contains(strings.ToLower(k.Path), lower) && !strings.Contains(strings.ToLower(title), lower) {
 			continue
 		}
 		target := relPath(dir, k.Path)
 		if strings.HasPrefix(typed, "/") {
 			target = "/" + k.Path
 		}
-		out = append(out, completionItem{Label: target, Kind: completionKindFile, Detail: k.Frontmatter.Title.Text(), SortText: target})
-		if len(out) >= 500 {
-			break
+		if len(out) == maxCompletions {
+			return out, true
 		}
+		out = append(out, completionItem{Label: okf.EscapeControl(target), Kind: completionKindFile, Detail: okf.EscapeControl(title), SortText: target})
 	}
-	return out
+	return out, false
 }
 
 // relPath is the relative slash path from folder dir to the file p.
@@ -270,7 +290,11 @@ func (s *server) documentSymbol(params raw) (any, *rpcError) {
 		group := documentSymbol{Name: "frontmatter", Kind: symbolKindNamespace}
 		for _, k := range fm.Keys {
 			r := lineRange(int(k.Pos.Line))
-			group.Children = append(group.Children, documentSymbol{Name: k.Name, Kind: symbolKindProperty, Range: r, SelectionRange: r})
+			name := okf.EscapeControl(k.Name)
+			if strings.TrimSpace(name) == "" {
+				name = "(empty key)"
+			}
+			group.Children = append(group.Children, documentSymbol{Name: name, Kind: symbolKindProperty, Range: r, SelectionRange: r})
 		}
 		group.Range = lspRange{group.Children[0].Range.Start, group.Children[len(group.Children)-1].Range.End}
 		group.SelectionRange = group.Children[0].Range
@@ -310,7 +334,7 @@ func (s *server) workspaceSymbol(params raw) (any, *rpcError) {
 			if q != "" && !strings.Contains(strings.ToLower(title), q) && !strings.Contains(strings.ToLower(k.ID), q) {
 				continue
 			}
-			out = append(out, symbolInformation{Name: okf.EscapeControl(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: k.Frontmatter.Type.Text()})
+			out = append(out, symbolInformation{Name: okf.EscapeControl(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: okf.EscapeControl(k.Frontmatter.Type.Text())})
 			if len(out) >= 500 {
 				return out, nil
 			}
@@ -330,7 +354,11 @@ func headingTree(hs []okf.Heading, lineRange func(int) lspRange) []documentSymbo
 	var roots, stack []*node
 	for _, h := range hs {
 		r := lineRange(int(h.Pos.Line))
-		n := &node{sym: documentSymbol{Name: okf.EscapeControl(h.Text), Detail: strings.Repeat("#", h.Level), Kind: symbolKindString, Range: r, SelectionRange: r}, level: h.Level}
+		name := okf.EscapeControl(h.Text)
+		if strings.TrimSpace(name) == "" {
+			name = "(empty heading)" // the protocol wants a name; an editor drops the outline without one
+		}
+		n := &node{sym: documentSymbol{Name: name, Detail: strings.Repeat("#", h.Level), Kind: symbolKindString, Range: r, SelectionRange: r}, level: h.Level}
 		for len(stack) > 0 && stack[len(stack)-1].level >= h.Level {
 			stack = stack[:len(stack)-1]
 		}

@@ -134,7 +134,11 @@ func (s *server) run(ctx context.Context) error {
 // showError tells the user, in the editor, why a bundle could not be opened (a .okf.yaml with
 // problems, each at its line and column).
 func (s *server) showError(err error) {
-	_ = s.conn.notify("window/showMessage", map[string]any{"type": 1, "message": "okf: " + okf.EscapeControl(err.Error())})
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = okf.EscapeControl(l) // line breaks kept: one problem per line, as on the terminal
+	}
+	_ = s.conn.notify("window/showMessage", map[string]any{"type": 1, "message": "okf: " + strings.Join(lines, "\n")})
 }
 
 func (s *server) logf(format string, args ...any) {
@@ -467,7 +471,7 @@ func (s *server) toLSP(d *openDoc, f okf.Diagnostic) lspDiagnostic {
 	case okf.Warning:
 		sev = severityWarning
 	}
-	ld := lspDiagnostic{Range: lspRange{d.text.pos(start), d.text.pos(end)}, Severity: sev, Code: f.Code, Source: "okf", Message: f.Message}
+	ld := lspDiagnostic{Range: lspRange{d.text.pos(start), d.text.pos(end)}, Severity: sev, Code: f.Code, Source: "okf", Message: okf.EscapeControl(f.Message)}
 	if r := lint.ByCode(f.Code); r != nil {
 		ld.CodeDescription = &codeDescription{Href: RulesDocURL + strings.ToLower(r.Code) + "-" + r.Name}
 	}

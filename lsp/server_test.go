@@ -412,3 +412,111 @@ func TestHoverBeforePauseStillPublishes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestHoverEscapes: a concept's own text in a hover is text, never markup: a status written as a
+// code span and a link stays inside a longer code span, a title's HTML entity stays an entity.
+func TestHoverEscapes(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range fixture {
+		files[k] = v
+	}
+	files["b.md"] = strings.Replace(strings.Replace(fixture["b.md"], "status: draft", "status: \"`x` [click](https://evil.example)\"", 1),
+		"title: Beta", "title: \"Beta &#x202e; *bold*\"", 1)
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	a := filepath.Join(root, "a.md")
+	cl.open(a, fixture["a.md"])
+	res, _ := cl.request("textDocument/hover", cl.at(a, 11, 7))
+	var h hover
+	json.Unmarshal(res, &h)
+	for _, want := range []string{"`` `x` [click](https://evil.example) ``", `&amp;\#x202e;`, `\*bold\*`} {
+		if !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("hover %q lacks %q", h.Contents.Value, want)
+		}
+	}
+	res, _ = cl.request("textDocument/hover", cl.at(a, 1, 7)) // on "type: Note": nothing to say
+	if string(res) != "null" {
+		t.Errorf("hover on a plain key: %s", res)
+	}
+}
+
+// TestCompletionFiltersBeforeCap: in a bundle of more concepts than a list holds, what is typed
+// chooses the targets offered, so any concept can be completed; a list that was cut says so.
+func TestCompletionFiltersBeforeCap(t *testing.T) {
+	files := map[string]string{"index.md": "# All\n"}
+	for i := 0; i < 600; i++ {
+		files[fmt.Sprintf("n%03d.md", i)] = fmt.Sprintf("---\ntype: Note\ntitle: Note %d\n---\n# N\n", i)
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	a := filepath.Join(root, "n000.md")
+	text := files["n000.md"] + "See [x](n59\n"
+	cl.open(a, text)
+	res, _ := cl.request("textDocument/completion", cl.at(a, 5, len("See [x](n59")))
+	var list completionList
+	json.Unmarshal(res, &list)
+	if list.IsIncomplete || len(list.Items) != 10 || list.Items[9].Label != "n599.md" {
+		t.Errorf("completing n59: incomplete %v, %d items, %v", list.IsIncomplete, len(list.Items), list.Items)
+	}
+	cl.change(a, files["n000.md"]+"See [x](\n", 2)
+	res, _ = cl.request("textDocument/completion", cl.at(a, 5, len("See [x](")))
+	json.Unmarshal(res, &list)
+	if !list.IsIncomplete || len(list.Items) != maxCompletions {
+		t.Errorf("completing nothing yet: incomplete %v, %d items", list.IsIncomplete, len(list.Items))
+	}
+}
+
+// TestBufferOverSizeLimit: an open document larger than the bundle's size limit is not read, as
+// okf lint reads no such file: its one finding is OKF010, and no other concept sees its text.
+func TestBufferOverSizeLimit(t *testing.T) {
+	files := map[string]string{".okf.yaml": "max_file_size: 1KiB\n"}
+	for k, v := range fixture {
+		files[k] = v
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	a := filepath.Join(root, "a.md")
+	cl.open(a, strings.Replace(fixture["a.md"], "title: Alpha", "title: Beta", 1)+strings.Repeat("x", 2048)+"\n")
+	if got := strings.Join(cl.codes(a), " "); got != "OKF010" {
+		t.Errorf("a.md over the limit: %q, want OKF010 alone", got)
+	}
+	b := filepath.Join(root, "b.md")
+	cl.open(b, fixture["b.md"])
+	if got := strings.Join(cl.codes(b), " "); strings.Contains(got, lint.TitleDuplicate.Code) {
+		t.Errorf("b.md sees the text over the limit: %q", got)
+	}
+	cl.change(a, fixture["a.md"], 2)
+	if got := cl.codes(a); len(got) != 0 {
+		t.Errorf("a.md back under the limit: %v", got)
+	}
+}
+
+// TestBrokenConfigShownOnce: a .okf.yaml with problems stops the bundle's checks, as every command
+// stops (exit 2); the editor is told once, with one problem per line, not on every keystroke.
+func TestBrokenConfigShownOnce(t *testing.T) {
+	files := map[string]string{".okf.yaml": "rulez: {}\nignores: []\n"}
+	for k, v := range fixture {
+		files[k] = v
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	a := filepath.Join(root, "a.md")
+	cl.open(a, fixture["a.md"])
+	for i := 2; i < 7; i++ {
+		cl.change(a, fixture["a.md"]+strings.Repeat("\n", i), i)
+	}
+	cl.request("textDocument/hover", cl.at(a, 11, 7))
+	n := 0
+	for _, m := range cl.notes {
+		if m == "window/showMessage" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("window/showMessage sent %d times, want once", n)
+	}
+}
