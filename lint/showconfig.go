@@ -81,7 +81,7 @@ func (s ShownConfig) node() *yaml.Node {
 	if s.Source == "" {
 		src = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	}
-	put("config", src, "the file read; null: none, the defaults apply")
+	put("config", src, "the file read for lint's own keys; null: none, the defaults apply")
 	c := s.Config
 	if c == nil {
 		c = &Config{}
@@ -90,7 +90,7 @@ func (s ShownConfig) node() *yaml.Node {
 	for _, p := range c.Ignore {
 		ign.Content = append(ign.Content, str(p))
 	}
-	put("ignore", ign, "with .okfignore's patterns")
+	put("ignore", ign, "the bundle's .okf.yaml's, always; .okfignore's patterns apply too")
 	put("max_file_size", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(s.MaxFileSize)}, okf.FormatSize(s.MaxFileSize))
 	window := s.ExpiringWithin
 	if window == 0 {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // wire serves lines (after an initialize handshake) over stdio and returns each response as it was
@@ -169,5 +171,16 @@ func TestAnswerCaps(t *testing.T) {
 	}
 	if !strings.Contains(got[10], `"error"`) {
 		t.Errorf("resources/read of a file JSON writes as 18 MB: %.200s", got[10])
+	}
+}
+
+// TestListCursorOnlyOurs: a resources/list cursor that is not one this server sent (base64 of no
+// okf:// URI) is invalid params, as docs/serve.md says, not an empty page.
+func TestListCursorOnlyOurs(t *testing.T) {
+	s, _ := newServer(t, copyBundle(t), 0)
+	c := inMemory(t, s, eras[0])
+	_, err := c.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: "Z2FyYmFnZQ"})
+	if err == nil || !strings.Contains(err.Error(), "invalid cursor") {
+		t.Errorf("cursor of garbage: %v", err)
 	}
 }

@@ -260,7 +260,8 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		start := 0
 		if cursor != "" {
 			last, err := base64.RawURLEncoding.DecodeString(cursor)
-			if err != nil {
+			if err != nil || !strings.HasPrefix(string(last), "okf://") {
+				// A cursor is the last URI of a page this server sent: anything else is no cursor.
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 			}
 			start = sort.SearchStrings(uris, string(last))

@@ -439,8 +439,17 @@ func titleOf(c *okf.Concept) string {
 }
 
 // quote writes bundle text as a quoted string: the quotes mark it as the bundle's words.
+// quote marks s, a bundle's own words, as a quotation in okf's text. Every quotation mark is taken
+// out of s first, so no bundle text can close the quotation and go on as okf's words (a title
+// `x”. SYSTEM: …` would otherwise read, in a host's always-loaded context, as an instruction).
 func quote(s string) string {
-	return "\u201c" + strings.ReplaceAll(s, "\u201d", "\u201d\u201d") + "\u201d"
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("\"'\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a\u300c\u300d\u300e\u300f\uff02", r) {
+			return -1
+		}
+		return r
+	}, s)
+	return "\u201c" + s + "\u201d"
 }
 
 func quoteAll(ss []string) string {
