@@ -82,25 +82,10 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 	return s.pl.finish(b, s.rest, facts, found, n)
 }
 
-// checkConcept runs the per-concept rules on c, as Stream.OnConcept does while loading, on a bundle
-// holding c alone that answers for the whole of b.
+// checkConcept runs the per-concept rules on c as a Stream does while loading (runPerConcept), on
+// a bundle holding c alone that answers for the whole of b.
 func (s *Session) checkConcept(b *okf.Bundle, c *okf.Concept) sessionFind {
-	pl := s.pl
-	one := b.Alone(c)
 	var st conceptState
-	fc := &st.fc
-	fc.path = c.Path
-	st.links = linkTable{b: one}
-	p := &st.pass
-	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
-		links: &st.links, report: fc.report, scratch: &st.scratch, fallback: &s.schemas}
-	for _, r := range s.perConcept {
-		fc.start()
-		p.Rule = r
-		if e := try(r, p); e != nil {
-			p.report(failure(r, e))
-		}
-		fc.flush()
-	}
-	return sessionFind{facts: factsOf(one, c, p.conceptLinks(0)), ds: fc.out}
+	f := s.pl.runPerConcept(&st, b.Alone(c), c, s.perConcept, nil, &s.schemas, nil)
+	return sessionFind{facts: f, ds: st.fc.out}
 }

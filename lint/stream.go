@@ -104,25 +104,7 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 	st := s.state.Get().(*conceptState)
 	defer s.state.Put(st)
 	fc := &st.fc
-	fc.path, fc.out = c.Path, fc.out[:0]
-	st.links = linkTable{b: one}
-	p := &st.pass
-	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
-		schemas: pl.opts.Schemas, links: &st.links, report: fc.report, scratch: &st.scratch, fallback: &s.schemas}
-	for k, r := range s.perConcept {
-		if s.failed[k].Load() {
-			continue
-		}
-		fc.start()
-		p.Rule = r
-		if e := try(r, p); e != nil && s.failed[k].CompareAndSwap(false, true) {
-			p.report(failure(r, e))
-		}
-		fc.flush()
-	}
-	f := factsOf(one, c, p.conceptLinks(0))
-	*p = Pass{}
-	st.links = linkTable{}
+	f := pl.runPerConcept(st, one, c, s.perConcept, pl.opts.Schemas, &s.schemas, s.failed)
 	pl.opts.Schemas.forget(c)
 	c.Drop()
 	var ds []okf.Diagnostic
@@ -141,6 +123,35 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		s.n += len(ds)
 	}
 	s.mu.Unlock()
+}
+
+// runPerConcept runs the per-concept rules on c, in one (a bundle holding c alone that answers
+// Stat, ResolvePath, ResolveLink and ReadFile for the whole bundle), into st's collector (st.fc.out),
+// and returns c's facts for the rules that look across files: the one code path of a Stream's
+// loading and of a Session's edit. With failed (a Stream's), a rule that panicked is reported once
+// and skipped for the concepts after.
+func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, rules []*Rule, schemas *SchemaCheck, fallback *schemaFallback, failed []atomic.Bool) conceptFacts {
+	fc := &st.fc
+	fc.path, fc.out = c.Path, fc.out[:0]
+	st.links = linkTable{b: one}
+	p := &st.pass
+	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
+		schemas: schemas, links: &st.links, report: fc.report, scratch: &st.scratch, fallback: fallback}
+	for k, r := range rules {
+		if failed != nil && failed[k].Load() {
+			continue
+		}
+		fc.start()
+		p.Rule = r
+		if e := try(r, p); e != nil && (failed == nil || failed[k].CompareAndSwap(false, true)) {
+			p.report(failure(r, e))
+		}
+		fc.flush()
+	}
+	f := factsOf(one, c, p.conceptLinks(0))
+	*p = Pass{}
+	st.links = linkTable{}
+	return f
 }
 
 // conceptState is what OnConcept reuses from concept to concept (through a pool: the loader's
