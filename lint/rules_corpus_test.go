@@ -147,8 +147,8 @@ func TestCorpusFindings(t *testing.T) {
 		{"tempguru_event_staffing", corpusNow, LegacyTimestamp.Code, okf.Info, 81, "on a v0.1 bundle each legacy timestamp is info"},
 		{"acme_retail", corpusNow, LegacyBundle.Code, okf.Warning, 0, "a v0.2 bundle"},
 		{"cricket", corpusNow, StatusUnknown.Code, okf.Info, 1, "status: active on 12 files of a bundle with no v0.2 field: one bundle-level info, no warning per file (§13.2)"},
-		{"stackoverflow", corpusNow, SourceNeverCited.Code, okf.Info, 0, "no concept cites a source id by footnote: its sources are its provenance (§5.1)"},
-		{"crypto_bitcoin", corpusNow, SourceNeverCited.Code, okf.Info, 3, "two concepts cite some of their sources by footnote and leave others out"},
+		{"stackoverflow", corpusNow, SourceNeverCited.Code, okf.Info, 31, "31 sources ids no footnote cites (D16: info)"},
+		{"crypto_bitcoin", corpusNow, SourceNeverCited.Code, okf.Info, 8, "8 sources ids no footnote cites (D16: info)"},
 		{"js-ecosystem-refs", corpusNow, DescriptionTooLong.Code, okf.Info, 1, "one single-sentence description of 201 characters"},
 		{"js-ecosystem-refs", corpusNow, DescriptionNotOneSentence.Code, okf.Info, 1, "the long one is one sentence: not reported as sentences"},
 	} {
