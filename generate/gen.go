@@ -488,11 +488,11 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 				} else if e.key {
 					p.AuthorKeys = append(p.AuthorKeys, e.text)
 					unknown[e.text] = append(unknown[e.text], p.Path)
-				} else {
+				} else if !e.credit {
 					p.Authors = append(p.Authors, e.text)
 				}
 			}
-			if e := p.authorEntries[0]; !e.key {
+			if e := p.authorEntries[0]; e.person() {
 				p.Author = e.text
 			}
 		}
@@ -771,6 +771,9 @@ func applyInOrder(root string, changes []FileChange, write func(string, []byte, 
 func byline(post *Post) string {
 	if post.Author == "" && len(post.AuthorKeys) > 0 && len(post.authorEntries) <= 1 {
 		return strings.Join(post.AuthorKeys, ", ")
+	}
+	if len(post.authorEntries) == 1 && post.authorEntries[0].credit {
+		return post.authorEntries[0].text
 	}
 	if len(post.authorEntries) < 2 {
 		return ""

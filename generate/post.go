@@ -494,7 +494,7 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	}
 	if authorNode != nil {
 		post.Authors, post.AuthorKeys, post.authorEntries = readAuthorList(authorNode, eng.AuthorKeys)
-		if len(post.authorEntries) > 0 && !post.authorEntries[0].key {
+		if len(post.authorEntries) > 0 && post.authorEntries[0].person() {
 			post.Author = post.authorEntries[0].text
 		}
 	}
