@@ -499,12 +499,18 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		}
 	}
 	post.Categories = append(listOf(fields["categories"], true), listOf(fields["category"], false)...)
-	post.Tags = tagsOf(fields["tags"])
-	post.Tags = mergeTags(mergeTags(post.Tags, post.Categories), tagsOf(fields["keywords"]))
+	lists := [][]string{tagsOf(fields["tags"]), post.Categories, tagsOf(fields["keywords"])}
 	if tax := fields["taxonomies"]; tax != nil && tax.Kind == yaml.MappingNode { // Zola's [taxonomies]
 		for i := 1; i < len(tax.Content); i += 2 {
-			post.Tags = mergeTags(post.Tags, tagsOf(tax.Content[i]))
+			lists = append(lists, tagsOf(tax.Content[i]))
 		}
+	}
+	post.Tags = mergeTags(lists...)
+	if len(post.Categories) > maxTags || len(post.Tags) > maxTags {
+		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1},
+			Message: fmt.Sprintf("%d tags and %d categories: the first %d are kept", len(post.Tags), len(post.Categories), maxTags)})
+		post.Categories = post.Categories[:min(len(post.Categories), maxTags)]
+		post.Tags = post.Tags[:min(len(post.Tags), maxTags)]
 	}
 	if n := fields["draft"]; n != nil && n.Kind == yaml.ScalarNode {
 		post.Draft = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
@@ -723,18 +729,22 @@ func listOf(n *yaml.Node, spaces bool) []string {
 	return out
 }
 
-// mergeTags appends the tags of more not yet in tags (compared case-insensitively).
-func mergeTags(tags, more []string) []string {
-	for _, t := range more {
-		dup := false
-		for _, u := range tags {
-			if strings.EqualFold(t, u) {
-				dup = true
-				break
+// maxTags bounds the tags and the categories one post keeps: no real post has more, and each is
+// compared and written out.
+const maxTags = 256
+
+// mergeTags joins lists of tags, keeping the first spelling of each (compared case-insensitively),
+// in one pass over a set.
+func mergeTags(lists ...[]string) []string {
+	var tags []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, t := range l {
+			k := strings.ToLower(t)
+			if !seen[k] {
+				seen[k] = true
+				tags = append(tags, t)
 			}
-		}
-		if !dup {
-			tags = append(tags, t)
 		}
 	}
 	return tags
