@@ -220,6 +220,10 @@ func MakePlan(opts Options) (*Plan, error) {
 				continue
 			}
 			p.EnginePath = build(p, site)
+			if p.NotPost != "" { // the engine's rules found no URL it would publish the post at
+				ps.NotPosts[p.Path] = p.NotPost
+				continue
+			}
 			kept = append(kept, p)
 		}
 		ps.List = kept

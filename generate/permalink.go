@@ -35,20 +35,30 @@ func siteSkip(engine string, p *Post, s *Site) string {
 	}
 	segs := strings.Split(siteRel(p, s), "/")
 	for _, seg := range segs[:len(segs)-1] {
-		_, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		c, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		collection = collection && strings.HasPrefix(seg, "_")
 		switch {
 		case seg == "_drafts":
 			p.Draft = true
+		case seg == "_posts":
+			if !jekyllPostNameRE.Get().MatchString(path.Base(p.Path)) {
+				return "in _posts/ without a dated name (YYYY-MM-DD-title), which Jekyll does not publish"
+			}
 		case seg == "node_modules" || seg == "vendor":
 			return fmt.Sprintf("in %s/, which Jekyll leaves out", seg)
-		case strings.HasPrefix(seg, "_") && seg != "_posts" && !collection:
+		case collection && !c.Output:
+			return fmt.Sprintf("in the collection %s, which Jekyll does not publish (no output: true)", seg)
+		case strings.HasPrefix(seg, "_") && !collection:
 			return fmt.Sprintf("in %s/, which Jekyll does not publish", seg)
 		}
 	}
 	return ""
 }
 
-func (j *jekyllConfig) collections() map[string]string {
+// jekyllPostNameRE is the file name Jekyll reads as a post in _posts (Document's DATE_FILENAME_MATCHER).
+var jekyllPostNameRE = &lazyRegexp{Expr: `^\d{2,4}-\d{1,2}-\d{1,2}-.+\.[^.]+$`}
+
+func (j *jekyllConfig) collections() map[string]jekyllCollection {
 	if j == nil {
 		return nil
 	}
@@ -303,7 +313,14 @@ func vitepressURL(p *Post, s *Site) string {
 type jekyllConfig struct {
 	Permalink   string
 	Defaults    []jekyllDefault
-	Collections map[string]string // label → permalink ("" when it sets none)
+	Collections map[string]jekyllCollection // by label
+}
+
+// jekyllCollection is a collection of _config.yml: its permalink ("" when it sets none) and
+// whether Jekyll writes its documents out (`output`, default false).
+type jekyllCollection struct {
+	Permalink string
+	Output    bool
 }
 
 type jekyllDefault struct {
@@ -311,7 +328,7 @@ type jekyllDefault struct {
 }
 
 func parseJekyllConfig(conf map[string]any) *jekyllConfig {
-	j := &jekyllConfig{Collections: map[string]string{}}
+	j := &jekyllConfig{Collections: map[string]jekyllCollection{}}
 	j.Permalink, _ = conf["permalink"].(string)
 	if ds, ok := conf["defaults"].([]any); ok {
 		for _, d := range ds {
@@ -332,12 +349,13 @@ func parseJekyllConfig(conf map[string]any) *jekyllConfig {
 		for k, v := range cs {
 			m, _ := v.(map[string]any)
 			pl, _ := m["permalink"].(string)
-			j.Collections[k] = pl
+			out, _ := m["output"].(bool)
+			j.Collections[k] = jekyllCollection{Permalink: pl, Output: out}
 		}
 	case []any:
 		for _, v := range cs {
 			if k, ok := v.(string); ok {
-				j.Collections[k] = ""
+				j.Collections[k] = jekyllCollection{}
 			}
 		}
 	}
@@ -352,6 +370,8 @@ var jekyllStyles = map[string]string{
 	"weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
 	"none":     "/:categories/:title:output_ext",
 }
+
+var jekyllDateRE = &lazyRegexp{Expr: `:(year|month|i_month|day|i_day|short_year|hour|minute|second|y_day|short_month|long_month|short_day|long_day|week)`}
 
 var jekyllPlaceholderRE = &lazyRegexp{Expr: `:([a-z_]+)`}
 
@@ -412,7 +432,7 @@ func jekyllURL(p *Post, s *Site) string {
 		style = st
 	}
 	if pattern == "" && collection != "posts" {
-		pattern = j.Collections[collection]
+		pattern = j.Collections[collection].Permalink
 		if pattern == "" {
 			pattern = "/:collection/:path:output_ext"
 			if strings.HasSuffix(style, "/") {
@@ -427,6 +447,11 @@ func jekyllURL(p *Post, s *Site) string {
 		pattern = st
 	}
 	t := p.PublishedAt
+	if t.IsZero() && jekyllDateRE.Get().MatchString(pattern) {
+		// Jekyll dates such a document by the build's time: no URL can be known.
+		p.NotPost = fmt.Sprintf("without a date, and its permalink %q needs one (Jekyll would use the build's time)", pattern)
+		return ""
+	}
 	name := p.Slug
 	if fs := p.fieldText("slug"); fs != "" {
 		name = fs

@@ -440,6 +440,8 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		post.NotPost = "not published (permalink: false)"
 	case text("eleventyexcludefromcollections") == "true":
 		post.NotPost = "left out of the collections (eleventyExcludeFromCollections)"
+	case eng.Name == "jekyll" && isFalse(fields["published"]):
+		post.NotPost = "not published (published: false)"
 	}
 	slug, urlPath, nameDate := nameParts(p, eng)
 	post.Slug, post.URLPath = slug, urlPath
@@ -534,6 +536,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			switch strings.ToLower(strings.TrimSpace(n.Value)) {
 			case "last modified", "created", "git last modified", "git created":
 				continue // Eleventy's keywords for the file's own dates: git's date is used
+			case "true", "false":
+				if key == "published" {
+					continue // Jekyll's published flag, not a date
+				}
 			}
 			if t, ok := parseDate(n.Value); ok {
 				return t, key
@@ -727,6 +733,11 @@ func listOf(n *yaml.Node, spaces bool) []string {
 		}
 	}
 	return out
+}
+
+// isFalse reports whether a frontmatter value is the boolean false.
+func isFalse(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && strings.EqualFold(strings.TrimSpace(n.Value), "false")
 }
 
 // maxTags bounds the tags and the categories one post keeps: no real post has more, and each is
