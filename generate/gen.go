@@ -208,6 +208,7 @@ func MakePlan(opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
 	}
+	var siteWarnings []PostProblem
 	if build := siteURLs[eng.Name]; build != nil && !opts.urlSet {
 		site := opts.SiteInfo
 		if site == nil || site.Engine != eng.Name {
@@ -228,11 +229,16 @@ func MakePlan(opts Options) (*Plan, error) {
 		}
 		ps.List = kept
 		ps.reindex()
+		if eng.Name == "eleventy" && site.Code && allBelow(ps.List, site, "content") {
+			siteWarnings = append(siteWarnings, PostProblem{Pos: okf.Position{Path: "."}, Message: "every post is below content/ and the Eleventy configuration is code, which gen does not run: " +
+				"if it sets dir.input to \"content\" (as eleventy-base-blog does), the URLs carry a /content/ Eleventy does not publish; set --url"})
+		}
 	}
 	warnings, err := finishPosts(ps, eng, opts)
 	if err != nil {
 		return nil, err
 	}
+	warnings = append(siteWarnings, warnings...)
 	posts := ps.BySlug
 	bundle, err := readTree(opts.Out, opts.MaxFileSize)
 	if err != nil {
@@ -791,4 +797,14 @@ func byline(post *Post) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// allBelow reports whether there are posts and every one is below the site's folder dir.
+func allBelow(posts []*Post, s *Site, dir string) bool {
+	for _, p := range posts {
+		if !strings.HasPrefix(siteRel(p, s), dir+"/") {
+			return false
+		}
+	}
+	return len(posts) > 0
 }

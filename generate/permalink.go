@@ -227,26 +227,29 @@ func zolaURL(p *Post, s *Site) string {
 	return "/" + strings.Join(parts, "/") + "/"
 }
 
-// eleventyURL: Eleventy's default permalink, the input folder's path of the file with the date
-// dropped from its name, as a folder (/blog/hello/). The input folder is the project's folder
-// (Eleventy's documented default; a JavaScript config that moves it is not read: use --url). A
-// frontmatter permalink is used when it is a plain path or uses only page.fileSlug,
-// page.filePathStem or `title | slugify`.
+// eleventyURL: Eleventy's default permalink, the file's path below the input folder with its
+// name as written (a date in it stays: only page.fileSlug drops it), as a folder (/blog/hello/);
+// index.md and a file named like its folder (blog/x/x.md) are the folder (/blog/x/). The input
+// folder is the project's folder (Eleventy's documented default; a JavaScript config that moves
+// it is not read: use --url). A frontmatter permalink is used when it is a plain path or uses only
+// page.fileSlug, page.filePathStem or `title | slugify`.
 func eleventyURL(p *Post, s *Site) string {
 	rel := siteRel(p, s)
-	dir := path.Dir(stem(rel))
-	fileSlug := p.Slug
 	if pl := p.Permalink; pl != "" {
-		expanded, ok := eleventyPermalink(pl, p, fileSlug, "/"+stem(rel))
+		expanded, ok := eleventyPermalink(pl, p, p.Slug, "/"+trimPostExt(rel))
 		if ok {
 			return "/" + strings.TrimLeft(expanded, "/")
 		}
 		p.Warnings = append(p.Warnings, PostProblem{Pos: posOf(p, "permalink"), Message: fmt.Sprintf("permalink %q is a template gen cannot evaluate; the default URL is used (set --url)", pl)})
 	}
-	if dir == "." {
-		return "/" + fileSlug + "/"
+	st := stem(rel)
+	if dir := path.Dir(st); dir != "." && path.Base(dir) == path.Base(st) {
+		st = dir // Eleventy's same-name folder rule: dir/x/x.md is dir/x/
 	}
-	return "/" + dir + "/" + fileSlug + "/"
+	if st == "" {
+		return "/"
+	}
+	return "/" + st + "/"
 }
 
 var eleventyVarRE = &lazyRegexp{Expr: `\{\{-?\s*([^{}]*?)\s*-?\}\}`}

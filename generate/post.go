@@ -340,6 +340,9 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 					urlPath = folder + fmt.Sprintf("%04d/%02d/%02d/", t.Year(), int(t.Month()), t.Day()) + m[4]
 				} else if eng.StripDate && m[4] != "" {
 					slug, urlPath = path.Base(m[4]), folder+m[4]
+					if eng.PathKeepsDate {
+						urlPath = noExt
+					}
 				}
 				break
 			}
