@@ -36,6 +36,8 @@ type Site struct {
 	// HugoContent are Hugo's content folders (contentDir, each language's contentDir) with the
 	// URL prefix of their language ("" for the default language unless it is in a subfolder).
 	HugoContent []hugoContent
+	// HugoKeepCase is Hugo's disablePathToLower: URLs keep the case of their paths.
+	HugoKeepCase bool
 }
 
 type hugoContent struct{ Dir, Prefix string }
@@ -188,6 +190,11 @@ func detectIn(dir, engine string, maxSize int64, site *Site) (bool, error) {
 				site.URL = confString(conf, "baseURL")
 				site.HugoPermalinks = hugoPermalinks(conf)
 				site.HugoContent = hugoContentDirs(conf)
+				for k, v := range conf {
+					if strings.EqualFold(k, "disablePathToLower") {
+						site.HugoKeepCase, _ = v.(bool)
+					}
+				}
 			case "zola":
 				site.URL = confString(conf, "base_url")
 			}

@@ -144,6 +144,7 @@ func hugoURL(p *Post, s *Site) string {
 			}
 			u = "/" + strings.Trim(below, "/") + "/"
 		}
+		u = hugoMakePath(u, !s.HugoKeepCase)
 		if d.Prefix != "" {
 			u = "/" + d.Prefix + u
 		}
@@ -180,6 +181,41 @@ func hugoPermalink(pattern string, p *Post, rel string, sections []string) strin
 		out = strings.ReplaceAll(out, "//", "/")
 	}
 	return "/" + strings.TrimLeft(out, "/")
+}
+
+// hugoMakePath is Hugo's path sanitizing (paths.MakePathSanitized): spaces and runs of "-"
+// become one "-", characters other than letters, marks, digits and ./\_#+~@ (and %XX escapes)
+// are dropped, and the path is lowercased unless disablePathToLower is set.
+func hugoMakePath(s string, lower bool) string {
+	if lower {
+		s = strings.ToLower(s)
+	}
+	var b strings.Builder
+	hyphen := false
+	for i, r := range s {
+		switch {
+		case r == '-' || unicode.IsSpace(r):
+			hyphen = true
+			continue
+		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || strings.ContainsRune("./\\_#+~@", r),
+			r == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		default:
+			continue
+		}
+		if hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		hyphen = false
+		b.WriteRune(r)
+	}
+	if hyphen && b.Len() > 0 {
+		b.WriteByte('-')
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 var hugoTokenRE = &lazyRegexp{Expr: `:[a-z]+`}
