@@ -325,12 +325,47 @@ func nuxtURL(p *Post, s *Site) string {
 	}
 	var parts []string
 	for _, seg := range strings.Split(trimPostExt(rel), "/") {
-		parts = append(parts, nuxtPrefixRE.Get().ReplaceAllString(seg, ""))
+		parts = append(parts, nuxtPart(seg))
 	}
 	if parts[len(parts)-1] == "index" {
 		parts = parts[:len(parts)-1]
 	}
 	return "/" + strings.Join(parts, "/")
+}
+
+// nuxtPart is one part of a Nuxt Content path: its numeric ordering prefix dropped, then
+// slugified and lowercased (respectPathCase defaults to false): spaces become "-", characters
+// slugify removes are dropped. Letters keep their accents (slugify would transliterate them).
+func nuxtPart(seg string) string {
+	seg = nuxtPrefixRE.Get().ReplaceAllString(seg, "")
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(strings.TrimSpace(seg)) {
+		switch {
+		case unicode.IsSpace(r) || r == '-':
+			hyphen = true
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("$*_+~.()'\"!:@", r):
+		default:
+			continue
+		}
+		if hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		hyphen = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// nuxtPartial reports whether a file is a Nuxt Content partial: a part of its path starts with "_".
+func nuxtPartial(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // vitepressURL: VitePress publishes a page at its path below the docs folder (the folder of

@@ -356,12 +356,12 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	if slug == "" {
 		slug, urlPath = path.Base(noExt), noExt
 	}
-	if eng.NumericPrefix { // Nuxt Content's ordering prefixes: 36.v4.md is v4
+	if eng.NumericPrefix { // Nuxt Content's parts: 36.v4.md is v4, "01.Getting Started" getting-started
 		parts := strings.Split(urlPath, "/")
 		for i := range parts {
-			parts[i] = nuxtPrefixRE.Get().ReplaceAllString(parts[i], "")
+			parts[i] = nuxtPart(parts[i])
 		}
-		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.Get().ReplaceAllString(slug, "")
+		urlPath, slug = strings.Join(parts, "/"), nuxtPart(slug)
 	}
 	if eng.LowerPath {
 		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
@@ -443,6 +443,8 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		post.NotPost = "not published (permalink: false)"
 	case text("eleventyexcludefromcollections") == "true":
 		post.NotPost = "left out of the collections (eleventyExcludeFromCollections)"
+	case eng.Name == "nuxt" && nuxtPartial(p):
+		post.NotPost = "a partial (a name starting with _), which Nuxt Content does not publish"
 	case eng.Name == "jekyll" && isFalse(fields["published"]):
 		post.NotPost = "not published (published: false)"
 	}
