@@ -319,7 +319,25 @@ func isNotPost(name string, eng Engine) bool {
 	return false
 }
 
-var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
+// The dates a file name may start with: YYYY-MM-DD then "-" or "/" (Jekyll, Eleventy, the
+// default); Docusaurus's DATE_FILENAME_REGEX, where the separator is optional (2024-01-02_hello
+// is _hello); Zola's, which also takes "_" and a time (Engine.NameDateTime).
+var (
+	nameDateRE           = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
+	nameDateDocusaurusRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/]?(.*))?$`}
+	nameDateTimeRE       = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
+)
+
+// nameDateREFor is the engine's file-name date.
+func nameDateREFor(eng Engine) *lazyRegexp {
+	switch {
+	case eng.NameDateTime:
+		return nameDateTimeRE
+	case eng.DatePath:
+		return nameDateDocusaurusRE
+	}
+	return nameDateRE
+}
 
 // nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
@@ -332,7 +350,7 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	// The date may start any part of the path: try each part boundary, first match wins.
 	folder, rest := "", noExt
 	for {
-		if m := nameDateRE.Get().FindStringSubmatch(rest); m != nil {
+		if m := nameDateREFor(eng).Get().FindStringSubmatch(rest); m != nil {
 			if t, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
 				date = t.UTC()
 				if eng.DatePath && m[4] != "" {
