@@ -29,7 +29,43 @@ var siteURLs = map[string]func(p *Post, s *Site) string{
 // siteSkip says why a file the engine does not publish is not a post ("" when it is one):
 // Jekyll reads no folder starting with "_" but _posts, _drafts and its collections, and leaves
 // out node_modules and vendor (its default exclude); a post in _drafts is a draft.
+//
+// Eleventy ignores node_modules and its _includes, _data and _site (output) folders (the
+// defaults; a JavaScript config that moves them is not read). Hugo, Zola and Nuxt Content read
+// pages from their content folders only: with the site's folder known, a file outside them (a
+// theme's exampleSite, archetypes) is not a post.
 func siteSkip(engine string, p *Post, s *Site) string {
+	switch engine {
+	case "eleventy":
+		segs := strings.Split(siteRel(p, s), "/")
+		for _, seg := range segs[:len(segs)-1] {
+			switch seg {
+			case "node_modules", "_includes", "_data", "_site":
+				return fmt.Sprintf("in %s/, which Eleventy does not publish", seg)
+			}
+		}
+		return ""
+	case "hugo", "zola", "nuxt":
+		if s.Root == "" {
+			return ""
+		}
+		dirs := []string{"content"}
+		if engine == "hugo" {
+			dirs = nil
+			for _, d := range s.HugoContent {
+				dirs = append(dirs, d.Dir)
+			}
+			if len(dirs) == 0 {
+				dirs = []string{"content"}
+			}
+		}
+		for _, d := range dirs {
+			if _, ok := contentRel(p, s, d); ok {
+				return ""
+			}
+		}
+		return fmt.Sprintf("outside the site's content folder (%s/), which the engine does not read as pages", dirs[0])
+	}
 	if engine != "jekyll" || s.Root == "" {
 		return ""
 	}
