@@ -51,3 +51,28 @@ func TestJekyllNotPublished(t *testing.T) {
 		}
 	}
 }
+
+// TestJekyllTimezone: Jekyll puts a post's date in the site's time zone (`timezone:` in
+// _config.yml; GitHub Pages and an unset one are UTC) before filling :year/:month/:day, so a
+// date written with another offset can land on another day; a date without an offset is the
+// site's own wall clock (https://jekyllrb.com/docs/configuration/options/, "Time Zone").
+func TestJekyllTimezone(t *testing.T) {
+	for _, tc := range []struct{ tz, date, want string }{
+		{"", "2024-01-02 23:30:00 -0500", "https://j.example/2024/01/03/p.html"},
+		{"America/New_York", "2024-01-02 23:30:00 -0500", "https://j.example/2024/01/02/p.html"},
+		{"Asia/Tokyo", "2024-01-02T23:30:00Z", "https://j.example/2024/01/03/p.html"},
+		{"America/New_York", "2024-01-05", "https://j.example/2024/01/05/p.html"},
+		{"America/New_York", "2024-01-05 23:00:00", "https://j.example/2024/01/05/p.html"},
+	} {
+		site := t.TempDir()
+		conf := "url: https://j.example\n"
+		if tc.tz != "" {
+			conf += "timezone: " + tc.tz + "\n"
+		}
+		writeFiles(t, site, map[string]string{"_config.yml": conf, "_posts/2024-01-01-p.md": "---\ntitle: P\ndate: " + tc.date + "\n---\nText.\n"})
+		plan := run(t, Options{Posts: site, Out: t.TempDir(), All: true, Now: t0})
+		if got := fileOf(plan, "concepts/p.md"); !strings.Contains(got, "  - resource: "+tc.want+"\n") {
+			t.Errorf("timezone %q, date %q: want %s in\n%s", tc.tz, tc.date, tc.want, got)
+		}
+	}
+}

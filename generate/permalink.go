@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 
+	_ "time/tzdata" // Jekyll's timezone: the same zones, and so the same URLs, on every machine
+
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -424,6 +426,8 @@ type jekyllConfig struct {
 	Permalink   string
 	Defaults    []jekyllDefault
 	Collections map[string]jekyllCollection // by label
+	// Timezone is the site's `timezone` (UTC when unset or unknown, as on GitHub Pages).
+	Timezone *time.Location
 }
 
 // jekyllCollection is a collection of _config.yml: its permalink ("" when it sets none) and
@@ -440,6 +444,12 @@ type jekyllDefault struct {
 func parseJekyllConfig(conf map[string]any) *jekyllConfig {
 	j := &jekyllConfig{Collections: map[string]jekyllCollection{}}
 	j.Permalink, _ = conf["permalink"].(string)
+	j.Timezone = time.UTC
+	if tz, _ := conf["timezone"].(string); tz != "" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			j.Timezone = loc
+		}
+	}
 	if ds, ok := conf["defaults"].([]any); ok {
 		for _, d := range ds {
 			m, _ := d.(map[string]any)
@@ -557,6 +567,13 @@ func jekyllURL(p *Post, s *Site) string {
 		pattern = st
 	}
 	t := p.PublishedAt
+	if p.publishedOffset {
+		loc := j.Timezone
+		if loc == nil {
+			loc = time.UTC
+		}
+		t = t.In(loc) // Jekyll's Utils.parse_date: Time.parse(date).localtime, in the site's zone
+	}
 	if t.IsZero() && jekyllDateRE.Get().MatchString(pattern) {
 		// Jekyll dates such a document by the build's time: no URL can be known.
 		p.NotPost = fmt.Sprintf("without a date, and its permalink %q needs one (Jekyll would use the build's time)", pattern)

@@ -57,6 +57,9 @@ type Post struct {
 	Categories []string
 	// PublishedAt is Published in the offset the post wrote it in (Jekyll's :year/:month/:day).
 	PublishedAt time.Time
+	// publishedOffset is true when the publish date was written with an offset (a wall clock
+	// without one is the site's own time).
+	publishedOffset bool
 	// NotPost says why a file is a listing or pagination page, not a post ("" for a post).
 	NotPost string
 	// EnginePath is the site-relative path the engine publishes the post at ("" when the URL
@@ -328,6 +331,8 @@ var (
 	nameDateTimeRE       = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
 )
 
+var dateOffsetRE = &lazyRegexp{Expr: `(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$`}
+
 // nameDateREFor is the engine's file-name date.
 func nameDateREFor(eng Engine) *lazyRegexp {
 	switch {
@@ -576,6 +581,8 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	post.Published, post.Date, post.DateFrom = pub, pub, "frontmatter "+pubKey
 	if !pub.IsZero() {
 		post.PublishedAt, _ = parseDateKeep(fields[pubKey].Value)
+		v := strings.TrimSpace(fields[pubKey].Value)
+		post.publishedOffset = strings.Contains(v, ":") && dateOffsetRE.Get().MatchString(v)
 		if fields[pubKey].Kind == yaml.MappingNode || post.PublishedAt.IsZero() {
 			post.PublishedAt = pub
 		}
