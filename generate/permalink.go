@@ -170,6 +170,12 @@ func hugoURL(p *Post, s *Site) string {
 		if !ok {
 			continue
 		}
+		if r, prefix, _, ok := translation(p, s, rel); ok {
+			rel = r
+			if d.Prefix == "" {
+				d.Prefix = prefix
+			}
+		}
 		sections := strings.Split(path.Dir(stem(rel)), "/")
 		var u string
 		if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
@@ -286,6 +292,10 @@ func zolaURL(p *Post, s *Site) string {
 	if !ok {
 		return ""
 	}
+	prefix, base := "", p.Slug
+	if r, pre, b, ok := translation(p, s, rel); ok {
+		rel, prefix, base = r, pre, b
+	}
 	dir := path.Dir(stem(rel))
 	var parts []string
 	if dir != "." {
@@ -293,12 +303,51 @@ func zolaURL(p *Post, s *Site) string {
 			parts = append(parts, slugify(d))
 		}
 	}
-	slug := slugify(p.Slug)
+	slug := slugify(base)
 	if fs := p.fieldText("slug"); fs != "" {
 		slug = slugify(fs)
 	}
 	parts = append(parts, slug)
+	if prefix != "" {
+		parts = append([]string{prefix}, parts...)
+	}
 	return "/" + strings.Join(parts, "/") + "/"
+}
+
+// translation reads a translation by file name (Hugo, Zola): rel (below the content folder)
+// whose name ends in .<lang> before its extension, lang one the configuration declares. It
+// returns rel without the language, the language's URL prefix and the untranslated slug; the
+// post's slug (its concept's name) becomes the
+// untranslated name, with "-<lang>" for a language other than the default (hello.fr.md is the
+// concept hello-fr; index.fr.md is its bundle's).
+func translation(p *Post, s *Site, rel string) (string, string, string, bool) {
+	if len(s.Languages) == 0 {
+		return rel, "", "", false
+	}
+	ext := postExt(rel)
+	noExt := strings.TrimSuffix(rel, ext)
+	i := strings.LastIndexByte(noExt, '.')
+	if i < 0 || strings.Contains(noExt[i:], "/") {
+		return rel, "", "", false
+	}
+	lang := strings.ToLower(noExt[i+1:])
+	prefix, ok := s.Languages[lang]
+	if !ok {
+		return rel, "", "", false
+	}
+	if p.fieldText("slug") == "" {
+		pp := p.Path
+		if j := strings.LastIndexByte(trimPostExt(pp), '.'); j >= 0 {
+			pp = pp[:j] + postExt(pp)
+		}
+		slug, urlPath, _ := nameParts(pp, Engines[s.Engine])
+		p.Slug, p.URLPath = slug, urlPath
+	}
+	base := p.Slug
+	if lang != s.DefaultLang {
+		p.Slug += "-" + lang
+	}
+	return noExt[:i] + ext, prefix, base, true
 }
 
 // eleventyURL: Eleventy's default permalink, the file's path below the input folder with its
