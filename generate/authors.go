@@ -132,7 +132,13 @@ func authorDocExt(name string) string {
 type authorEntry struct {
 	text, note string
 	key        bool
+	// credit is true for a value that is not a name (a URL, a bare e-mail address): the body
+	// credits it as written, and it is never made an identity.
+	credit bool
 }
+
+// person reports whether the entry names a person gen may make an actor for.
+func (e authorEntry) person() bool { return !e.key && !e.credit }
 
 var (
 	mdLinkRE      = &lazyRegexp{Expr: `\[([^\[\]]*)\]\(([^()\s]*)\)`}
@@ -165,7 +171,7 @@ func readAuthorList(n *yaml.Node, keysEngine bool) (names, keys []string, entrie
 		case len(entries) >= maxAuthors:
 		case c.Kind == yaml.MappingNode:
 			if a := authorOf(c); a != "" {
-				entries = append(entries, authorEntry{text: a})
+				entries = append(entries, authorEntry{text: a, credit: notAName(a)})
 			}
 		case c.Kind == yaml.ScalarNode && c.Tag != "!!null":
 			entries = append(entries, splitPeople(c.Value, keysEngine)...)
@@ -180,7 +186,7 @@ func readAuthorList(n *yaml.Node, keysEngine bool) (names, keys []string, entrie
 	for _, e := range entries {
 		if e.key {
 			keys = append(keys, e.text)
-		} else {
+		} else if !e.credit {
 			names = append(names, e.text)
 		}
 	}
@@ -200,7 +206,8 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	var out []authorEntry
 	// Each link becomes its text, and an e-mail address in <…> goes: neither is a name or part of
 	// the identity.
-	v = mdLinkRE.Get().ReplaceAllString(v, "$1")
+	v = strings.ReplaceAll(v, linkMark, "")
+	v = mdLinkRE.Get().ReplaceAllString(v, linkMark+"$1")
 	v = emailRE.Get().ReplaceAllString(v, "")
 	type note struct {
 		at   int
@@ -216,8 +223,12 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 	}
 	b.WriteString(v[last:])
 	flat := b.String()
-	// Split, attaching each note to the person it follows.
-	parts := splitKeep(flat)
+	// Split, attaching each note to the person it follows; a suffix ("PhD", "Jr.") stays with the
+	// name before it, and a line is split only when every part stands alone (see splitsClean).
+	parts := joinSuffixes(flat, splitKeep(flat))
+	if !splitsClean(flat, parts) {
+		parts = []part{{0, len(flat)}}
+	}
 	for pi, part := range parts {
 		start, limit := part.start, len(flat)+1
 		if pi+1 < len(parts) {
@@ -231,7 +242,13 @@ func splitPeople(v string, keysEngine bool) []authorEntry {
 		if len(notes) > 0 && notes[0].at < limit {
 			nt = notes[0].text
 		}
+		link := strings.Contains(name, linkMark)
+		name = strings.TrimSpace(strings.ReplaceAll(name, linkMark, ""))
 		if name == "" {
+			continue
+		}
+		if !link && notAName(name) {
+			out = append(out, authorEntry{text: name, note: nt, credit: true})
 			continue
 		}
 		out = append(out, authorEntry{text: name, note: nt, key: keysEngine || authorKeyRE.Get().MatchString(name)})
@@ -250,4 +267,59 @@ func splitKeep(s string) []part {
 		last = loc[1]
 	}
 	return append(parts, part{last, len(s)})
+}
+
+// linkMark marks, while a line is split, where a Markdown link's text was: a link is one person.
+const linkMark = "\x00"
+
+// nameSuffixes are what follows a name after a comma without being another person.
+var nameSuffixes = map[string]bool{
+	"phd": true, "ph.d.": true, "ph.d": true, "md": true, "m.d.": true, "jr": true, "jr.": true, "sr": true, "sr.": true,
+	"ii": true, "iii": true, "iv": true, "esq": true, "esq.": true, "mba": true, "msc": true, "bsc": true, "ma": true,
+	"dds": true, "rn": true, "cpa": true,
+}
+
+// joinSuffixes merges a part that is a name suffix into the part before it.
+func joinSuffixes(s string, parts []part) []part {
+	var out []part
+	for _, p := range parts {
+		if len(out) > 0 && nameSuffixes[strings.ToLower(strings.TrimSpace(s[p.start:p.end]))] {
+			out[len(out)-1].end = p.end
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// splitsClean reports whether a line may be split at its separators: every part is a Markdown
+// link, a full name (two or more words), an author key, or not a name at all (a URL, an e-mail
+// address). "Doe, Jane" and "Procter & Gamble Editorial" are one value each: splitting them would
+// make up people.
+func splitsClean(s string, parts []part) bool {
+	if len(parts) < 2 {
+		return true
+	}
+	for _, p := range parts {
+		t := strings.TrimSpace(s[p.start:p.end])
+		switch {
+		case t == "":
+		case strings.Contains(t, linkMark):
+		case len(strings.Fields(t)) >= 2:
+		case authorKeyRE.Get().MatchString(t):
+		case notAName(t):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var bareEmailRE = &lazyRegexp{Expr: `^<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$`}
+
+// notAName reports whether an author value is a URL or a bare e-mail address: it is credited as
+// written, and a link's address never goes into an identity.
+func notAName(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "://") || strings.HasPrefix(l, "www.") || strings.HasPrefix(l, "mailto:") || bareEmailRE.Get().MatchString(s)
 }

@@ -36,6 +36,14 @@ type Site struct {
 	// HugoContent are Hugo's content folders (contentDir, each language's contentDir) with the
 	// URL prefix of their language ("" for the default language unless it is in a subfolder).
 	HugoContent []hugoContent
+	// HugoKeepCase is Hugo's disablePathToLower: URLs keep the case of their paths.
+	HugoKeepCase bool
+	// Languages are the languages a Hugo or Zola configuration declares, lowercased, each with
+	// the URL prefix of its pages ("" for the default language unless Hugo puts it in a
+	// subfolder); DefaultLang is the default language. They name translations by file name
+	// (hello.fr.md).
+	Languages   map[string]string
+	DefaultLang string
 }
 
 type hugoContent struct{ Dir, Prefix string }
@@ -188,8 +196,15 @@ func detectIn(dir, engine string, maxSize int64, site *Site) (bool, error) {
 				site.URL = confString(conf, "baseURL")
 				site.HugoPermalinks = hugoPermalinks(conf)
 				site.HugoContent = hugoContentDirs(conf)
+				for k, v := range conf {
+					if strings.EqualFold(k, "disablePathToLower") {
+						site.HugoKeepCase, _ = v.(bool)
+					}
+				}
+				site.Languages, site.DefaultLang = hugoLanguages(conf)
 			case "zola":
 				site.URL = confString(conf, "base_url")
+				site.Languages, site.DefaultLang = zolaLanguages(conf)
 			}
 			if u, err := url.Parse(site.URL); site.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 				site.URL = "" // not an absolute http(s) URL (a local preview address, a template): --site
@@ -220,6 +235,66 @@ func hugoPermalinks(conf map[string]any) map[string]string {
 		}
 	}
 	return out
+}
+
+// hugoLanguages reads Hugo's [languages]: each is published below /<lang>/ but the default
+// (defaultContentLanguage, default en) unless defaultContentLanguageInSubdir.
+func hugoLanguages(conf map[string]any) (map[string]string, string) {
+	get := func(key string) any {
+		for k, v := range conf {
+			if strings.EqualFold(k, key) {
+				return v
+			}
+		}
+		return nil
+	}
+	def, _ := get("defaultContentLanguage").(string)
+	if def = strings.ToLower(strings.TrimSpace(def)); def == "" {
+		def = "en"
+	}
+	inSubdir, _ := get("defaultContentLanguageInSubdir").(bool)
+	langs, _ := get("languages").(map[string]any)
+	if len(langs) == 0 {
+		return nil, def
+	}
+	out := map[string]string{}
+	for lang := range langs {
+		l := strings.ToLower(lang)
+		out[l] = l
+		if l == def && !inSubdir {
+			out[l] = ""
+		}
+	}
+	return out, def
+}
+
+// zolaLanguages reads Zola's languages: [languages.<code>] tables (or the older list of
+// {code = …}), each below /<code>/, and default_language (default en) at the root.
+func zolaLanguages(conf map[string]any) (map[string]string, string) {
+	def := strings.ToLower(confString(conf, "default_language"))
+	if def == "" {
+		def = "en"
+	}
+	out := map[string]string{}
+	switch langs := conf["languages"].(type) {
+	case map[string]any:
+		for lang := range langs {
+			out[strings.ToLower(lang)] = strings.ToLower(lang)
+		}
+	case []any:
+		for _, v := range langs {
+			if m, ok := v.(map[string]any); ok {
+				if c := strings.ToLower(confString(m, "code")); c != "" {
+					out[c] = c
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, def
+	}
+	out[def] = ""
+	return out, def
 }
 
 // hugoContentDirs reads Hugo's content folders: contentDir (default content) and each

@@ -33,6 +33,12 @@ type Engine struct {
 	// StripDate drops a date at the start of a file or folder name from the slug and {path}
 	// without moving it into the URL (Jekyll, Zola, Eleventy).
 	StripDate bool
+	// PathKeepsDate keeps the date in {path} when StripDate drops it from the slug (Eleventy: the
+	// default permalink keeps the file name as written, only page.fileSlug drops the date).
+	PathKeepsDate bool
+	// NameDateTime accepts "_" after a file name's date, and a time (Zola:
+	// 2024-01-02T10:00:00_hello.md); other engines take "-" or "/" only.
+	NameDateTime bool
 	// NumericPrefix drops "N." ordering prefixes from each part of the path (Nuxt Content).
 	NumericPrefix bool
 	// SiteAuthors are authors files relative to the site's folder (when DetectSite found it),
@@ -52,8 +58,8 @@ var Engines = map[string]Engine{
 	// The URLs of these are built from the post's place in the site (see siteURLs); the
 	// templates are what is left when the site's folder is unknown.
 	"jekyll": {Name: "jekyll", URL: "{site}/{path}.html", StripDate: true, SiteAuthors: []string{"_data/authors.yml", "_data/authors.yaml"}},
-	"zola":   {Name: "zola", URL: "{site}/{path}/", StripDate: true, ListPages: []string{"_index.md"}},
-	"eleventy": {Name: "eleventy", URL: "{site}/{path}/", StripDate: true,
+	"zola":   {Name: "zola", URL: "{site}/{path}/", StripDate: true, NameDateTime: true, ListPages: []string{"_index.md"}},
+	"eleventy": {Name: "eleventy", URL: "{site}/{path}/", StripDate: true, PathKeepsDate: true,
 		SiteAuthors: []string{"_data/authors.json", "_data/authors.yaml", "_data/authors.yml"}},
 	"nuxt":      {Name: "nuxt", URL: "{site}/{path}", NumericPrefix: true},
 	"gatsby":    {Name: "gatsby", URL: "{site}/{path}/"},

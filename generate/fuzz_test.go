@@ -51,6 +51,17 @@ func FuzzStripMDX(f *testing.F) {
 			}
 		}
 		_, _, _ = readAuthorList(&yaml.Node{Kind: yaml.ScalarNode, Value: body}, false)
+		// Translations by file name, Hugo's and Nuxt's path sanitizing.
+		for _, eng := range []string{"hugo", "zola"} {
+			name := "content/posts/" + strings.ReplaceAll(body, "/", "") + ".fr.md"
+			if p, _ := ParsePost(name, []byte("---\nslug: "+strings.ReplaceAll(body, "\n", " ")+"\n---\n"), Engines[eng]); p != nil {
+				_ = siteURLs[eng](p, &Site{Engine: eng, Root: "/site", PostsRel: ".", Languages: map[string]string{"fr": "fr", "en": ""}, DefaultLang: "en"})
+			}
+		}
+		if s := hugoMakePath(body, true); utf8.ValidString(body) && !utf8.ValidString(s) {
+			t.Fatalf("hugoMakePath made invalid UTF-8 from %q", body)
+		}
+		_ = nuxtPart(body)
 	})
 }
 

@@ -208,6 +208,7 @@ func MakePlan(opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading posts %q: %w", opts.Posts, err)
 	}
+	var siteWarnings []PostProblem
 	if build := siteURLs[eng.Name]; build != nil && !opts.urlSet {
 		site := opts.SiteInfo
 		if site == nil || site.Engine != eng.Name {
@@ -220,15 +221,24 @@ func MakePlan(opts Options) (*Plan, error) {
 				continue
 			}
 			p.EnginePath = build(p, site)
+			if p.NotPost != "" { // the engine's rules found no URL it would publish the post at
+				ps.NotPosts[p.Path] = p.NotPost
+				continue
+			}
 			kept = append(kept, p)
 		}
 		ps.List = kept
 		ps.reindex()
+		if eng.Name == "eleventy" && site.Code && allBelow(ps.List, site, "content") {
+			siteWarnings = append(siteWarnings, PostProblem{Pos: okf.Position{Path: "."}, Message: "every post is below content/ and the Eleventy configuration is code, which gen does not run: " +
+				"if it sets dir.input to \"content\" (as eleventy-base-blog does), the URLs carry a /content/ Eleventy does not publish; set --url"})
+		}
 	}
 	warnings, err := finishPosts(ps, eng, opts)
 	if err != nil {
 		return nil, err
 	}
+	warnings = append(siteWarnings, warnings...)
 	posts := ps.BySlug
 	bundle, err := readTree(opts.Out, opts.MaxFileSize)
 	if err != nil {
@@ -488,11 +498,11 @@ func finishPosts(ps *Posts, eng Engine, opts Options) ([]PostProblem, error) {
 				} else if e.key {
 					p.AuthorKeys = append(p.AuthorKeys, e.text)
 					unknown[e.text] = append(unknown[e.text], p.Path)
-				} else {
+				} else if !e.credit {
 					p.Authors = append(p.Authors, e.text)
 				}
 			}
-			if e := p.authorEntries[0]; !e.key {
+			if e := p.authorEntries[0]; e.person() {
 				p.Author = e.text
 			}
 		}
@@ -772,6 +782,9 @@ func byline(post *Post) string {
 	if post.Author == "" && len(post.AuthorKeys) > 0 && len(post.authorEntries) <= 1 {
 		return strings.Join(post.AuthorKeys, ", ")
 	}
+	if len(post.authorEntries) == 1 && post.authorEntries[0].credit {
+		return post.authorEntries[0].text
+	}
 	if len(post.authorEntries) < 2 {
 		return ""
 	}
@@ -784,4 +797,14 @@ func byline(post *Post) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// allBelow reports whether there are posts and every one is below the site's folder dir.
+func allBelow(posts []*Post, s *Site, dir string) bool {
+	for _, p := range posts {
+		if !strings.HasPrefix(siteRel(p, s), dir+"/") {
+			return false
+		}
+	}
+	return len(posts) > 0
 }

@@ -129,7 +129,7 @@ func TestSiteURLs(t *testing.T) {
 		engine, config, configName, posts string
 		posts_                            []post
 	}{
-		{"jekyll", "url: https://j.example\npermalink: pretty\ncollections:\n  guides:\n    output: true\n  recipes:\n    permalink: /r/:title:output_ext\ndefaults:\n  - scope: {path: \"blog/_posts\"}\n    values: {permalink: /b/:year/:slug/}\n", "_config.yml", ".",
+		{"jekyll", "url: https://j.example\npermalink: pretty\ncollections:\n  guides:\n    output: true\n  recipes:\n    output: true\n    permalink: /r/:title:output_ext\ndefaults:\n  - scope: {path: \"blog/_posts\"}\n    values: {permalink: /b/:year/:slug/}\n", "_config.yml", ".",
 			[]post{
 				{"_posts/2024-01-02-Hello-World.md", "", "https://j.example/2024/01/02/Hello-World/"},
 				{"_posts/2024-01-03-cats.md", "categories: [Pets, Cats]", "https://j.example/pets/cats/2024/01/03/cats/"},

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 
+	_ "time/tzdata" // Jekyll's timezone: the same zones, and so the same URLs, on every machine
+
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -29,26 +31,72 @@ var siteURLs = map[string]func(p *Post, s *Site) string{
 // siteSkip says why a file the engine does not publish is not a post ("" when it is one):
 // Jekyll reads no folder starting with "_" but _posts, _drafts and its collections, and leaves
 // out node_modules and vendor (its default exclude); a post in _drafts is a draft.
+//
+// Eleventy ignores node_modules and its _includes, _data and _site (output) folders (the
+// defaults; a JavaScript config that moves them is not read). Hugo, Zola and Nuxt Content read
+// pages from their content folders only: with the site's folder known, a file outside them (a
+// theme's exampleSite, archetypes) is not a post.
 func siteSkip(engine string, p *Post, s *Site) string {
+	switch engine {
+	case "eleventy":
+		segs := strings.Split(siteRel(p, s), "/")
+		for _, seg := range segs[:len(segs)-1] {
+			switch seg {
+			case "node_modules", "_includes", "_data", "_site":
+				return fmt.Sprintf("in %s/, which Eleventy does not publish", seg)
+			}
+		}
+		return ""
+	case "hugo", "zola", "nuxt":
+		if s.Root == "" {
+			return ""
+		}
+		dirs := []string{"content"}
+		if engine == "hugo" {
+			dirs = nil
+			for _, d := range s.HugoContent {
+				dirs = append(dirs, d.Dir)
+			}
+			if len(dirs) == 0 {
+				dirs = []string{"content"}
+			}
+		}
+		for _, d := range dirs {
+			if _, ok := contentRel(p, s, d); ok {
+				return ""
+			}
+		}
+		return fmt.Sprintf("outside the site's content folder (%s/), which the engine does not read as pages", dirs[0])
+	}
 	if engine != "jekyll" || s.Root == "" {
 		return ""
 	}
 	segs := strings.Split(siteRel(p, s), "/")
 	for _, seg := range segs[:len(segs)-1] {
-		_, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		c, collection := s.Jekyll.collections()[strings.TrimPrefix(seg, "_")]
+		collection = collection && strings.HasPrefix(seg, "_")
 		switch {
 		case seg == "_drafts":
 			p.Draft = true
+		case seg == "_posts":
+			if !jekyllPostNameRE.Get().MatchString(path.Base(p.Path)) {
+				return "in _posts/ without a dated name (YYYY-MM-DD-title), which Jekyll does not publish"
+			}
 		case seg == "node_modules" || seg == "vendor":
 			return fmt.Sprintf("in %s/, which Jekyll leaves out", seg)
-		case strings.HasPrefix(seg, "_") && seg != "_posts" && !collection:
+		case collection && !c.Output:
+			return fmt.Sprintf("in the collection %s, which Jekyll does not publish (no output: true)", seg)
+		case strings.HasPrefix(seg, "_") && !collection:
 			return fmt.Sprintf("in %s/, which Jekyll does not publish", seg)
 		}
 	}
 	return ""
 }
 
-func (j *jekyllConfig) collections() map[string]string {
+// jekyllPostNameRE is the file name Jekyll reads as a post in _posts (Document's DATE_FILENAME_MATCHER).
+var jekyllPostNameRE = &lazyRegexp{Expr: `^\d{2,4}-\d{1,2}-\d{1,2}-.+\.[^.]+$`}
+
+func (j *jekyllConfig) collections() map[string]jekyllCollection {
 	if j == nil {
 		return nil
 	}
@@ -122,6 +170,12 @@ func hugoURL(p *Post, s *Site) string {
 		if !ok {
 			continue
 		}
+		if r, prefix, _, ok := translation(p, s, rel); ok {
+			rel = r
+			if d.Prefix == "" {
+				d.Prefix = prefix
+			}
+		}
 		sections := strings.Split(path.Dir(stem(rel)), "/")
 		var u string
 		if pattern := s.HugoPermalinks[sections[0]]; pattern != "" && sections[0] != "." {
@@ -134,6 +188,7 @@ func hugoURL(p *Post, s *Site) string {
 			}
 			u = "/" + strings.Trim(below, "/") + "/"
 		}
+		u = hugoMakePath(u, !s.HugoKeepCase)
 		if d.Prefix != "" {
 			u = "/" + d.Prefix + u
 		}
@@ -172,6 +227,41 @@ func hugoPermalink(pattern string, p *Post, rel string, sections []string) strin
 	return "/" + strings.TrimLeft(out, "/")
 }
 
+// hugoMakePath is Hugo's path sanitizing (paths.MakePathSanitized): spaces and runs of "-"
+// become one "-", characters other than letters, marks, digits and ./\_#+~@ (and %XX escapes)
+// are dropped, and the path is lowercased unless disablePathToLower is set.
+func hugoMakePath(s string, lower bool) string {
+	if lower {
+		s = strings.ToLower(s)
+	}
+	var b strings.Builder
+	hyphen := false
+	for i, r := range s {
+		switch {
+		case r == '-' || unicode.IsSpace(r):
+			hyphen = true
+			continue
+		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || strings.ContainsRune("./\\_#+~@", r),
+			r == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		default:
+			continue
+		}
+		if hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		hyphen = false
+		b.WriteRune(r)
+	}
+	if hyphen && b.Len() > 0 {
+		b.WriteByte('-')
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 var hugoTokenRE = &lazyRegexp{Expr: `:[a-z]+`}
 
 // hugoUrlize is Hugo's urlize for a path part: lowercased (Hugo's default), spaces to "-",
@@ -202,6 +292,10 @@ func zolaURL(p *Post, s *Site) string {
 	if !ok {
 		return ""
 	}
+	prefix, base := "", p.Slug
+	if r, pre, b, ok := translation(p, s, rel); ok {
+		rel, prefix, base = r, pre, b
+	}
 	dir := path.Dir(stem(rel))
 	var parts []string
 	if dir != "." {
@@ -209,34 +303,76 @@ func zolaURL(p *Post, s *Site) string {
 			parts = append(parts, slugify(d))
 		}
 	}
-	slug := slugify(p.Slug)
+	slug := slugify(base)
 	if fs := p.fieldText("slug"); fs != "" {
 		slug = slugify(fs)
 	}
 	parts = append(parts, slug)
+	if prefix != "" {
+		parts = append([]string{prefix}, parts...)
+	}
 	return "/" + strings.Join(parts, "/") + "/"
 }
 
-// eleventyURL: Eleventy's default permalink, the input folder's path of the file with the date
-// dropped from its name, as a folder (/blog/hello/). The input folder is the project's folder
-// (Eleventy's documented default; a JavaScript config that moves it is not read: use --url). A
-// frontmatter permalink is used when it is a plain path or uses only page.fileSlug,
-// page.filePathStem or `title | slugify`.
+// translation reads a translation by file name (Hugo, Zola): rel (below the content folder)
+// whose name ends in .<lang> before its extension, lang one the configuration declares. It
+// returns rel without the language, the language's URL prefix and the untranslated slug; the
+// post's slug (its concept's name) becomes the
+// untranslated name, with "-<lang>" for a language other than the default (hello.fr.md is the
+// concept hello-fr; index.fr.md is its bundle's).
+func translation(p *Post, s *Site, rel string) (string, string, string, bool) {
+	if len(s.Languages) == 0 {
+		return rel, "", "", false
+	}
+	ext := postExt(rel)
+	noExt := strings.TrimSuffix(rel, ext)
+	i := strings.LastIndexByte(noExt, '.')
+	if i < 0 || strings.Contains(noExt[i:], "/") {
+		return rel, "", "", false
+	}
+	lang := strings.ToLower(noExt[i+1:])
+	prefix, ok := s.Languages[lang]
+	if !ok {
+		return rel, "", "", false
+	}
+	if p.fieldText("slug") == "" {
+		pp := p.Path
+		if j := strings.LastIndexByte(trimPostExt(pp), '.'); j >= 0 {
+			pp = pp[:j] + postExt(pp)
+		}
+		slug, urlPath, _ := nameParts(pp, Engines[s.Engine])
+		p.Slug, p.URLPath = slug, urlPath
+	}
+	base := p.Slug
+	if lang != s.DefaultLang {
+		p.Slug += "-" + lang
+	}
+	return noExt[:i] + ext, prefix, base, true
+}
+
+// eleventyURL: Eleventy's default permalink, the file's path below the input folder with its
+// name as written (a date in it stays: only page.fileSlug drops it), as a folder (/blog/hello/);
+// index.md and a file named like its folder (blog/x/x.md) are the folder (/blog/x/). The input
+// folder is the project's folder (Eleventy's documented default; a JavaScript config that moves
+// it is not read: use --url). A frontmatter permalink is used when it is a plain path or uses only
+// page.fileSlug, page.filePathStem or `title | slugify`.
 func eleventyURL(p *Post, s *Site) string {
 	rel := siteRel(p, s)
-	dir := path.Dir(stem(rel))
-	fileSlug := p.Slug
 	if pl := p.Permalink; pl != "" {
-		expanded, ok := eleventyPermalink(pl, p, fileSlug, "/"+stem(rel))
+		expanded, ok := eleventyPermalink(pl, p, p.Slug, "/"+trimPostExt(rel))
 		if ok {
 			return "/" + strings.TrimLeft(expanded, "/")
 		}
 		p.Warnings = append(p.Warnings, PostProblem{Pos: posOf(p, "permalink"), Message: fmt.Sprintf("permalink %q is a template gen cannot evaluate; the default URL is used (set --url)", pl)})
 	}
-	if dir == "." {
-		return "/" + fileSlug + "/"
+	st := stem(rel)
+	if dir := path.Dir(st); dir != "." && path.Base(dir) == path.Base(st) {
+		st = dir // Eleventy's same-name folder rule: dir/x/x.md is dir/x/
 	}
-	return "/" + dir + "/" + fileSlug + "/"
+	if st == "" {
+		return "/"
+	}
+	return "/" + st + "/"
 }
 
 var eleventyVarRE = &lazyRegexp{Expr: `\{\{-?\s*([^{}]*?)\s*-?\}\}`}
@@ -276,12 +412,47 @@ func nuxtURL(p *Post, s *Site) string {
 	}
 	var parts []string
 	for _, seg := range strings.Split(trimPostExt(rel), "/") {
-		parts = append(parts, nuxtPrefixRE.Get().ReplaceAllString(seg, ""))
+		parts = append(parts, nuxtPart(seg))
 	}
 	if parts[len(parts)-1] == "index" {
 		parts = parts[:len(parts)-1]
 	}
 	return "/" + strings.Join(parts, "/")
+}
+
+// nuxtPart is one part of a Nuxt Content path: its numeric ordering prefix dropped, then
+// slugified and lowercased (respectPathCase defaults to false): spaces become "-", characters
+// slugify removes are dropped. Letters keep their accents (slugify would transliterate them).
+func nuxtPart(seg string) string {
+	seg = nuxtPrefixRE.Get().ReplaceAllString(seg, "")
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(strings.TrimSpace(seg)) {
+		switch {
+		case unicode.IsSpace(r) || r == '-':
+			hyphen = true
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("$*_+~.()'\"!:@", r):
+		default:
+			continue
+		}
+		if hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		hyphen = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// nuxtPartial reports whether a file is a Nuxt Content partial: a part of its path starts with "_".
+func nuxtPartial(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // vitepressURL: VitePress publishes a page at its path below the docs folder (the folder of
@@ -303,7 +474,16 @@ func vitepressURL(p *Post, s *Site) string {
 type jekyllConfig struct {
 	Permalink   string
 	Defaults    []jekyllDefault
-	Collections map[string]string // label → permalink ("" when it sets none)
+	Collections map[string]jekyllCollection // by label
+	// Timezone is the site's `timezone` (UTC when unset or unknown, as on GitHub Pages).
+	Timezone *time.Location
+}
+
+// jekyllCollection is a collection of _config.yml: its permalink ("" when it sets none) and
+// whether Jekyll writes its documents out (`output`, default false).
+type jekyllCollection struct {
+	Permalink string
+	Output    bool
 }
 
 type jekyllDefault struct {
@@ -311,8 +491,14 @@ type jekyllDefault struct {
 }
 
 func parseJekyllConfig(conf map[string]any) *jekyllConfig {
-	j := &jekyllConfig{Collections: map[string]string{}}
+	j := &jekyllConfig{Collections: map[string]jekyllCollection{}}
 	j.Permalink, _ = conf["permalink"].(string)
+	j.Timezone = time.UTC
+	if tz, _ := conf["timezone"].(string); tz != "" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			j.Timezone = loc
+		}
+	}
 	if ds, ok := conf["defaults"].([]any); ok {
 		for _, d := range ds {
 			m, _ := d.(map[string]any)
@@ -332,12 +518,13 @@ func parseJekyllConfig(conf map[string]any) *jekyllConfig {
 		for k, v := range cs {
 			m, _ := v.(map[string]any)
 			pl, _ := m["permalink"].(string)
-			j.Collections[k] = pl
+			out, _ := m["output"].(bool)
+			j.Collections[k] = jekyllCollection{Permalink: pl, Output: out}
 		}
 	case []any:
 		for _, v := range cs {
 			if k, ok := v.(string); ok {
-				j.Collections[k] = ""
+				j.Collections[k] = jekyllCollection{}
 			}
 		}
 	}
@@ -352,6 +539,8 @@ var jekyllStyles = map[string]string{
 	"weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
 	"none":     "/:categories/:title:output_ext",
 }
+
+var jekyllDateRE = &lazyRegexp{Expr: `:(year|month|i_month|day|i_day|short_year|hour|minute|second|y_day|short_month|long_month|short_day|long_day|week)`}
 
 var jekyllPlaceholderRE = &lazyRegexp{Expr: `:([a-z_]+)`}
 
@@ -412,7 +601,7 @@ func jekyllURL(p *Post, s *Site) string {
 		style = st
 	}
 	if pattern == "" && collection != "posts" {
-		pattern = j.Collections[collection]
+		pattern = j.Collections[collection].Permalink
 		if pattern == "" {
 			pattern = "/:collection/:path:output_ext"
 			if strings.HasSuffix(style, "/") {
@@ -427,6 +616,18 @@ func jekyllURL(p *Post, s *Site) string {
 		pattern = st
 	}
 	t := p.PublishedAt
+	if p.publishedOffset {
+		loc := j.Timezone
+		if loc == nil {
+			loc = time.UTC
+		}
+		t = t.In(loc) // Jekyll's Utils.parse_date: Time.parse(date).localtime, in the site's zone
+	}
+	if t.IsZero() && jekyllDateRE.Get().MatchString(pattern) {
+		// Jekyll dates such a document by the build's time: no URL can be known.
+		p.NotPost = fmt.Sprintf("without a date, and its permalink %q needs one (Jekyll would use the build's time)", pattern)
+		return ""
+	}
 	name := p.Slug
 	if fs := p.fieldText("slug"); fs != "" {
 		name = fs

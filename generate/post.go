@@ -57,6 +57,9 @@ type Post struct {
 	Categories []string
 	// PublishedAt is Published in the offset the post wrote it in (Jekyll's :year/:month/:day).
 	PublishedAt time.Time
+	// publishedOffset is true when the publish date was written with an offset (a wall clock
+	// without one is the site's own time).
+	publishedOffset bool
 	// NotPost says why a file is a listing or pagination page, not a post ("" for a post).
 	NotPost string
 	// EnginePath is the site-relative path the engine publishes the post at ("" when the URL
@@ -319,7 +322,27 @@ func isNotPost(name string, eng Engine) bool {
 	return false
 }
 
-var nameDateRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
+// The dates a file name may start with: YYYY-MM-DD then "-" or "/" (Jekyll, Eleventy, the
+// default); Docusaurus's DATE_FILENAME_REGEX, where the separator is optional (2024-01-02_hello
+// is _hello); Zola's, which also takes "_" and a time (Engine.NameDateTime).
+var (
+	nameDateRE           = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/](.*))?$`}
+	nameDateDocusaurusRE = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[-/]?(.*))?$`}
+	nameDateTimeRE       = &lazyRegexp{Expr: `^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\d{2}:?\d{2}:?\d{2})?[-_/](.*))?$`}
+)
+
+var dateOffsetRE = &lazyRegexp{Expr: `(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$`}
+
+// nameDateREFor is the engine's file-name date.
+func nameDateREFor(eng Engine) *lazyRegexp {
+	switch {
+	case eng.NameDateTime:
+		return nameDateTimeRE
+	case eng.DatePath:
+		return nameDateDocusaurusRE
+	}
+	return nameDateRE
+}
 
 // nameParts reads a post's file path: the slug its name gives, the {path} it gives (before a
 // frontmatter slug), and a date at the start of its file or folder name (Docusaurus's
@@ -332,7 +355,7 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	// The date may start any part of the path: try each part boundary, first match wins.
 	folder, rest := "", noExt
 	for {
-		if m := nameDateRE.Get().FindStringSubmatch(rest); m != nil {
+		if m := nameDateREFor(eng).Get().FindStringSubmatch(rest); m != nil {
 			if t, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
 				date = t.UTC()
 				if eng.DatePath && m[4] != "" {
@@ -340,6 +363,9 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 					urlPath = folder + fmt.Sprintf("%04d/%02d/%02d/", t.Year(), int(t.Month()), t.Day()) + m[4]
 				} else if eng.StripDate && m[4] != "" {
 					slug, urlPath = path.Base(m[4]), folder+m[4]
+					if eng.PathKeepsDate {
+						urlPath = noExt
+					}
 				}
 				break
 			}
@@ -353,12 +379,12 @@ func nameParts(p string, eng Engine) (slug, urlPath string, date time.Time) {
 	if slug == "" {
 		slug, urlPath = path.Base(noExt), noExt
 	}
-	if eng.NumericPrefix { // Nuxt Content's ordering prefixes: 36.v4.md is v4
+	if eng.NumericPrefix { // Nuxt Content's parts: 36.v4.md is v4, "01.Getting Started" getting-started
 		parts := strings.Split(urlPath, "/")
 		for i := range parts {
-			parts[i] = nuxtPrefixRE.Get().ReplaceAllString(parts[i], "")
+			parts[i] = nuxtPart(parts[i])
 		}
-		urlPath, slug = strings.Join(parts, "/"), nuxtPrefixRE.Get().ReplaceAllString(slug, "")
+		urlPath, slug = strings.Join(parts, "/"), nuxtPart(slug)
 	}
 	if eng.LowerPath {
 		slug, urlPath = strings.ToLower(slug), strings.ToLower(urlPath)
@@ -440,6 +466,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 		post.NotPost = "not published (permalink: false)"
 	case text("eleventyexcludefromcollections") == "true":
 		post.NotPost = "left out of the collections (eleventyExcludeFromCollections)"
+	case eng.Name == "nuxt" && nuxtPartial(p):
+		post.NotPost = "a partial (a name starting with _), which Nuxt Content does not publish"
+	case eng.Name == "jekyll" && isFalse(fields["published"]):
+		post.NotPost = "not published (published: false)"
 	}
 	slug, urlPath, nameDate := nameParts(p, eng)
 	post.Slug, post.URLPath = slug, urlPath
@@ -494,17 +524,23 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	}
 	if authorNode != nil {
 		post.Authors, post.AuthorKeys, post.authorEntries = readAuthorList(authorNode, eng.AuthorKeys)
-		if len(post.authorEntries) > 0 && !post.authorEntries[0].key {
+		if len(post.authorEntries) > 0 && post.authorEntries[0].person() {
 			post.Author = post.authorEntries[0].text
 		}
 	}
 	post.Categories = append(listOf(fields["categories"], true), listOf(fields["category"], false)...)
-	post.Tags = tagsOf(fields["tags"])
-	post.Tags = mergeTags(mergeTags(post.Tags, post.Categories), tagsOf(fields["keywords"]))
+	lists := [][]string{tagsOf(fields["tags"]), post.Categories, tagsOf(fields["keywords"])}
 	if tax := fields["taxonomies"]; tax != nil && tax.Kind == yaml.MappingNode { // Zola's [taxonomies]
 		for i := 1; i < len(tax.Content); i += 2 {
-			post.Tags = mergeTags(post.Tags, tagsOf(tax.Content[i]))
+			lists = append(lists, tagsOf(tax.Content[i]))
 		}
+	}
+	post.Tags = mergeTags(lists...)
+	if len(post.Categories) > maxTags || len(post.Tags) > maxTags {
+		post.Warnings = append(post.Warnings, PostProblem{Pos: okf.Position{Path: p, Line: 1, Col: 1},
+			Message: fmt.Sprintf("%d tags and %d categories: the first %d are kept", len(post.Tags), len(post.Categories), maxTags)})
+		post.Categories = post.Categories[:min(len(post.Categories), maxTags)]
+		post.Tags = post.Tags[:min(len(post.Tags), maxTags)]
 	}
 	if n := fields["draft"]; n != nil && n.Kind == yaml.ScalarNode {
 		post.Draft = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
@@ -528,6 +564,10 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 			switch strings.ToLower(strings.TrimSpace(n.Value)) {
 			case "last modified", "created", "git last modified", "git created":
 				continue // Eleventy's keywords for the file's own dates: git's date is used
+			case "true", "false":
+				if key == "published" {
+					continue // Jekyll's published flag, not a date
+				}
 			}
 			if t, ok := parseDate(n.Value); ok {
 				return t, key
@@ -541,6 +581,8 @@ func ParsePost(p string, src []byte, eng Engine) (*Post, *PostProblem) {
 	post.Published, post.Date, post.DateFrom = pub, pub, "frontmatter "+pubKey
 	if !pub.IsZero() {
 		post.PublishedAt, _ = parseDateKeep(fields[pubKey].Value)
+		v := strings.TrimSpace(fields[pubKey].Value)
+		post.publishedOffset = strings.Contains(v, ":") && dateOffsetRE.Get().MatchString(v)
 		if fields[pubKey].Kind == yaml.MappingNode || post.PublishedAt.IsZero() {
 			post.PublishedAt = pub
 		}
@@ -723,18 +765,27 @@ func listOf(n *yaml.Node, spaces bool) []string {
 	return out
 }
 
-// mergeTags appends the tags of more not yet in tags (compared case-insensitively).
-func mergeTags(tags, more []string) []string {
-	for _, t := range more {
-		dup := false
-		for _, u := range tags {
-			if strings.EqualFold(t, u) {
-				dup = true
-				break
+// isFalse reports whether a frontmatter value is the boolean false.
+func isFalse(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!bool" && strings.EqualFold(strings.TrimSpace(n.Value), "false")
+}
+
+// maxTags bounds the tags and the categories one post keeps: no real post has more, and each is
+// compared and written out.
+const maxTags = 256
+
+// mergeTags joins lists of tags, keeping the first spelling of each (compared case-insensitively),
+// in one pass over a set.
+func mergeTags(lists ...[]string) []string {
+	var tags []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, t := range l {
+			k := strings.ToLower(t)
+			if !seen[k] {
+				seen[k] = true
+				tags = append(tags, t)
 			}
-		}
-		if !dup {
-			tags = append(tags, t)
 		}
 	}
 	return tags
