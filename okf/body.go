@@ -104,6 +104,8 @@ type bodyParser struct {
 	src    []byte // the body
 	offset int
 	lines  *lineIndex // of the whole file
+	// why and whyIn say why the fast path refused the body and in what block (see refuse).
+	why, whyIn string
 }
 
 func (p *bodyParser) pos(off int) Position {

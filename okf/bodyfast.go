@@ -231,6 +231,60 @@ func breakLike(line []byte) bool {
 	return true
 }
 
+// refuse answers "not mine" for the body, saying why (for TestBodyFastCoverage, which reports the
+// reasons of a bundle's fallbacks): the first reason given is kept, and where it was met (a
+// paragraph, a heading) beside it. It costs nothing on a body the fast path takes.
+func (p *bodyParser) refuse(why string) (*Body, bool) {
+	p.no(why)
+	return nil, false
+}
+
+// no records why the fast path refuses the body and returns false: the first reason, then the
+// block it was met in.
+func (p *bodyParser) no(why string) bool {
+	if p.why == "" {
+		p.why = why
+	} else if p.whyIn == "" {
+		p.whyIn = why
+	}
+	return false
+}
+
+// noReason names what puts a line of kind fkNo outside the subset.
+func noReason(line []byte) string {
+	switch c := line[0]; {
+	case c == ' ' || c == '\t':
+		t := bytes.TrimLeft(line, " \t")
+		switch {
+		case len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t'):
+			return "an indented line: a bullet item"
+		case t[0] >= '0' && t[0] <= '9':
+			return "an indented line: maybe an ordered item"
+		case len(line)-len(t) >= 4 || c == '\t':
+			return "an indented line: indented code or item content"
+		}
+		return "an indented line: one to three spaces"
+	case c == '#':
+		return "a heading without text, or closed with #"
+	case c == '`':
+		return "a fence whose info holds a backtick"
+	case c == '+':
+		return "a + item"
+	case c == '-' || c == '*' || c == '_' || c == '=':
+		if breakLike(line) {
+			return "a setext underline or a spaced break"
+		}
+		return "a bullet item outside the subset (empty, a tab, or text that opens a block)"
+	case c == '<':
+		return "an HTML block"
+	case c >= '0' && c <= '9':
+		return "an ordered item outside the subset"
+	case c == '[':
+		return "a footnote definition outside the subset"
+	}
+	return "a line outside the subset"
+}
+
 // fastBody returns the Body of p.src, or ok false when the body is outside the subset.
 func (p *bodyParser) fastBody() (*Body, bool) { return p.fastRead(nil) }
 
@@ -240,7 +294,7 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	src := p.src
 	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
-			return nil, false
+			return p.refuse("a control byte")
 		}
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
@@ -252,7 +306,7 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		comment := bytes.HasPrefix(line, []byte("<!--"))
 		if kind == fkFence || comment {
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 			if comment {
@@ -266,41 +320,41 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		if kind == fkQuote {
 			if prev == fkItem || prev == fkDef {
-				return nil, false
+				return p.refuse("a quote right after an item")
 			}
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 			var ok bool
 			if next, ok = f.quote(off); !ok {
-				return nil, false
+				return p.refuse("a block quote")
 			}
 			prev = fkQuote
 			off = next
 			continue
 		}
 		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
-			return nil, false // maybe a lazy continuation of the quote's paragraph
+			return p.refuse("a line right after a quote") // maybe a lazy continuation of the quote's paragraph
 		}
 		if kind == fkNo {
-			return nil, false
+			return p.refuse(noReason(line))
 		}
 		if bytes.Contains(line, []byte("]:")) && mayDefine(kind, line, src, paraStart, off) {
-			return nil, false
+			return p.refuse("maybe a link reference definition")
 		}
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
-			return nil, false // a lazy continuation line
+			return p.refuse("a lazy continuation line")
 		}
 		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak {
-			return nil, false // after a paragraph, `---` is a setext underline
+			return p.refuse("a setext underline") // after a paragraph, `---` is a setext underline
 		}
 		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' {
-			return nil, false // only an ordered list starting at 1 interrupts a paragraph
+			return p.refuse("an ordered item after a paragraph") // only an ordered list starting at 1 interrupts a paragraph
 		}
 		if kind != fkPara && paraStart >= 0 {
 			if !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 		}
@@ -310,31 +364,34 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 				// A paragraph in a Citations section may be the numbered form of v0.1
 				// citations ([1] [Title](url), one per line): goldmark's reading records them
 				// (citationLines). A paragraph none of whose lines may be one records none.
-				return nil, false
+				return p.refuse("a paragraph in a Citations section")
 			}
 			if paraStart < 0 {
 				paraStart = off
 			}
 		case fkHeading:
 			if !f.heading(off, line) {
-				return nil, false
+				return p.refuse("a heading")
 			}
 		case fkItem:
 			if !f.item(off, line) {
-				return nil, false
+				return p.refuse("a list item")
 			}
 		case fkDef:
 			// in an index, a definition falls back: whether the list after it is its own is
 			// goldmark's to say
-			if ix != nil || !f.def(off, line) {
-				return nil, false
+			if ix != nil {
+				return p.refuse("a footnote definition in an index")
+			}
+			if !f.def(off, line) {
+				return p.refuse("a footnote definition")
 			}
 		}
 		prev = kind
 		off = next
 	}
 	if paraStart >= 0 && !f.inline(paraStart, len(src), false) {
-		return nil, false
+		return p.refuse("a paragraph")
 	}
 	if ix != nil {
 		ix.flush()
@@ -406,7 +463,10 @@ func (f *fastState) heading(off int, line []byte) bool {
 	}
 	f.text = f.text[:0]
 	masked, ok := inlineMask(line[n:])
-	if !ok || !f.inlineLine(off+n, line[n:], masked, true) {
+	if !ok {
+		return f.p.no("raw HTML")
+	}
+	if !f.inlineLine(off+n, line[n:], masked, true) {
 		return false
 	}
 	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
@@ -724,10 +784,10 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	}
 	masked, ok := inlineMask(s)
 	if !ok {
-		return false
+		return f.p.no("raw HTML")
 	}
 	if bytes.IndexByte(masked, '\\') >= 0 {
-		return false // an escape, outside code spans and autolinks (inside, a backslash is literal)
+		return f.p.no("a backslash beside a bracket") // an escape, outside code spans and autolinks (inside, a backslash is literal)
 	}
 	if !bracket {
 		return true
@@ -849,21 +909,24 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 	for {
 		j := bytes.IndexByte(masked[i:], '[')
 		if j < 0 {
-			return !recorded || plainText(line, masked, i, len(line), &f.text)
+			if recorded && !plainText(line, masked, i, len(line), &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			return true
 		}
 		j += i
 		if j+1 < len(line) && masked[j+1] == '^' {
 			// a footnote reference: whether its label is defined or not, it makes no link when
 			// no '(' or '[' follows; its text is not recorded
 			if recorded {
-				return false
+				return f.p.no("a footnote reference in recorded text")
 			}
 			k := j + 2
 			for k < len(line) && labelByte(line[k]) {
 				k++
 			}
 			if k == j+2 || k >= len(line) || line[k] != ']' || k+1 < len(line) && (masked[k+1] == '(' || masked[k+1] == '[' || masked[k+1] == ':') {
-				return false
+				return f.p.no("a footnote reference outside the subset")
 			}
 			f.refs = append(f.refs, string(line[j+2:k]))
 			i = k + 1
@@ -874,15 +937,15 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			k++
 		}
 		if k >= len(line) || masked[k] != ']' {
-			return false
+			return f.p.no("a bracket not closed on its line, or nested")
 		}
 		if k+1 < len(line) && masked[k+1] == '[' {
-			return false
+			return f.p.no("a reference link")
 		}
 		if k+1 >= len(line) || masked[k+1] != '(' {
 			// literal brackets: no definition exists
 			if recorded && !plainText(line, masked, i, k+1, &f.text) {
-				return false
+				return f.p.no("emphasis, an escape or HTML in recorded text")
 			}
 			i = k + 1
 			continue
@@ -892,7 +955,7 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			d++
 		}
 		if d == k+2 || d >= len(line) || line[d] != ')' {
-			return false
+			return f.p.no(destReason(line[k+2:]))
 		}
 		image := j > 0 && masked[j-1] == '!'
 		start := j
@@ -901,11 +964,11 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		}
 		f.ltext = f.ltext[:0]
 		if !plainText(line, masked, j+1, k, &f.ltext) {
-			return false
+			return f.p.no("emphasis, an escape or HTML in link text")
 		}
 		if recorded {
 			if !plainText(line, masked, i, start, &f.text) {
-				return false
+				return f.p.no("emphasis, an escape or HTML in recorded text")
 			}
 			f.text = append(f.text, f.ltext...)
 		}
@@ -977,4 +1040,23 @@ func plainDest(c byte) bool {
 		return false
 	}
 	return true
+}
+
+// destReason names what puts the link destination at the start of d outside the subset.
+func destReason(d []byte) string {
+	i := 0
+	for i < len(d) && plainDest(d[i]) {
+		i++
+	}
+	switch {
+	case i == 0 && len(d) > 0 && d[0] == '<':
+		return "a link destination in angle brackets"
+	case i == 0 && len(d) > 0 && d[0] == ')':
+		return "an empty link destination"
+	case i < len(d) && d[i] == ' ' && i+1 < len(d) && (d[i+1] == '"' || d[i+1] == '\'' || d[i+1] == '('):
+		return "a link title"
+	case i == len(d):
+		return "a link not closed on its line"
+	}
+	return "a link destination outside the subset"
 }

@@ -355,3 +355,92 @@ func TestMaskCodeSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyFastCoverage reports, for the bundles named by OKF_BODYFAST_COVERAGE (folders separated
+// by ':'), the share of bodies and of bytes the fast path refuses and the first reason each is
+// refused for (the block it was met in beside it), so that the subset can grow where real bundles
+// need it. Each body the fast path takes is checked against goldmark too. It is a measurement: it
+// skips without the variable and fails on no share.
+//
+//	OKF_BODYFAST_COVERAGE=../../shared/corpus-large/databricks-okf go test ./okf -run TestBodyFastCoverage -v
+func TestBodyFastCoverage(t *testing.T) {
+	dirs := os.Getenv("OKF_BODYFAST_COVERAGE")
+	if dirs == "" {
+		t.Skip("set OKF_BODYFAST_COVERAGE to the folders to measure")
+	}
+	for _, dir := range filepath.SplitList(dirs) {
+		c := measureCoverage(t, dir)
+		t.Logf("%s: %s", dir, c)
+		for _, r := range c.reasons() {
+			t.Logf("  %5d bodies %9d bytes  %s", c.byReason[r][0], c.byReason[r][1], r)
+		}
+	}
+}
+
+// coverage counts the bodies (and bytes) of a bundle and those the fast path refuses, by reason.
+type coverage struct {
+	bodies, bytes, fell, fellBytes int
+	byReason                       map[string][2]int
+}
+
+func (c coverage) String() string {
+	return fmt.Sprintf("%d of %d bodies fall back (%.1f%%), %d of %d bytes (%.1f%%)", c.fell, c.bodies,
+		100*float64(c.fell)/float64(max(1, c.bodies)), c.fellBytes, c.bytes, 100*float64(c.fellBytes)/float64(max(1, c.bytes)))
+}
+
+// reasons returns the reasons, the most bodies first.
+func (c coverage) reasons() []string {
+	var out []string
+	for r := range c.byReason {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if d := c.byReason[b][0] - c.byReason[a][0]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// measureCoverage reads every .md file under dir as the loader does (an index.md with the index
+// reader, any other with the body reader), checking what the fast path takes against goldmark.
+func measureCoverage(t *testing.T, dir string) coverage {
+	c := coverage{byReason: map[string][2]int{}}
+	_ = filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		sp := SplitFrontmatter(src)
+		src, _ = tameBody(src, sp.BodyOffset)
+		body := string(src[sp.BodyOffset:])
+		p := &bodyParser{path: "c.md", src: src[sp.BodyOffset:], offset: sp.BodyOffset, lines: newLineIndex(src)}
+		var ok bool
+		if filepath.Base(path) == "index.md" {
+			var ix fastIndex
+			_, ok = p.fastRead(&ix)
+			checkIndex(t, body)
+		} else {
+			_, ok = p.fastBody()
+			checkBody(t, body)
+		}
+		c.bodies++
+		c.bytes += len(body)
+		if !ok {
+			c.fell++
+			c.fellBytes += len(body)
+			why := p.why
+			if p.whyIn != "" {
+				why += " (in " + p.whyIn + ")"
+			}
+			r := c.byReason[why]
+			c.byReason[why] = [2]int{r[0] + 1, r[1] + len(body)}
+		}
+		return nil
+	})
+	return c
+}
