@@ -250,6 +250,44 @@ func (p *bodyParser) no(why string) bool {
 	return false
 }
 
+// blankLine reports whether line holds nothing but spaces and tabs.
+func blankLine(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// ordered reports whether an item line (of kind fkItem) is an ordered item.
+func ordered(line []byte) bool { return line[0] >= '0' && line[0] <= '9' }
+
+// startsOne reports whether line starts an ordered item numbered 1, which may interrupt a
+// paragraph (no other ordered item may).
+func startsOne(line []byte) bool {
+	return len(line) > 2 && line[0] == '1' && (line[1] == '.' || line[1] == ')')
+}
+
+// noReasonKind names the block of kind k that content, a line in a list item, opens.
+func noReasonKind(k int, content []byte) string {
+	switch k {
+	case fkHeading:
+		return "a heading"
+	case fkFence:
+		return "a fence"
+	case fkBreak:
+		return "a break or setext underline"
+	case fkQuote:
+		return "a quote"
+	case fkDef:
+		return "a footnote definition"
+	case fkNo:
+		return noReason(content)
+	}
+	return "a paragraph"
+}
+
 // noReason names what puts a line of kind fkNo outside the subset.
 func noReason(line []byte) string {
 	switch c := line[0]; {
@@ -300,8 +338,95 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
+	var cols []int  // the content columns of the open list items, outermost first
+	inDef := false  // a footnote definition is open: an indented line may be its content
 	for off := 0; off < len(src); {
 		line, next := nextLine(src, off)
+		if len(line) > 0 && line[0] != ' ' && line[0] != '\t' {
+			inDef = false
+		}
+		if len(line) > 0 && (line[0] == ' ' || len(cols) > 0) && ix == nil && f.inCitations == 0 && !blankLine(line) {
+			// a line that may be inside a list item, or continue a paragraph
+			ind := 0
+			for line[ind] == ' ' {
+				ind++
+			}
+			if line[ind] == '\t' {
+				return p.refuse("an indented line: a tab")
+			}
+			if prev == fkDef || prev == fkQuote || inDef {
+				return p.refuse("an indented line after a footnote definition or quote") // maybe its continuation
+			}
+			content := line[ind:]
+			ck := mdLine(content)
+			base := 0
+			if len(cols) > 0 {
+				base = cols[len(cols)-1]
+			}
+			inner := 0 // the content column of the innermost item the line is in
+			for i := len(cols) - 1; i >= 0; i-- {
+				if ind >= cols[i] {
+					inner = cols[i]
+					break
+				}
+			}
+			if paraStart >= 0 && (ck == fkPara || ind-inner >= 4 || ind >= base && ck == fkItem && ordered(content) && !startsOne(content)) {
+				// a continuation line of the open paragraph (indented code and an ordered list
+				// not starting at 1 cannot interrupt it), or a lazy one: text that opens no
+				// block continues the paragraph, whatever its indentation
+				if bytes.Contains(line, []byte("]:")) && src[paraStart] == '[' {
+					return p.refuse("maybe a link reference definition")
+				}
+				off = next
+				continue
+			}
+			for len(cols) > 0 && ind < cols[len(cols)-1] {
+				cols = cols[:len(cols)-1]
+			}
+			if ind > 0 {
+				if base = 0; len(cols) > 0 {
+					base = cols[len(cols)-1]
+				}
+				// an item or a paragraph may be indented up to three columns in its container; four
+				// open indented code (no paragraph is open: it would be continued)
+				if ind-base > 3 {
+					var ok bool
+					if next, ok = f.indented(off, base, len(cols) > 0); !ok {
+						return p.refuse("indented code")
+					}
+					prev = fkFence // a closed block
+					off = next
+					continue
+				}
+				if ck != fkItem && ck != fkPara {
+					return p.refuse("a block in a list item: " + noReasonKind(ck, content))
+				}
+				if paraStart >= 0 {
+					if !f.inline(paraStart, off, false) {
+						return p.refuse("a paragraph")
+					}
+					paraStart = -1
+				}
+				if ck == fkItem {
+					c0 := itemContent(content)
+					if bytes.Contains(content, []byte("]:")) && content[c0] == '[' {
+						return p.refuse("maybe a link reference definition")
+					}
+					cols = append(cols, ind+c0)
+					paraStart = off + ind + c0
+				} else {
+					if bytes.Contains(content, []byte("]:")) && content[0] == '[' {
+						return p.refuse("maybe a link reference definition")
+					}
+					paraStart = off + ind
+				}
+				prev = fkItem // a paragraph open in a list item
+				off = next
+				continue
+			}
+			// a line at column 0 closes every item: read below
+			cols = cols[:0]
+		}
 		kind := mdLine(line)
 		comment := bytes.HasPrefix(line, []byte("<!--"))
 		if kind == fkFence || comment {
@@ -346,10 +471,11 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
 			return p.refuse("a lazy continuation line")
 		}
-		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak {
+		// (after a list item, it closes the list: a setext underline cannot be lazy)
+		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak && prev != fkItem {
 			return p.refuse("a setext underline") // after a paragraph, `---` is a setext underline
 		}
-		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' {
+		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' && !startsOne(line) {
 			return p.refuse("an ordered item after a paragraph") // only an ordered list starting at 1 interrupts a paragraph
 		}
 		if kind != fkPara && paraStart >= 0 {
@@ -360,10 +486,11 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		switch kind {
 		case fkPara:
-			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.Contains(line, []byte("://"))) {
+			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0) {
 				// A paragraph in a Citations section may be the numbered form of v0.1
 				// citations ([1] [Title](url), one per line): goldmark's reading records them
-				// (citationLines). A paragraph none of whose lines may be one records none.
+				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'). A
+				// paragraph none of whose lines may be one records none.
 				return p.refuse("a paragraph in a Citations section")
 			}
 			if paraStart < 0 {
@@ -374,7 +501,13 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 				return p.refuse("a heading")
 			}
 		case fkItem:
-			if !f.item(off, line) {
+			if ix == nil && f.inCitations == 0 {
+				// its text opens a paragraph in the item, which lines indented to its content
+				// column continue
+				c0 := itemContent(line)
+				cols = append(cols[:0], c0)
+				paraStart = off + c0
+			} else if !f.item(off, line) {
 				return p.refuse("a list item")
 			}
 		case fkDef:
@@ -386,6 +519,7 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 			if !f.def(off, line) {
 				return p.refuse("a footnote definition")
 			}
+			inDef = true
 		}
 		prev = kind
 		off = next
@@ -642,6 +776,89 @@ func (f *fastState) fence(off int) int {
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
 	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
 	return off
+}
+
+// indented reads the indented code block whose first line is at off, in a container whose content
+// starts at column base (a list item's, or 0), and returns the offset after it: the lines indented
+// by base+4 spaces or more, and the blank lines between them, as goldmark's code block parser
+// reads them (each line from column base+4, given a newline; a blank line shorter than that, a
+// newline; the blank lines at the end left out). In a list item, a blank line inside the block
+// must be empty: goldmark reads a blank line there before the item's indentation is taken off.
+func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
+	src := f.p.src
+	start := off
+	var content []byte
+	end, after := off, off // the end of the last line of code, and the offset after it
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if blankLine(line) {
+			if bytes.IndexByte(line, '\t') >= 0 || inItem && len(line) > 0 && next < len(src) {
+				// a blank line that is not the last may be inside the block
+				if !f.blankEnds(next, base) {
+					return 0, false
+				}
+			}
+			off = next
+			continue
+		}
+		ind := 0
+		for ind < len(line) && line[ind] == ' ' {
+			ind++
+		}
+		if ind < base+4 {
+			if ind < len(line) && line[ind] == '\t' {
+				return 0, false
+			}
+			break
+		}
+		// the blank lines since the last line of code are inside the block
+		for b := after; b < off; {
+			l, nx := nextLine(src, b)
+			if len(l) > base+4 {
+				content = append(content, l[base+4:]...)
+			}
+			content = append(content, '\n')
+			b = nx
+		}
+		content = append(content, line[base+4:]...)
+		content = append(content, '\n')
+		end, after = off+len(line), next
+		if next > end {
+			end = next // the line's newline
+		}
+		off = next
+	}
+	first := start + bytes.IndexFunc(src[start:], func(r rune) bool { return r != ' ' }) // goldmark's Pos
+	cb := CodeBlock{Content: string(content), Pos: f.p.pos(first)}
+	if len(f.sections) > 0 {
+		last := f.sections[len(f.sections)-1]
+		cb.Section, cb.SectionLevel = last.Text, last.Level
+		for _, s := range f.sections {
+			cb.Sections = append(cb.Sections, s.Text)
+		}
+	}
+	f.codeRanges = append(f.codeRanges, [2]int{first, end})
+	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	return after, true
+}
+
+// blankEnds reports whether the blank lines from off on are followed by the end of the body or a
+// line that ends an indented code block in a container at column base: then the blank lines
+// before it are left out of the block.
+func (f *fastState) blankEnds(off, base int) bool {
+	src := f.p.src
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if !blankLine(line) {
+			ind := 0
+			for ind < len(line) && line[ind] == ' ' {
+				ind++
+			}
+			return ind < base+4
+		}
+		off = next
+	}
+	return true
 }
 
 // mayDefine reports whether the line at off, holding "]:", may be part of a link reference
@@ -954,7 +1171,11 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		for d < len(line) && plainDest(line[d]) {
 			d++
 		}
-		if d == k+2 || d >= len(line) || line[d] != ')' {
+		dest := line[k+2 : d]
+		if len(dest) > 0 && d < len(line) && (line[d] == ' ' || line[d] == '\t') {
+			d = titleEnd(line, masked, d) // a title, which no Body records
+		}
+		if len(dest) == 0 || d < 0 || d >= len(line) || line[d] != ')' {
 			return f.p.no(destReason(line[k+2:]))
 		}
 		image := j > 0 && masked[j-1] == '!'
@@ -972,7 +1193,7 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			}
 			f.text = append(f.text, f.ltext...)
 		}
-		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
+		f.b.Links = append(f.b.Links, Link{Target: string(dest), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
 		if start == 0 && !image {
 			f.lead = d + 1
 		}
@@ -1059,4 +1280,30 @@ func destReason(d []byte) string {
 		return "a link not closed on its line"
 	}
 	return "a link destination outside the subset"
+}
+
+// titleEnd returns the offset of the ')' closing a link whose destination ends at d, before the
+// spaces and the title that follow it, or -1 when the title is outside the subset: in '"' or '\'',
+// on the link's line, holding none of the bytes that could end it elsewhere or change the text
+// around it (its quote, '\\', '`', '<', brackets, a masked byte).
+func titleEnd(line, masked []byte, d int) int {
+	for d < len(line) && (line[d] == ' ' || line[d] == '\t') {
+		d++
+	}
+	if d == len(line) || line[d] != '"' && line[d] != '\'' {
+		return -1
+	}
+	q := line[d]
+	for d++; d < len(line) && line[d] != q; d++ {
+		switch c := line[d]; {
+		case masked[d] != c, c == '\\', c == '`', c == '<', c == '[', c == ']', c == '"', c == '\'':
+			return -1
+		}
+	}
+	if d == len(line) {
+		return -1
+	}
+	for d++; d < len(line) && (line[d] == ' ' || line[d] == '\t'); d++ {
+	}
+	return d
 }

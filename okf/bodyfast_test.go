@@ -79,6 +79,22 @@ var bodySeeds = []string{
 	"[link at start](a.md) of the line\n",
 	"# Citations\n\nIntro.\n\n- one\n\n# Next\n\n- not a citation\n",
 	"# A\n## B\n### C\n```\nx\n```\n## D\n```\ny\n```\n",
+	"## When to optimize[\u200b](#when-to-optimize \"Direct link to When to optimize\")\n\nText [a](b.md 'single') and [c](d \"t (x): y\")  and ![i](j.png \"T\").\n",
+	"- [a](b \"t\") item\n* [c](d\t'e' ) x\n",
+	"- a\n  - b [x](y.md)\n    - c\n- d\n",
+	"*   Item with [l](u)\n    *   Sub\n        more text [m](n)\n*   Next\n",
+	"1.  Step one\n    \n2.  Step two [a](b)\n    \n    Para in item with [c](d).\n    \n3.  Three\n",
+	"Para\n  continued [a](b)\n    more\n",
+	"text\n1. one\n2. two\n",
+	"- a\n  more\n- b\n",
+	"1. a\n   2. not an item\n",
+	"- a\n\n  b [c](d)\n\n- e\n  - f\n\n    g\n\nh\n",
+	"---\ntitle: T\nsources:\n  - a.md\nkind: concept\ntags:\n  - x [l](m)\n  - y\nconfidence: 1\n---\n\n# T\n",
+	"- a\nlazy [x](y)\n  - b\n lazy too\n- c\n",
+	"para\n  - indented item\n   - sibling\n\n   text in it\n",
+	"Bash\n\n    databricks auth login --host <workspace-url>\n\n## Next\n\n    a\n\n      b [x](y)\n    \n\nText.\n",
+	"1.  Copy it:\n    \n    Bash\n    \n        mkdir x [a](b)\n    \n2.  Then:\n    \n        pip install -r requirements.txt\n",
+	"# H\n    code at the end",
 }
 
 // nearMisses are bodies just outside the subset (or right at its edge); the fast path may take any
@@ -101,6 +117,17 @@ var nearMisses = []string{
 	"a_b [x](y_z.md)\n", "[a](b)\n[c](d)\n", "x ![a](b) y\n", "!![a](b)\n", "[a](b)]\n", "[[a](b)\n",
 	"> a `\nx` [a](b) `\n", "> a\nb [c](d)\n", "> a\n>\nb\n", "> a\n- b\n", "> a\n---\n", "para\n> q\n", "- i\n> q\n",
 	"[a](b%20c)\n", "# Citations\n- <https://a.b/c>\n- ![i](j) <http://c> [a](b)\n- [a](b) <http://c>\n- <a@b.co>\n", "<http://a`b> x`\n", "x [a]: b\n[a]\n", "> [a]: /u\n\n[a]\n", "- [a]: /u\n\n[a]\n", "[b]\nx [a]: b\n[a]\n", "[^1]: [a]: b\n", "`a\\` [x](y)\n", "\\`a` [x](y)`\n", "# `a\\` b\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
+	"[a](b \"t\" )\n", "[a](b \"t\"x)\n", "[a](b 't')\n", "[a](b \"t`x\") `\n", "[a](b  \"t\")\n", "[a](b\t\"t\")\n", "[a](b \"a\\\"b\")\n",
+	"[a](b \"(x)\")\n", "[a](b (t))\n", "[a](b \"t)\n", "[a](b \"t\n\")\n", "[a](b \"<http://x>\")\n", "[a](b \"[x](y)\")\n", "[a]( \"t\")\n", "[a](b \"\")\n",
+	"[a](b 't\"')\n", "- a\n lazy\n", "- a\n  - b\nlazy\n", "- a\n  - b\n c\n", "- a\n\n    code\n", "- a\n  ---\n", "- a\n  # h\n", "- a\n  > q\n",
+	"- a\n  ```\n  x\n  ```\n", "1. a\n   more\n2. b\n", "- a\n  more\n2. b\n", "- a\n2. b\n", "- a\n\n  [x]: y\n\n[x]\n", "- a\n  [x]: y\n", "- [x]: y\n  - b\n",
+	"- a\n   - b\n", "- a\n - b\n", "- a\n\t- b\n", "  - a\n", "para\n  - b\n", "para\n  1. b\n", "- a\n  <!-- c -->\n", "- a\n    \n  b\n", "- a\n  - b\n\n  c\n",
+	"-   a\n    -   b\n        -   c\n", "- a\n  2) b\n", "- a\n  1) b\n", "text\n1) b\n", "text\n10. b\n", "- a\n      x\n", "- a\n  * b\n  - c\n", "1. a\n  - b\n",
+	"- [a\n  b](c)\n", "- `a\n  b` [c](d)\n", "- a\n  [b](c \"t\")\n", "- a\n  [^1]\n\n[^1]: x\n", "  para\n", "- a\n\n\n  b\n", "- a\n  -\n", "- a\n  - \n",
+	"# Citations\n- a\n  - b\n", "# Citations\n\nx\n  y\n", "- a\n===\n", "- a\n  ===\n", "- a\n- - -\n", "- a\nb\n---\n", "- a\n  b\n  ---\n", "[^1]: a\n  b [c](d)\n", "> a\n  b [c](d)\n",
+	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "    a\n  \n    b\n", "    a\n\t\n    b\n", "- x\n\n      a\n  \n      b\n", "- x\n\n      a\n\n      b\n", "- x\n\n      a\n      \n      b\n", "    a\n     \n",
+	"    a\n\n", "- x\n\n      a\n  b\n", "- x\n\n      a\nb\n", "    a\n---\n", "    a\n===\n", "\tcode\n", "    \tcode\n", "  \tcode\n", "    a\n  \tb\n", "# h\n    a\n",
+	"- a\n    b\n\n      c\n", "    [^1]\n\n[^1]: x\n", "    ```\n    x\n", "[^1]: a\n\n    b\n", "x[^1]\n\n[^1]: a\n\n    b\n", "[a](b \"&amp;\")\n", "# [a](b \"t\") c\n", "# Citations\n- [a](b \"t\")\n", "[a](b \"t\")[c](d)\n", "[a](b \"t\") [^1]\n\n[^1]: n\n",
 }
 
 func TestBodyFastSeeds(t *testing.T) {
@@ -213,14 +240,14 @@ func TestBodyFastRandom(t *testing.T) {
 		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
 		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->", "-  two spaces", "*    four [a](b)", "-     five", "1.  two", "10)   x", "2.0 is beta", "1.x", "3.\tt", "1.",
 		"> [!NOTE]", "> text [a](b.md) more", "- <https://example.com/x>", "* <a@b.co> text [c](d)", "<https://x.y>", "<https://x.y> trailing",
-		"# <http://h>", "<ftp://x>", "<pre:x>", "<script:x>", "<div:x>", "<a@b.c>", "<http://x> <div>", "- [a](b) <http://c>", "- ![i](j) <http://c> [a](b)", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
+		"# <http://h>", "<ftp://x>", "<pre:x>", "<script:x>", "<div:x>", "<a@b.c>", "<http://x> <div>", "- [a](b) <http://c>", "- ![i](j) <http://c> [a](b)", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "## H[\u200b](#h \"Direct link to H\")", "  - nested [a](b)", "    * deeper", "   1. three", "  2. two", "  text", "      six", "  [a]: b", "  > q", "  # h", "  ```", "  ---", "    - [c](d)", "    ", "1.  four", "    1.  x", "        eight", "[a](b \"t\")", "[a](b 't') x", "[a](b \"t\" )", "[a](b \"t)", "[a](b (t))", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
 	}
-	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
+	starts := []string{"", "", "", "  ", "    ", "  - ", "    - ", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
 		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
-		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
+		"[a&b](c)", "[a & b](c)", "[a](b \"t\")", "[a](b 't `')", " \"t\")", "[a](b \"", "\")", "[` a `](b)", "[^", "]",
 		"`<T>`", "`a <b> c`", "<http://a.b/c>", "<https://x/[a](b)>", "<a@b.co>", "<http://a`b>", "<x:y>", "<ab>", "<http://a b>",
 		"<mailto:a@b>", "<http://a>`", "[<http://a>](b)", "![<http://a>](b)", "<http://a\\b>", "<a@b>", "<@b.c>", "<a@-b.c>", "<http:>", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	rnd := xorshift(7)
@@ -381,6 +408,19 @@ func TestBodyFastCoverage(t *testing.T) {
 type coverage struct {
 	bodies, bytes, fell, fellBytes int
 	byReason                       map[string][2]int
+	shown                          int
+}
+
+// refusedAt returns the lines before and at the first line of body the fast path refuses (the
+// shortest refused prefix of whole lines), for OKF_BODYFAST_SHOW.
+func refusedAt(body string) string {
+	lines := strings.SplitAfter(body, "\n")
+	for n := 1; n <= len(lines); n++ {
+		if _, _, ok := bodiesOf(strings.Join(lines[:n], "")); !ok {
+			return fmt.Sprintf("%q", strings.Join(lines[max(0, n-4):n], ""))
+		}
+	}
+	return "(every prefix taken)"
 }
 
 func (c coverage) String() string {
@@ -439,8 +479,15 @@ func measureCoverage(t *testing.T, dir string) coverage {
 			}
 			r := c.byReason[why]
 			c.byReason[why] = [2]int{r[0] + 1, r[1] + len(body)}
+			if w := os.Getenv("OKF_BODYFAST_SHOW"); w != "" && strings.Contains(why, w) && c.shown < 15 {
+				c.shown++
+				t.Logf("%s: %s", path, refusedAt(body))
+			}
 		}
 		return nil
 	})
 	return c
 }
+
+// TestBodyFastCoverageLines prints, for OKF_BODYFAST_COVERAGE_WHY (a reason), the first line of
+// up to 20 bodies refused for it whose refusal is at the line (a development aid).
