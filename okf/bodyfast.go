@@ -1283,7 +1283,7 @@ func destReason(d []byte) string {
 }
 
 // titleEnd returns the offset of the ')' closing a link whose destination ends at d, before the
-// spaces and the title that follow it, or -1 when the title is outside the subset: in '"' or '\”,
+// spaces and the title that follow it, or -1 when the title is outside the subset: in double or single quotes,
 // on the link's line, holding none of the bytes that could end it elsewhere or change the text
 // around it (its quote, '\\', '`', '<', brackets, a masked byte).
 func titleEnd(line, masked []byte, d int) int {
