@@ -420,7 +420,10 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 					}
 					paraStart = off + ind
 				}
-				prev = fkItem // a paragraph open in a list item
+				prev = fkPara
+				if len(cols) > 0 {
+					prev = fkItem // a paragraph open in a list item
+				}
 				off = next
 				continue
 			}
@@ -549,6 +552,10 @@ type fastState struct {
 	defs        []fastDef  // footnote definitions, in order
 	ix          *fastIndex // the index being read, nil for a concept
 	lead        int        // the end of a link starting a line of inline text, -1 when none
+	// block is the masked text of the block inlineLine reads (from offset blockFrom), nil when
+	// its lines are not contiguous: a '[' with no ']' after it in the block is literal
+	block     []byte
+	blockFrom int
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -600,7 +607,10 @@ func (f *fastState) heading(off int, line []byte) bool {
 	if !ok {
 		return f.p.no("raw HTML")
 	}
-	if !f.inlineLine(off+n, line[n:], masked, true) {
+	f.block, f.blockFrom = masked, off+n // a heading is one line
+	ok = f.inlineLine(off+n, line[n:], masked, true)
+	f.block = nil
+	if !ok {
 		return false
 	}
 	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
@@ -1004,11 +1014,28 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 		return f.p.no("raw HTML")
 	}
 	if bytes.IndexByte(masked, '\\') >= 0 {
-		return f.p.no("a backslash beside a bracket") // an escape, outside code spans and autolinks (inside, a backslash is literal)
+		// escapes, outside code spans and autolinks (inside, a backslash is literal): an escaped
+		// punctuation character is literal, so it is masked (with 2, which plainText refuses:
+		// recorded text keeps no escape); one before a backtick or '<' could change the spans
+		// and autolinks found, and falls back
+		if bytes.Contains(s, []byte("\\`")) || bytes.Contains(s, []byte("\\<")) {
+			return f.p.no("a backslash before a backtick or '<'")
+		}
+		if len(masked) > 0 && &masked[0] == &s[0] {
+			masked = bytes.Clone(masked)
+		}
+		for i := 0; i+1 < len(masked); i++ {
+			if masked[i] == '\\' && asciiPunct(masked[i+1]) {
+				masked[i], masked[i+1] = 2, 2
+				i++
+			}
+		}
 	}
 	if !bracket {
 		return true
 	}
+	f.block, f.blockFrom = masked, from
+	defer func() { f.block = nil }()
 	for off := from; off < to; {
 		line, next := nextLine(f.p.src[:to], off)
 		if !f.inlineLine(off, line, masked[off-from:off-from+len(line)], false) {
@@ -1149,12 +1176,32 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			i = k + 1
 			continue
 		}
+		if f.block != nil && bytes.IndexByte(f.block[off+j-f.blockFrom:], ']') < 0 {
+			// no ']' in the rest of the block: every bracket left is literal
+			if recorded && !plainText(line, masked, i, len(line), &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			return true
+		}
 		k := j + 1
 		for k < len(line) && masked[k] != '[' && masked[k] != ']' {
 			k++
 		}
-		if k >= len(line) || masked[k] != ']' {
-			return f.p.no("a bracket not closed on its line, or nested")
+		if k >= len(line) {
+			return f.p.no("a bracket not closed on its line")
+		}
+		if masked[k] == '[' {
+			// nested brackets (a wiki link [[Page]] or [[Page|text]]): literal when no ']' in
+			// them is followed by '(' or '[' and none opens a footnote reference
+			e := bracketGroup(masked, j)
+			if e < 0 {
+				return f.p.no("nested brackets outside the subset")
+			}
+			if recorded && !plainText(line, masked, i, e+1, &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			i = e + 1
+			continue
 		}
 		if k+1 < len(line) && masked[k+1] == '[' {
 			return f.p.no("a reference link")
@@ -1199,6 +1246,34 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		}
 		i = d + 1
 	}
+}
+
+// bracketGroup returns the offset of the ']' closing the '[' at j of masked (the brackets nested
+// in between balanced, on the line), or -1 when the group may hold or make a link, a reference
+// or a footnote reference: a ']' followed by '(' or '[', a "[^", a ':' after the group, or no
+// closing bracket on the line.
+func bracketGroup(masked []byte, j int) int {
+	depth := 0
+	for x := j; x < len(masked); x++ {
+		switch masked[x] {
+		case '[':
+			if x+1 < len(masked) && masked[x+1] == '^' {
+				return -1
+			}
+			depth++
+		case ']':
+			if x+1 < len(masked) && (masked[x+1] == '(' || masked[x+1] == '[') {
+				return -1
+			}
+			if depth--; depth == 0 {
+				if x+1 < len(masked) && masked[x+1] == ':' {
+					return -1
+				}
+				return x
+			}
+		}
+	}
+	return -1
 }
 
 // plainText writes to w the text goldmark records for line[from:to], which holds no link, or
@@ -1250,6 +1325,11 @@ func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 }
 
 func alnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
+
+// asciiPunct reports whether c is ASCII punctuation, which a backslash escapes (§2.4).
+func asciiPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
 
 // plainDest reports whether c may stand in a link destination in the subset.
 func plainDest(c byte) bool {
