@@ -398,6 +398,19 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 					off = next
 					continue
 				}
+				if ck == fkFence && ind == base {
+					if paraStart >= 0 && !f.inline(paraStart, off, false) {
+						return p.refuse("a paragraph")
+					}
+					paraStart = -1
+					var ok bool
+					if next, ok = f.itemFence(off, base); !ok {
+						return p.refuse("a fence in a list item")
+					}
+					prev = fkFence
+					off = next
+					continue
+				}
 				if ck != fkItem && ck != fkPara {
 					return p.refuse("a block in a list item: " + noReasonKind(ck, content))
 				}
@@ -786,6 +799,74 @@ func (f *fastState) fence(off int) int {
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
 	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
 	return off
+}
+
+// itemFence reads the fenced code block opened at column base (a list item's content column) by
+// the line at off, and returns the offset after it. Each line of the block is read from column
+// base, a blank line as an empty one (as goldmark does in a list item); a line indented less than
+// base before the closing fence ends the item, and the block, and falls back.
+func (f *fastState) itemFence(off, base int) (int, bool) {
+	src := f.p.src
+	line, next := nextLine(src, off)
+	fl := line[base:]
+	c := fl[0]
+	n := 1
+	for n < len(fl) && fl[n] == c {
+		n++
+	}
+	cb := CodeBlock{Fenced: true, Pos: f.p.pos(off + base)}
+	full := len(fl) // with its newline: an info string is read as fence reads it
+	if next > off+len(line) {
+		full++
+	}
+	if n < full-1 {
+		cb.Info = string(bytes.TrimSpace(fl[n:]))
+	}
+	start := off + base
+	var content []byte
+	lines := 0
+	contentEnd := len(src)
+	for off = next; off < len(src); {
+		l, nx := nextLine(src, off)
+		if blankLine(l) {
+			if bytes.IndexByte(l, '\t') >= 0 {
+				return 0, false
+			}
+			content = append(content, '\n')
+			lines++
+			off = nx
+			continue
+		}
+		for i := 0; i < base; i++ {
+			if l[i] != ' ' {
+				return 0, false // the end of the item
+			}
+		}
+		if closesFence(l[base:], c, n) {
+			contentEnd = off
+			off = nx
+			break
+		}
+		content = append(content, l[base:]...)
+		content = append(content, '\n')
+		lines++
+		off = nx
+	}
+	cb.Content = string(content)
+	end := start + 1
+	if lines > 0 {
+		end = contentEnd
+	}
+	if len(f.sections) > 0 {
+		last := f.sections[len(f.sections)-1]
+		cb.Section, cb.SectionLevel = last.Text, last.Level
+		for _, s := range f.sections {
+			cb.Sections = append(cb.Sections, s.Text)
+		}
+	}
+	f.codeRanges = append(f.codeRanges, [2]int{start, end})
+	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	return off, true
 }
 
 // indented reads the indented code block whose first line is at off, in a container whose content

@@ -97,6 +97,8 @@ var bodySeeds = []string{
 	"# H\n    code at the end",
 	"# [[mlflow-trace|MLflow Trace]] Limits\n\nSee [[Scorers]] and [[a [b] c|d]] for [x](y.md). ^[source-page.md]\n- [[MLflow Trace|Traces]] — records\n",
 	"A range [0, 1) and [a\nlist without a close.\n\n# [open\n\nA [b](c) [d\n",
+	"1.  Run:\n    \n    ```python\n    x = 1\n    \n      y [a](b)\n    ```\n    \n    Then [c](d).\n2.  Two\n    ~~~\n    z\n",
+	"- a\n  ```\n  x\n  ```\n- b\n  ```go\n  ```\n",
 	"Click **\\+ New** > \\[beta\\] and \\_x\\_ then [a](b.md) 15.4.\\*.\n",
 }
 
@@ -128,7 +130,8 @@ var nearMisses = []string{
 	"-   a\n    -   b\n        -   c\n", "- a\n  2) b\n", "- a\n  1) b\n", "text\n1) b\n", "text\n10. b\n", "- a\n      x\n", "- a\n  * b\n  - c\n", "1. a\n  - b\n",
 	"- [a\n  b](c)\n", "- `a\n  b` [c](d)\n", "- a\n  [b](c \"t\")\n", "- a\n  [^1]\n\n[^1]: x\n", "  para\n", "- a\n\n\n  b\n", "- a\n  -\n", "- a\n  - \n",
 	"# Citations\n- a\n  - b\n", "# Citations\n\nx\n  y\n", "- a\n===\n", "- a\n  ===\n", "- a\n- - -\n", "- a\nb\n---\n", "- a\n  b\n  ---\n", "[^1]: a\n  b [c](d)\n", "> a\n  b [c](d)\n",
-	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "\\[a](b)\n", "[a]\\(b)\n", "\\![a](b)\n", "[a\\]b](c)\n", "\\\\[a](b)\n", "\\`a` [x](y)`\n", "\\<http://a/[x](y)>\n", "a\\\nb [c](d)\n", "[a](b\\)c)\n",
+	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "- a\n  ```\n  x\n y\n  ```\n", "- a\n  ```\n  x\nz\n  ```\n", "- a\n  ```\n  x\n   ```\n", "- a\n  ```\n  x\n      ```\n", "- a\n  ```\n  x\n\n", "- a\n  ```\n  x", "- a\n  ```\n",
+	"- a\n  ```", "- a\n  ``` g\n", "- a\n  ```g", "- a\n  ```\n  [^1]\n  ```\n[^1]: x\n", "- a\n  ```\n\t\n  ```\n", "- a\n   ```\n   x\n   ```\n", "  ```\n  x\n  ```\n", "- a\n  ````\n  ```\n  ````\n", "\\[a](b)\n", "[a]\\(b)\n", "\\![a](b)\n", "[a\\]b](c)\n", "\\\\[a](b)\n", "\\`a` [x](y)`\n", "\\<http://a/[x](y)>\n", "a\\\nb [c](d)\n", "[a](b\\)c)\n",
 	"\\[a\\]: b\n\n[a]\n", "# \\[a\\]\n", "[a](b) \\\n", "[a](b)\\\n[c](d)\n", "\\[[a](b)\n", "[\\[a](b)\n", "[a](b) \\] [c](d)\n", "x \\` [a](b) `y`\n", "[[a]](b)\n", "[[a](b)]\n", "[[a]][b]\n", "[[a][b]]\n", "[[^1]]\n\n[^1]: x\n", "[[a]]: b\n", "x [[a]]: b\n", "[[a]\n", "[[a]\nb]\n", "[a\nb] [c](d)\n",
 	"[a\n[b](c)\n", "[a [b](c)\n", "# [a\n", "# [[a]] [b](c)\n", "[[a\\]]\n", "[[`]`]]\n", "[[a]]`\n", "![[a]]\n", "[![a]](b)\n", "> [[a]]\n", "> [a\n", "- [[a]]\n", "# Citations\n- [[a]]\n", "# Citations\n- [a\n", "    a\n  \n    b\n", "    a\n\t\n    b\n", "- x\n\n      a\n  \n      b\n", "- x\n\n      a\n\n      b\n", "- x\n\n      a\n      \n      b\n", "    a\n     \n",
 	"    a\n\n", "- x\n\n      a\n  b\n", "- x\n\n      a\nb\n", "    a\n---\n", "    a\n===\n", "\tcode\n", "    \tcode\n", "  \tcode\n", "    a\n  \tb\n", "# h\n    a\n",
@@ -252,7 +255,7 @@ func TestBodyFastRandom(t *testing.T) {
 		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
-		"[a&b](c)", "[a & b](c)", "[a](b \"t\")", "[a](b 't `')", "[[a]]", "[[a|b]]", "\\[", "\\]", "\\*", "\\(", "\\!", "\\\\", "[[", "]]", "^[x.md]", "[0, 1)", " \"t\")", "[a](b \"", "\")", "[` a `](b)", "[^", "]",
+		"[a&b](c)", "[a & b](c)", "[a](b \"t\")", "[a](b 't `')", "[[a]]", "[[a|b]]", "  ```", "    ```", "  ~~~ x", "\\[", "\\]", "\\*", "\\(", "\\!", "\\\\", "[[", "]]", "^[x.md]", "[0, 1)", " \"t\")", "[a](b \"", "\")", "[` a `](b)", "[^", "]",
 		"`<T>`", "`a <b> c`", "<http://a.b/c>", "<https://x/[a](b)>", "<a@b.co>", "<http://a`b>", "<x:y>", "<ab>", "<http://a b>",
 		"<mailto:a@b>", "<http://a>`", "[<http://a>](b)", "![<http://a>](b)", "<http://a\\b>", "<a@b>", "<@b.c>", "<a@-b.c>", "<http:>", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	rnd := xorshift(7)
