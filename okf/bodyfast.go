@@ -565,10 +565,10 @@ type fastState struct {
 	defs        []fastDef  // footnote definitions, in order
 	ix          *fastIndex // the index being read, nil for a concept
 	lead        int        // the end of a link starting a line of inline text, -1 when none
-	// block is the masked text of the block inlineLine reads (from offset blockFrom), nil when
-	// its lines are not contiguous: a '[' with no ']' after it in the block is literal
-	block     []byte
-	blockFrom int
+	// block is the masked text of the block inlineLine reads, whose line starts at blockAt in
+	// it, or nil: a '[' with no ']' after it in the block is literal
+	block   []byte
+	blockAt int
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -620,7 +620,7 @@ func (f *fastState) heading(off int, line []byte) bool {
 	if !ok {
 		return f.p.no("raw HTML")
 	}
-	f.block, f.blockFrom = masked, off+n // a heading is one line
+	f.block, f.blockAt = masked, 0 // a heading is one line
 	ok = f.inlineLine(off+n, line[n:], masked, true)
 	f.block = nil
 	if !ok {
@@ -832,6 +832,9 @@ func (f *fastState) itemFence(off, base int) (int, bool) {
 			if bytes.IndexByte(l, '\t') >= 0 {
 				return 0, false
 			}
+			if nx == len(src) && off+len(l) == nx && len(l) > 0 {
+				break // a blank last line with no newline gives goldmark no line
+			}
 			content = append(content, '\n')
 			lines++
 			off = nx
@@ -1001,32 +1004,25 @@ func (f *fastState) quote(off int) (int, bool) {
 	return off, f.quotePara(para)
 }
 
-// quotePara records the links of a paragraph in a block quote, whose lines are not contiguous in
-// the source: its code spans are not masked, so a paragraph holding a '`' or '\\' with a '[', or
-// a '<', falls back.
+// quotePara records the links of a paragraph in a block quote, whose lines are apart in the
+// source: they are joined (without their '>' and space) and read as one block. A paragraph that
+// may be a link reference definition, or holds a footnote reference, falls back.
 func (f *fastState) quotePara(para [][2]int) bool {
-	var bracket, tick bool
-	for _, r := range para {
-		s := f.p.src[r[0]:r[1]]
-		if bytes.IndexByte(s, '<') >= 0 || f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
-			return false
-		}
-		bracket = bracket || bytes.IndexByte(s, '[') >= 0
-		tick = tick || bytes.IndexByte(s, '`') >= 0 || bytes.IndexByte(s, '\\') >= 0
-	}
-	if !bracket {
+	if len(para) == 0 {
 		return true
 	}
-	if tick {
-		return false
-	}
+	var buf []byte
+	var offs []int
 	for _, r := range para {
 		s := f.p.src[r[0]:r[1]]
-		if !f.inlineLine(r[0], s, s, false) {
-			return false
+		if f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+			return f.p.no("a quote paragraph that may define a reference, or cites a footnote")
 		}
+		offs = append(offs, r[0])
+		buf = append(buf, s...)
+		buf = append(buf, '\n')
 	}
-	return true
+	return f.inlineBlock(buf, 0, offs)
 }
 
 // htmlComment reads the HTML block (CommonMark's kind 2) opened by the line at off, which starts
@@ -1085,7 +1081,13 @@ func closesFence(line []byte, c byte, n int) bool {
 // inline records the links of the unrecorded text src[from:to] (a paragraph or a list item's
 // line), or returns false when its links cannot be read exactly without goldmark.
 func (f *fastState) inline(from, to int, _ bool) bool {
-	s := f.p.src[from:to]
+	return f.inlineBlock(f.p.src[from:to], from, nil)
+}
+
+// inlineBlock records the links of the unrecorded text s: the source from offset from on, or
+// when offs is not nil, lines joined by '\n' whose k-th starts at offset offs[k] of the source (a
+// paragraph in a block quote, whose lines are apart in the source).
+func (f *fastState) inlineBlock(s []byte, from int, offs []int) bool {
 	bracket, lt := bytes.IndexByte(s, '[') >= 0, bytes.IndexByte(s, '<') >= 0
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
@@ -1115,14 +1117,19 @@ func (f *fastState) inline(from, to int, _ bool) bool {
 	if !bracket {
 		return true
 	}
-	f.block, f.blockFrom = masked, from
+	f.block = masked
 	defer func() { f.block = nil }()
-	for off := from; off < to; {
-		line, next := nextLine(f.p.src[:to], off)
-		if !f.inlineLine(off, line, masked[off-from:off-from+len(line)], false) {
+	for at, k := 0, 0; at < len(s); k++ {
+		line, next := nextLine(s, at)
+		off := from + at
+		if offs != nil {
+			off = offs[k]
+		}
+		f.blockAt = at
+		if !f.inlineLine(off, line, masked[at:at+len(line)], false) {
 			return false
 		}
-		off = next
+		at = next
 	}
 	return true
 }
@@ -1257,7 +1264,7 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			i = k + 1
 			continue
 		}
-		if f.block != nil && bytes.IndexByte(f.block[off+j-f.blockFrom:], ']') < 0 {
+		if f.block != nil && bytes.IndexByte(f.block[f.blockAt+j:], ']') < 0 {
 			// no ']' in the rest of the block: every bracket left is literal
 			if recorded && !plainText(line, masked, i, len(line), &f.text) {
 				return f.p.no("emphasis, an escape or HTML in recorded text")

@@ -99,6 +99,7 @@ var bodySeeds = []string{
 	"A range [0, 1) and [a\nlist without a close.\n\n# [open\n\nA [b](c) [d\n",
 	"1.  Run:\n    \n    ```python\n    x = 1\n    \n      y [a](b)\n    ```\n    \n    Then [c](d).\n2.  Two\n    ~~~\n    z\n",
 	"- a\n  ```\n  x\n  ```\n- b\n  ```go\n  ```\n",
+	"> **Note:** `code` and [a](b) ^[src.md]\n>\n> `<T>` x [[Page]] \\[y\\]\n> b [c](d) `e\n> f` g\n",
 	"Click **\\+ New** > \\[beta\\] and \\_x\\_ then [a](b.md) 15.4.\\*.\n",
 }
 
@@ -130,7 +131,7 @@ var nearMisses = []string{
 	"-   a\n    -   b\n        -   c\n", "- a\n  2) b\n", "- a\n  1) b\n", "text\n1) b\n", "text\n10. b\n", "- a\n      x\n", "- a\n  * b\n  - c\n", "1. a\n  - b\n",
 	"- [a\n  b](c)\n", "- `a\n  b` [c](d)\n", "- a\n  [b](c \"t\")\n", "- a\n  [^1]\n\n[^1]: x\n", "  para\n", "- a\n\n\n  b\n", "- a\n  -\n", "- a\n  - \n",
 	"# Citations\n- a\n  - b\n", "# Citations\n\nx\n  y\n", "- a\n===\n", "- a\n  ===\n", "- a\n- - -\n", "- a\nb\n---\n", "- a\n  b\n  ---\n", "[^1]: a\n  b [c](d)\n", "> a\n  b [c](d)\n",
-	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "- a\n  ```\n  x\n y\n  ```\n", "- a\n  ```\n  x\nz\n  ```\n", "- a\n  ```\n  x\n   ```\n", "- a\n  ```\n  x\n      ```\n", "- a\n  ```\n  x\n\n", "- a\n  ```\n  x", "- a\n  ```\n",
+	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "> a `\n> [x](y)`\n", "> \\[a](b)\n", "> <http://x> [a](b)\n", "> `a\n> b` [c](d)\n", "> [a\n> b](c)\n", "> [a\n> x\n", "> x\n> [a]: b\n", "> `[`\n> ](x)\n", "> ```\n> [a](b)\n", "- a\n  ```\n  x\n y\n  ```\n", "- a\n  ```\n  x\nz\n  ```\n", "- a\n  ```\n  x\n   ```\n", "- a\n  ```\n  x\n      ```\n", "- a\n  ```\n  x\n\n", "- a\n  ```\n  x", "- a\n  ```\n",
 	"- a\n  ```", "- a\n  ``` g\n", "- a\n  ```g", "- a\n  ```\n  [^1]\n  ```\n[^1]: x\n", "- a\n  ```\n\t\n  ```\n", "- a\n   ```\n   x\n   ```\n", "  ```\n  x\n  ```\n", "- a\n  ````\n  ```\n  ````\n", "\\[a](b)\n", "[a]\\(b)\n", "\\![a](b)\n", "[a\\]b](c)\n", "\\\\[a](b)\n", "\\`a` [x](y)`\n", "\\<http://a/[x](y)>\n", "a\\\nb [c](d)\n", "[a](b\\)c)\n",
 	"\\[a\\]: b\n\n[a]\n", "# \\[a\\]\n", "[a](b) \\\n", "[a](b)\\\n[c](d)\n", "\\[[a](b)\n", "[\\[a](b)\n", "[a](b) \\] [c](d)\n", "x \\` [a](b) `y`\n", "[[a]](b)\n", "[[a](b)]\n", "[[a]][b]\n", "[[a][b]]\n", "[[^1]]\n\n[^1]: x\n", "[[a]]: b\n", "x [[a]]: b\n", "[[a]\n", "[[a]\nb]\n", "[a\nb] [c](d)\n",
 	"[a\n[b](c)\n", "[a [b](c)\n", "# [a\n", "# [[a]] [b](c)\n", "[[a\\]]\n", "[[`]`]]\n", "[[a]]`\n", "![[a]]\n", "[![a]](b)\n", "> [[a]]\n", "> [a\n", "- [[a]]\n", "# Citations\n- [[a]]\n", "# Citations\n- [a\n", "    a\n  \n    b\n", "    a\n\t\n    b\n", "- x\n\n      a\n  \n      b\n", "- x\n\n      a\n\n      b\n", "- x\n\n      a\n      \n      b\n", "    a\n     \n",
