@@ -7,40 +7,59 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
-// links, one-line list items and fenced code: for those, fastBody builds the Body line by line,
-// several times faster than goldmark's parse and tree walk, and identical to it. Anything it does
-// not read exactly (see mdLine, mayDefine, inline and plainText) makes it answer "not mine", and
-// parsedBody parses the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom
-// check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
+// The Markdown fast path. Most bodies are headings, paragraphs of prose with links, lists (nested
+// or not), quotes and code: for those, fastBody builds the Body line by line, several times faster
+// than goldmark's parse and tree walk, and identical to it. Anything it does not read exactly (see
+// mdLine, mayDefine, inline and plainText) makes it answer "not mine", with a reason (refuse;
+// TestBodyFastCoverage reports a bundle's), and parsedBody parses the whole body with goldmark
+// instead. FuzzBodyFast, TestBodyFastRandom and TestBodyFastCorpus check it against goldmark:
+// whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
-//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML) but in code spans,
-//     autolinks and HTML comment blocks (a line starting with `<!--` at column 0, to the first line
-//     holding `-->`); no `]:` in a paragraph, item or quote starting with `[` (a link reference
-//     definition starts a paragraph with `[` and holds one; without any, a bracket that is not an
-//     inline link is literal text);
-//   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
-//     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
-//     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
-//     ordered (`1.`, `1)`) item of one line (one to four spaces, then text that would start a
-//     paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
+//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no tab in a line's indentation; no `<` (HTML
+//     blocks, raw HTML) but in code spans, autolinks and HTML comment blocks (a line starting with
+//     `<!--` at column 0, to the first line holding `-->`); no `]:` in a paragraph, item or quote
+//     starting with `[` (a link reference definition starts a paragraph with `[` and holds one;
+//     without any, a bracket that is not an inline link is literal text);
+//   - at column 0, a line is an ATX heading (`#`..`######`, a space, text not ending in `#`), a
+//     fence opening, a thematic break after a blank line, heading, fence, break or list item, a
+//     bullet (`-`, `*`) or ordered (`1.`, `1)`) item (one to four spaces, then text that would start
+//     a paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
 //     or paragraph text, not right after an item or definition, and followed by nothing but a blank
 //     line, a heading, a fence or a comment), or a paragraph line starting with a character that
-//     opens no block (no setext underlines, `+` items); an ordered item right after a paragraph
-//     line, and a paragraph line right after an item or definition (a lazy continuation), fall back;
+//     opens no block (no setext underlines, `+` items); an ordered item but one numbered 1 right
+//     after a paragraph line, and a paragraph line right after a definition, fall back;
+//   - list items (outside an index and a `# Citations` section, where an item is one line): an
+//     item's text opens a paragraph in it, and the lines indented to its content column (the
+//     column of that text) are its content: paragraphs, nested items (indented up to three more
+//     columns), fenced code opened at the content column (each line read from that column, a blank
+//     line as an empty one; a line indented less before the closing fence falls back) and indented
+//     code; any other block in an item (heading, quote, break, definition, HTML) falls back. A line
+//     indented less closes the items it is not in;
+//   - a paragraph (in an item or not) is continued by any line of text that opens no block, whatever
+//     its indentation (a lazy continuation line), by a line indented four columns or more past the
+//     innermost item it is in, and by an ordered item not numbered 1 in its own container: none of
+//     these can interrupt it; a paragraph at column 0 may be indented up to three columns;
+//   - indented code (four columns past the container, or column 0, after anything but a paragraph)
+//     runs to the first line indented less, its trailing blank lines left out; each line is read from
+//     four columns past the container and ends with a newline; in an item, a blank line inside it
+//     must be empty; after a footnote definition, an indented line falls back (it may continue it);
 //   - inline, only links change what is recorded outside headings and citations: code spans and
-//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); in a block holding a `[`, no `\` outside them
-//     (escapes can hide a link); then every `[` opens a one-line `[text](dest)` or `![text](dest)`
-//     with a plain destination, a footnote reference `[^label]`, or a literal `[text]` not followed
-//     by `(` or `[`;
+//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); a backslash before
+//     ASCII punctuation is an escape and masked too (it hides a bracket), but one before a backtick
+//     or `<` falls back (it could change the spans and autolinks found); then every `[` opens a
+//     one-line `[text](dest)` or `![text](dest)` with a plain destination and an optional title in
+//     double or single quotes (see titleEnd), a footnote reference `[^label]`, a literal `[text]`
+//     not followed by `(` or `[`, literal nested brackets (`[[Page|text]]`) none of whose `]` is
+//     followed by `(` or `[` (see bracketGroup), or is literal because no `]` follows it in its
+//     block; a quote's paragraph is read as one block, its lines joined without their `>`;
 //   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
 //     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
 //     content. Entities are kept as written, as goldmark's text segments keep them.
 //   - footnote definitions are dropped unless referenced and their links come last, in the order of
 //     first reference, as goldmark's footnote transformer does (see footnoteLinks).
 //
-// Fenced code (opened at column 0 with ``` or ~~~) is taken whatever it holds.
+// Fenced code opened at column 0 with ``` or ~~~ is taken whatever it holds.
 
 // fast line kinds
 const (
@@ -107,7 +126,7 @@ func mdLine(line []byte) int {
 			return fkNo
 		}
 		if c == '+' {
-			if len(line) > 1 && (line[1] == ' ' || line[1] == '\t') {
+			if len(line) == 1 || line[1] == ' ' || line[1] == '\t' { // an item, maybe empty
 				return fkNo
 			}
 			return fkPara
