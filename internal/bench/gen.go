@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The two shapes of issue 11, modelled on two large public bundles:
+// The shapes of issues 11 and 31, modelled on large public bundles:
 //
 //   - L, a generated wiki: ~6 KB per file; nested producer maps in the frontmatter, about eight
 //     internal links per file, a `# Citations` list, quoted timestamps, and one file in ten
@@ -17,7 +17,11 @@ import (
 //     every form YAML and OKF readers meet (date only, no offset, Z, offset, space separated,
 //     quoted and plain), few links.
 //
-// Both are deterministic for a given size: the same bundle is written every time.
+//   - D, a documentation site converted to Markdown, the shape of real docs bundles (see conceptD):
+//     nested lists, indented code, titled links and the rest of what the Markdown fast path must
+//     read to be fast on them.
+//
+// All are deterministic for a given size: the same bundle is written every time.
 
 const perDir = 100
 
@@ -43,9 +47,12 @@ func writeBundle(dir, shape string, n int) (int64, error) {
 		for i := d * perDir; i < (d+1)*perDir && i < n; i++ {
 			fmt.Fprintf(&idx, "* [%s](%s) - Entry %d.\n", titleOf(i), fileOf(i), i)
 			var text string
-			if shape == "L" {
+			switch shape {
+			case "L":
 				text = conceptL(i, n)
-			} else {
+			case "D":
+				text = conceptD(i, n)
+			default:
 				text = conceptS(i, n)
 			}
 			if err := write(fmt.Sprintf("s%03d/%s", d, fileOf(i)), text); err != nil {
@@ -214,6 +221,69 @@ func conceptS(i, n int) string {
 	if i%3 == 0 {
 		j := r.IntN(n)
 		fmt.Fprintf(&b, "\nRelated: [%s](%s).\n", titleOf(j), linkTo(i, j))
+	}
+	return b.String()
+}
+
+// conceptD is one page of a documentation site converted to Markdown (~5 KB), written from the
+// statistics of a 5,678-file public one (docs pages and the concept pages a wiki generator made
+// of them): headings with a titled anchor link (`[​](#id "Direct link to …")`), list items
+// with three spaces after the marker, nested lists, numbered steps whose content (a paragraph, a
+// language name, the command as indented code or a fence) is indented to the item, a table, a
+// note in a block quote with code spans, wiki links (`[[Page|text]]`) and escapes. One page in
+// twenty holds an HTML block and one in twenty-five emphasis in a link's text, which the Markdown
+// fast path leaves to goldmark, as the real bundle's few such pages are.
+func conceptD(i, n int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 13))
+	var b strings.Builder
+	b.WriteString("---\n")
+	b.WriteString("type: Reference\n")
+	fmt.Fprintf(&b, "title: \"%s | Docs\"\n", titleOf(i))
+	fmt.Fprintf(&b, "source: https://docs.example.com/%s/%s-%d\n", words[r.IntN(len(words))], words[r.IntN(len(words))], i)
+	fmt.Fprintf(&b, "timestamp: %q\n", stamp(r))
+	b.WriteString("description: ")
+	prose(&b, r, 140)
+	fmt.Fprintf(&b, "tags:\n  - docs\n  - %s\n", words[r.IntN(len(words))])
+	b.WriteString("---\n\n")
+	prose(&b, r, 300)
+	j := r.IntN(n)
+	fmt.Fprintf(&b, "\nFor more, see [%s](%s) and [[%s|the %s guide]].\n\n", titleOf(j), linkTo(i, j), titleOf(r.IntN(n)), words[r.IntN(len(words))])
+	for s := 0; s < 4; s++ {
+		w := words[r.IntN(len(words))]
+		h := strings.ToUpper(w[:1]) + w[1:] + " " + words[r.IntN(len(words))]
+		fmt.Fprintf(&b, "## %s[\u200b](#%s \"Direct link to %s\")\n\n", h, strings.ReplaceAll(strings.ToLower(h), " ", "-"), h)
+		prose(&b, r, 250)
+		b.WriteString("\n")
+		switch s {
+		case 0:
+			for k := 0; k < 4; k++ {
+				j := r.IntN(n)
+				fmt.Fprintf(&b, "*   The `%s` %s. See [%s](%s).\n", words[r.IntN(len(words))], words[r.IntN(len(words))], titleOf(j), linkTo(i, j))
+				if k == 1 {
+					fmt.Fprintf(&b, "    *   Nested: %s \\* %s.\n    *   And [[%s]].\n", words[r.IntN(len(words))], words[r.IntN(len(words))], titleOf(r.IntN(n)))
+				}
+			}
+			b.WriteString("\n")
+		case 1:
+			for k := 1; k <= 3; k++ {
+				fmt.Fprintf(&b, "%d.  Click **\\+ New** > **%s** in the sidebar.\n    \n    Bash\n    \n        okf %s --%s %d\n    \n", k, words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))], r.IntN(100))
+			}
+			b.WriteString("    ```yaml\n    name: step\n    \n    run: okf lint\n    ```\n\n")
+		case 2:
+			b.WriteString("| option | default |\n| --- | --- |\n")
+			for k := 0; k < 4; k++ {
+				fmt.Fprintf(&b, "| `%s` | %d |\n", words[r.IntN(len(words))], r.IntN(1000))
+			}
+			fmt.Fprintf(&b, "\n> **Note:** `<%s>` is required. See [%s](%s).\n\n", words[r.IntN(len(words))], titleOf(j), linkTo(i, j))
+		case 3:
+			b.WriteString("Python\n\n    from okf import bundle\n    b = bundle.load(\"docs\")\n\n")
+		}
+	}
+	if i%20 == 7 {
+		b.WriteString("<details>\n<summary>Example</summary>\n\nHidden text.\n\n</details>\n\n")
+	}
+	if i%25 == 11 {
+		fmt.Fprintf(&b, "See [**%s**](%s).\n", titleOf(j), linkTo(i, j))
 	}
 	return b.String()
 }
