@@ -639,6 +639,9 @@ func (f *fastState) heading(off int, line []byte) bool {
 	if !ok {
 		return f.p.no("raw HTML")
 	}
+	if masked, ok = maskEscapes(line[n:], masked); !ok {
+		return f.p.no("a backslash before a backtick or '<'")
+	}
 	f.block, f.blockAt = masked, 0 // a heading is one line
 	ok = f.inlineLine(off+n, line[n:], masked, true)
 	f.block = nil
@@ -746,6 +749,9 @@ func (f *fastState) citedItem(off int, line []byte, c0 int) bool {
 	f.text = f.text[:0]
 	first := len(f.b.Links)
 	masked, ok := inlineMask(line[c0:])
+	if ok {
+		masked, ok = maskEscapes(line[c0:], masked)
+	}
 	if !ok || !f.inlineLine(off+c0, line[c0:], masked, true) {
 		return false
 	}
@@ -1115,23 +1121,8 @@ func (f *fastState) inlineBlock(s []byte, from int, offs []int) bool {
 	if !ok {
 		return f.p.no("raw HTML")
 	}
-	if bytes.IndexByte(masked, '\\') >= 0 {
-		// escapes, outside code spans and autolinks (inside, a backslash is literal): an escaped
-		// punctuation character is literal, so it is masked (with 2, which plainText refuses:
-		// recorded text keeps no escape); one before a backtick or '<' could change the spans
-		// and autolinks found, and falls back
-		if bytes.Contains(s, []byte("\\`")) || bytes.Contains(s, []byte("\\<")) {
-			return f.p.no("a backslash before a backtick or '<'")
-		}
-		if len(masked) > 0 && &masked[0] == &s[0] {
-			masked = bytes.Clone(masked)
-		}
-		for i := 0; i+1 < len(masked); i++ {
-			if masked[i] == '\\' && asciiPunct(masked[i+1]) {
-				masked[i], masked[i+1] = 2, 2
-				i++
-			}
-		}
+	if masked, ok = maskEscapes(s, masked); !ok {
+		return f.p.no("a backslash before a backtick or '<'")
 	}
 	if !bracket {
 		return true
@@ -1151,6 +1142,30 @@ func (f *fastState) inlineBlock(s []byte, from int, offs []int) bool {
 		at = next
 	}
 	return true
+}
+
+// maskEscapes masks the backslash escapes of masked (s with its code spans and autolinks masked,
+// inside which a backslash is literal): an escaped ASCII punctuation character is literal (it opens
+// no link and no emphasis), so the pair is masked with 2; plainText gives it as written, as
+// goldmark's text segments do. It returns false when a backslash stands before a backtick or
+// '<': escaping those could change the code spans and autolinks found.
+func maskEscapes(s, masked []byte) ([]byte, bool) {
+	if bytes.IndexByte(masked, '\\') < 0 {
+		return masked, true
+	}
+	if bytes.Contains(s, []byte("\\`")) || bytes.Contains(s, []byte("\\<")) {
+		return nil, false
+	}
+	if len(masked) > 0 && &masked[0] == &s[0] {
+		masked = bytes.Clone(masked)
+	}
+	for i := 0; i+1 < len(masked); i++ {
+		if masked[i] == '\\' && asciiPunct(masked[i+1]) {
+			masked[i], masked[i+1] = 2, 2
+			i++
+		}
+	}
+	return masked, true
 }
 
 // inlineMask returns s with its code spans masked with 0 (see maskCodeSpans) and its autolinks
@@ -1393,6 +1408,11 @@ func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 			e := i + bytes.IndexByte(line[i:], '>')
 			*w = append(*w, line[i+1:e]...)
 			i = e
+			continue
+		}
+		if masked[i] == 2 && c == '\\' { // an escape: as written
+			*w = append(*w, c, line[i+1])
+			i++
 			continue
 		}
 		if masked[i] == 0 {
