@@ -17,6 +17,8 @@ import (
 //     every form YAML and OKF readers meet (date only, no offset, Z, offset, space separated,
 //     quoted and plain), few links.
 //
+//   - G, court decisions (after a public 62,161-file bundle): ~4 KB per decision, umlauts in
+//     file names and text, `generated` and `sources` on every file, one flat folder per court.
 //   - D, a documentation site converted to Markdown, the shape of real docs bundles (see conceptD):
 //     nested lists, indented code, titled links and the rest of what the Markdown fast path must
 //     read to be fast on them.
@@ -28,6 +30,9 @@ const perDir = 100
 // writeBundle writes a bundle of n concepts of the given shape under dir and returns the bytes
 // written.
 func writeBundle(dir, shape string, n int) (int64, error) {
+	if shape == "G" {
+		return writeCourts(dir, n)
+	}
 	var total int64
 	write := func(rel, text string) error {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -286,4 +291,119 @@ func conceptD(i, n int) string {
 		fmt.Fprintf(&b, "See [**%s**](%s).\n", titleOf(j), linkTo(i, j))
 	}
 	return b.String()
+}
+
+// courts are the folders of shape G, one per court, flat; several names hold umlauts.
+var courts = []string{"bgh", "bverfg", "bverwg", "bfh", "bag", "bsg", "olg-münchen", "olg-köln",
+	"olg-düsseldorf", "lg-nürnberg-fürth", "vg-würzburg", "lsg-baden-württemberg", "ovg-lüneburg",
+	"fg-münster", "lag-köln", "ag-lörrach"}
+
+var wörter = strings.Fields(`der die das Kläger Beklagte Berufung Revision Urteil Gründe Tatbestand
+Landgericht Oberlandesgericht Anspruch gemäß Vorschrift Zulässigkeit Begründetheit
+Verhältnismäßigkeit Schadensersatz Mängel Gewährleistung Rückzahlung Vergütung Fälligkeit
+überwiegend zulässig unbegründet Streitwert Kostenentscheidung vorläufig vollstreckbar Mietverhältnis
+Kündigung Räumung Bescheid Widerspruch Rechtsmittel Beschwerde Erstattung Säumnis Zuständigkeit
+Verfahren Würdigung Beweisaufnahme Zeugin Gutachten Sachverständige Haftung Versäumnisurteil`)
+
+// gFile is the file name of decision i of shape G: its court, day, docket and subject, in
+// lower case with umlauts.
+func gFile(i int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 17))
+	w := strings.ToLower(wörter[r.IntN(len(wörter))])
+	return fmt.Sprintf("%s-20%02d-%02d-%02d-%d-%s-%d-%02d-%s.md", courts[i%len(courts)], 10+r.IntN(15), 1+r.IntN(12), 1+r.IntN(28),
+		1+r.IntN(12), []string{"zr", "u", "c", "ks", "sa", "azr"}[r.IntN(6)], i, 10+r.IntN(15), w)
+}
+
+// conceptG is one court decision of shape G (~4 KB): `generated` and `sources` on every file,
+// German text with umlauts, a tenor, facts and reasons, the statutes cited, and a link to an
+// earlier decision of the same court in one file of four.
+func conceptG(i int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 19))
+	court := courts[i%len(courts)]
+	satz := func(b *strings.Builder, n int) {
+		start := b.Len()
+		for b.Len()-start < n {
+			k := 8 + r.IntN(12)
+			for w := 0; w < k; w++ {
+				if w > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(wörter[r.IntN(len(wörter))])
+			}
+			if r.IntN(3) == 0 {
+				fmt.Fprintf(b, " (§ %d Abs. %d BGB)", 100+r.IntN(900), 1+r.IntN(3))
+			}
+			b.WriteString(". ")
+		}
+		b.WriteString("\n")
+	}
+	var b strings.Builder
+	b.WriteString("---\n")
+	b.WriteString("type: Gerichtsentscheidung\n")
+	fmt.Fprintf(&b, "title: \"%s, Urteil vom %02d.%02d.20%02d – %d %s %d/%02d\"\n", strings.ToUpper(court), 1+r.IntN(28), 1+r.IntN(12), 10+r.IntN(15),
+		1+r.IntN(12), []string{"ZR", "U", "C", "KS"}[r.IntN(4)], i, 10+r.IntN(15))
+	b.WriteString("description: ")
+	satz(&b, 160)
+	fmt.Fprintf(&b, "tags: [urteil, %s, %s]\n", court, strings.ToLower(wörter[r.IntN(len(wörter))]))
+	fmt.Fprintf(&b, "timestamp: %s\n", stamp(r))
+	fmt.Fprintf(&b, "generated: { by: agent:rechtsprechung-import/2.1, at: %s }\n", stamp(r))
+	b.WriteString("sources:\n")
+	fmt.Fprintf(&b, "  - id: entscheidung\n    resource: https://rechtsprechung.example.de/%s/%d\n    title: Volltext der Entscheidung\n    last_modified: %s\n", court, i, stamp(r))
+	b.WriteString("---\n\n")
+	fmt.Fprintf(&b, "# Urteil %d\n\n## Tenor\n\n", i)
+	for k := 1; k <= 3; k++ {
+		fmt.Fprintf(&b, "%d. ", k)
+		satz(&b, 120)
+	}
+	b.WriteString("\n## Tatbestand\n\n")
+	for p := 0; p < 3; p++ {
+		satz(&b, 500)
+		b.WriteString("\n")
+	}
+	b.WriteString("## Entscheidungsgründe\n\n")
+	for p := 0; p < 3; p++ {
+		satz(&b, 550)
+		b.WriteString("\n")
+	}
+	if i%4 == 0 && i >= len(courts) {
+		fmt.Fprintf(&b, "Vgl. bereits [die frühere Entscheidung](%s).[^entscheidung]\n\n", gFile(i-len(courts)))
+	} else {
+		b.WriteString("Die Revision wird nicht zugelassen.[^entscheidung]\n\n")
+	}
+	b.WriteString("[^entscheidung]: Volltext der Entscheidung.\n")
+	return b.String()
+}
+
+// writeCourts writes shape G: n decisions, one flat folder per court, each with an index.
+func writeCourts(dir string, n int) (int64, error) {
+	var total int64
+	idx := make([]strings.Builder, len(courts))
+	for c := range courts {
+		fmt.Fprintf(&idx[c], "# %s\n\n", strings.ToUpper(courts[c]))
+	}
+	for i := 0; i < n; i++ {
+		c := i % len(courts)
+		p := filepath.Join(dir, courts[c], gFile(i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return total, err
+		}
+		text := conceptG(i)
+		total += int64(len(text))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return total, err
+		}
+		fmt.Fprintf(&idx[c], "* [Urteil %d](%s)\n", i, gFile(i))
+	}
+	var root strings.Builder
+	root.WriteString("---\nokf_version: \"0.2\"\n---\n\n# Gerichte\n\n")
+	for c, name := range courts {
+		fmt.Fprintf(&root, "* [%s](%s/index.md)\n", strings.ToUpper(name), name)
+		s := idx[c].String()
+		total += int64(len(s))
+		if err := os.WriteFile(filepath.Join(dir, name, "index.md"), []byte(s), 0o644); err != nil {
+			return total, err
+		}
+	}
+	total += int64(root.Len())
+	return total, os.WriteFile(filepath.Join(dir, "index.md"), []byte(root.String()), 0o644)
 }

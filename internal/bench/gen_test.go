@@ -83,3 +83,39 @@ func TestParseSizes(t *testing.T) {
 		}
 	}
 }
+
+// Shape G is court decisions: flat court folders, umlauts in names and text, generated and sources
+// on every file, each decision's footnote defined.
+func TestShapeG(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := writeBundle(dir, "G", 100); err != nil {
+		t.Fatal(err)
+	}
+	b, err := okf.LoadDir(dir, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Concepts) != 100 {
+		t.Fatalf("%d concepts, want 100", len(b.Concepts))
+	}
+	umlaut := 0
+	for _, c := range b.Concepts {
+		if strings.ContainsAny(c.Path, "äöüß") {
+			umlaut++
+		}
+		if c.Frontmatter.Generated == nil || len(c.Frontmatter.Sources.Items) != 1 {
+			t.Fatalf("%s: generated %v, %d sources", c.Path, c.Frontmatter.Generated, len(c.Frontmatter.Sources.Items))
+		}
+		if strings.Count(c.Path, "/") != 1 {
+			t.Errorf("%s: not in a flat court folder", c.Path)
+		}
+		for _, r := range c.Body.FootnoteRefs {
+			if !r.Defined {
+				t.Errorf("%s: footnote %q not defined", c.Path, r.Label)
+			}
+		}
+	}
+	if umlaut == 0 {
+		t.Error("no file name holds an umlaut")
+	}
+}

@@ -32,7 +32,7 @@ import (
 )
 
 func main() {
-	sizes := flag.String("sizes", "L:5678,S:3412,D:5678", "comma-separated SHAPE:FILES bundles to measure (shapes L, S and D; see gen.go)")
+	sizes := flag.String("sizes", "L:5678,S:3412,D:5678", "comma-separated SHAPE:FILES bundles to measure (shapes L, S, D and G; see gen.go)")
 	realDirs := flag.String("real", "", "comma-separated folders of real bundles to measure too")
 	cover := flag.Bool("coverage", true, "report the share of bodies and bytes the Markdown fast path leaves to goldmark (runs go test ./okf)")
 	cmds := flag.String("cmd", "lint", "comma-separated commands to run: lint, trust, attest")
@@ -67,8 +67,8 @@ func parseSizes(s string) ([]size, error) {
 	for _, f := range strings.Split(s, ",") {
 		shape, n, ok := strings.Cut(strings.TrimSpace(f), ":")
 		files, err := strconv.Atoi(n)
-		if !ok || err != nil || files <= 0 || (shape != "L" && shape != "S" && shape != "D") {
-			return nil, fmt.Errorf("size %q: want SHAPE:FILES with SHAPE L, S or D", f)
+		if !ok || err != nil || files <= 0 || (shape != "L" && shape != "S" && shape != "D" && shape != "G") {
+			return nil, fmt.Errorf("size %q: want SHAPE:FILES with SHAPE L, S, D or G", f)
 		}
 		out = append(out, size{shape: shape, files: files})
 	}
