@@ -1458,9 +1458,11 @@ func asciiPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
 
-// plainDest reports whether c may stand in a link destination in the subset.
+// plainDest reports whether c may stand in a link destination in the subset. Bytes of UTF-8
+// beyond ASCII do (a file named räumung.md): goldmark reads a destination byte by byte and ends
+// it at ASCII space only, keeping the bytes as written.
 func plainDest(c byte) bool {
-	if c <= ' ' || c >= 0x7f {
+	if c <= ' ' || c == 0x7f {
 		return false
 	}
 	switch c {
