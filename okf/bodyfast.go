@@ -7,40 +7,59 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// The Markdown fast path. Most bodies are headings, paragraphs of prose with a few `[text](dest)`
-// links, one-line list items and fenced code: for those, fastBody builds the Body line by line,
-// several times faster than goldmark's parse and tree walk, and identical to it. Anything it does
-// not read exactly (see mdLine, mayDefine, inline and plainText) makes it answer "not mine", and
-// parsedBody parses the whole body with goldmark instead. FuzzBodyFast and TestBodyFastRandom
-// check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
+// The Markdown fast path. Most bodies are headings, paragraphs of prose with links, lists (nested
+// or not), quotes and code: for those, fastBody builds the Body line by line, several times faster
+// than goldmark's parse and tree walk, and identical to it. Anything it does not read exactly (see
+// mdLine, mayDefine, inline and plainText) makes it answer "not mine", with a reason (refuse;
+// TestBodyFastCoverage reports a bundle's), and parsedBody parses the whole body with goldmark
+// instead. FuzzBodyFast, TestBodyFastRandom and TestBodyFastCorpus check it against goldmark:
+// whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
-//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no `<` (HTML blocks, raw HTML) but in code spans,
-//     autolinks and HTML comment blocks (a line starting with `<!--` at column 0, to the first line
-//     holding `-->`); no `]:` in a paragraph, item or quote starting with `[` (a link reference
-//     definition starts a paragraph with `[` and holds one; without any, a bracket that is not an
-//     inline link is literal text);
-//   - every non-blank line starts at column 0 (no indentation: no indented code, no nested list
-//     content) and is an ATX heading (`#`..`######`, a space, text not ending in `#`), a fence
-//     opening, a thematic break after a blank line, heading, fence or break, a bullet (`-`, `*`) or
-//     ordered (`1.`, `1)`) item of one line (one to four spaces, then text that would start a
-//     paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
+//   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no tab in a line's indentation; no `<` (HTML
+//     blocks, raw HTML) but in code spans, autolinks and HTML comment blocks (a line starting with
+//     `<!--` at column 0, to the first line holding `-->`); no `]:` in a paragraph, item or quote
+//     starting with `[` (a link reference definition starts a paragraph with `[` and holds one;
+//     without any, a bracket that is not an inline link is literal text);
+//   - at column 0, a line is an ATX heading (`#`..`######`, a space, text not ending in `#`), a
+//     fence opening, a thematic break after a blank line, heading, fence, break or list item, a
+//     bullet (`-`, `*`) or ordered (`1.`, `1)`) item (one to four spaces, then text that would start
+//     a paragraph), a footnote definition of one line, a block quote line (`>`, a space, and nothing
 //     or paragraph text, not right after an item or definition, and followed by nothing but a blank
 //     line, a heading, a fence or a comment), or a paragraph line starting with a character that
-//     opens no block (no setext underlines, `+` items); an ordered item right after a paragraph
-//     line, and a paragraph line right after an item or definition (a lazy continuation), fall back;
+//     opens no block (no setext underlines, `+` items); an ordered item but one numbered 1 right
+//     after a paragraph line, and a paragraph line right after a definition, fall back;
+//   - list items (outside an index and a `# Citations` section, where an item is one line): an
+//     item's text opens a paragraph in it, and the lines indented to its content column (the
+//     column of that text) are its content: paragraphs, nested items (indented up to three more
+//     columns), fenced code opened at the content column (each line read from that column, a blank
+//     line as an empty one; a line indented less before the closing fence falls back) and indented
+//     code; any other block in an item (heading, quote, break, definition, HTML) falls back. A line
+//     indented less closes the items it is not in;
+//   - a paragraph (in an item or not) is continued by any line of text that opens no block, whatever
+//     its indentation (a lazy continuation line), by a line indented four columns or more past the
+//     innermost item it is in, and by an ordered item not numbered 1 in its own container: none of
+//     these can interrupt it; a paragraph at column 0 may be indented up to three columns;
+//   - indented code (four columns past the container, or column 0, after anything but a paragraph)
+//     runs to the first line indented less, its trailing blank lines left out; each line is read from
+//     four columns past the container and ends with a newline; in an item, a blank line inside it
+//     must be empty; after a footnote definition, an indented line falls back (it may continue it);
 //   - inline, only links change what is recorded outside headings and citations: code spans and
-//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); in a block holding a `[`, no `\` outside them
-//     (escapes can hide a link); then every `[` opens a one-line `[text](dest)` or `![text](dest)`
-//     with a plain destination, a footnote reference `[^label]`, or a literal `[text]` not followed
-//     by `(` or `[`;
+//     autolinks are masked (they hide brackets, `<` and `\`; see inlineMask); a backslash before
+//     ASCII punctuation is an escape and masked too (it hides a bracket), but one before a backtick
+//     or `<` falls back (it could change the spans and autolinks found); then every `[` opens a
+//     one-line `[text](dest)` or `![text](dest)` with a plain destination and an optional title in
+//     double or single quotes (see titleEnd), a footnote reference `[^label]`, a literal `[text]`
+//     not followed by `(` or `[`, literal nested brackets (`[[Page|text]]`) none of whose `]` is
+//     followed by `(` or `[` (see bracketGroup), or is literal because no `]` follows it in its
+//     block; a quote's paragraph is read as one block, its lines joined without their `>`;
 //   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
 //     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
 //     content. Entities are kept as written, as goldmark's text segments keep them.
 //   - footnote definitions are dropped unless referenced and their links come last, in the order of
 //     first reference, as goldmark's footnote transformer does (see footnoteLinks).
 //
-// Fenced code (opened at column 0 with ``` or ~~~) is taken whatever it holds.
+// Fenced code opened at column 0 with ``` or ~~~ is taken whatever it holds.
 
 // fast line kinds
 const (
@@ -107,7 +126,7 @@ func mdLine(line []byte) int {
 			return fkNo
 		}
 		if c == '+' {
-			if len(line) > 1 && (line[1] == ' ' || line[1] == '\t') {
+			if len(line) == 1 || line[1] == ' ' || line[1] == '\t' { // an item, maybe empty
 				return fkNo
 			}
 			return fkPara
@@ -231,6 +250,98 @@ func breakLike(line []byte) bool {
 	return true
 }
 
+// refuse answers "not mine" for the body, saying why (for TestBodyFastCoverage, which reports the
+// reasons of a bundle's fallbacks): the first reason given is kept, and where it was met (a
+// paragraph, a heading) beside it. It costs nothing on a body the fast path takes.
+func (p *bodyParser) refuse(why string) (*Body, bool) {
+	p.no(why)
+	return nil, false
+}
+
+// no records why the fast path refuses the body and returns false: the first reason, then the
+// block it was met in.
+func (p *bodyParser) no(why string) bool {
+	if p.why == "" {
+		p.why = why
+	} else if p.whyIn == "" {
+		p.whyIn = why
+	}
+	return false
+}
+
+// blankLine reports whether line holds nothing but spaces and tabs.
+func blankLine(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// ordered reports whether an item line (of kind fkItem) is an ordered item.
+func ordered(line []byte) bool { return line[0] >= '0' && line[0] <= '9' }
+
+// startsOne reports whether line starts an ordered item numbered 1, which may interrupt a
+// paragraph (no other ordered item may).
+func startsOne(line []byte) bool {
+	return len(line) > 2 && line[0] == '1' && (line[1] == '.' || line[1] == ')')
+}
+
+// noReasonKind names the block of kind k that content, a line in a list item, opens.
+func noReasonKind(k int, content []byte) string {
+	switch k {
+	case fkHeading:
+		return "a heading"
+	case fkFence:
+		return "a fence"
+	case fkBreak:
+		return "a break or setext underline"
+	case fkQuote:
+		return "a quote"
+	case fkDef:
+		return "a footnote definition"
+	case fkNo:
+		return noReason(content)
+	}
+	return "a paragraph"
+}
+
+// noReason names what puts a line of kind fkNo outside the subset.
+func noReason(line []byte) string {
+	switch c := line[0]; {
+	case c == ' ' || c == '\t':
+		t := bytes.TrimLeft(line, " \t")
+		switch {
+		case len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t'):
+			return "an indented line: a bullet item"
+		case t[0] >= '0' && t[0] <= '9':
+			return "an indented line: maybe an ordered item"
+		case len(line)-len(t) >= 4 || c == '\t':
+			return "an indented line: indented code or item content"
+		}
+		return "an indented line: one to three spaces"
+	case c == '#':
+		return "a heading without text, or closed with #"
+	case c == '`':
+		return "a fence whose info holds a backtick"
+	case c == '+':
+		return "a + item"
+	case c == '-' || c == '*' || c == '_' || c == '=':
+		if breakLike(line) {
+			return "a setext underline or a spaced break"
+		}
+		return "a bullet item outside the subset (empty, a tab, or text that opens a block)"
+	case c == '<':
+		return "an HTML block"
+	case c >= '0' && c <= '9':
+		return "an ordered item outside the subset"
+	case c == '[':
+		return "a footnote definition outside the subset"
+	}
+	return "a line outside the subset"
+}
+
 // fastBody returns the Body of p.src, or ok false when the body is outside the subset.
 func (p *bodyParser) fastBody() (*Body, bool) { return p.fastRead(nil) }
 
@@ -240,19 +351,122 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	src := p.src
 	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
-			return nil, false
+			return p.refuse("a control byte")
 		}
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
+	var cols []int  // the content columns of the open list items, outermost first
+	inDef := false  // a footnote definition is open: an indented line may be its content
 	for off := 0; off < len(src); {
 		line, next := nextLine(src, off)
+		if len(line) > 0 && line[0] != ' ' && line[0] != '\t' {
+			inDef = false
+		}
+		if len(line) > 0 && (line[0] == ' ' || len(cols) > 0) && ix == nil && f.inCitations == 0 && !blankLine(line) {
+			// a line that may be inside a list item, or continue a paragraph
+			ind := 0
+			for line[ind] == ' ' {
+				ind++
+			}
+			if line[ind] == '\t' {
+				return p.refuse("an indented line: a tab")
+			}
+			if prev == fkDef || prev == fkQuote || inDef {
+				return p.refuse("an indented line after a footnote definition or quote") // maybe its continuation
+			}
+			content := line[ind:]
+			ck := mdLine(content)
+			base := 0
+			if len(cols) > 0 {
+				base = cols[len(cols)-1]
+			}
+			inner := 0 // the content column of the innermost item the line is in
+			for i := len(cols) - 1; i >= 0; i-- {
+				if ind >= cols[i] {
+					inner = cols[i]
+					break
+				}
+			}
+			if paraStart >= 0 && (ck == fkPara || ind-inner >= 4 || ind >= base && ck == fkItem && ordered(content) && !startsOne(content)) {
+				// a continuation line of the open paragraph (indented code and an ordered list
+				// not starting at 1 cannot interrupt it), or a lazy one: text that opens no
+				// block continues the paragraph, whatever its indentation
+				if bytes.Contains(line, []byte("]:")) && src[paraStart] == '[' {
+					return p.refuse("maybe a link reference definition")
+				}
+				off = next
+				continue
+			}
+			for len(cols) > 0 && ind < cols[len(cols)-1] {
+				cols = cols[:len(cols)-1]
+			}
+			if ind > 0 {
+				if base = 0; len(cols) > 0 {
+					base = cols[len(cols)-1]
+				}
+				// an item or a paragraph may be indented up to three columns in its container; four
+				// open indented code (no paragraph is open: it would be continued)
+				if ind-base > 3 {
+					var ok bool
+					if next, ok = f.indented(off, base, len(cols) > 0); !ok {
+						return p.refuse("indented code")
+					}
+					prev = fkFence // a closed block
+					off = next
+					continue
+				}
+				if ck == fkFence && ind == base {
+					if paraStart >= 0 && !f.inline(paraStart, off, false) {
+						return p.refuse("a paragraph")
+					}
+					paraStart = -1
+					var ok bool
+					if next, ok = f.itemFence(off, base); !ok {
+						return p.refuse("a fence in a list item")
+					}
+					prev = fkFence
+					off = next
+					continue
+				}
+				if ck != fkItem && ck != fkPara {
+					return p.refuse("a block in a list item: " + noReasonKind(ck, content))
+				}
+				if paraStart >= 0 {
+					if !f.inline(paraStart, off, false) {
+						return p.refuse("a paragraph")
+					}
+					paraStart = -1
+				}
+				if ck == fkItem {
+					c0 := itemContent(content)
+					if bytes.Contains(content, []byte("]:")) && content[c0] == '[' {
+						return p.refuse("maybe a link reference definition")
+					}
+					cols = append(cols, ind+c0)
+					paraStart = off + ind + c0
+				} else {
+					if bytes.Contains(content, []byte("]:")) && content[0] == '[' {
+						return p.refuse("maybe a link reference definition")
+					}
+					paraStart = off + ind
+				}
+				prev = fkPara
+				if len(cols) > 0 {
+					prev = fkItem // a paragraph open in a list item
+				}
+				off = next
+				continue
+			}
+			// a line at column 0 closes every item: read below
+			cols = cols[:0]
+		}
 		kind := mdLine(line)
 		comment := bytes.HasPrefix(line, []byte("<!--"))
 		if kind == fkFence || comment {
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 			if comment {
@@ -266,75 +480,87 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		if kind == fkQuote {
 			if prev == fkItem || prev == fkDef {
-				return nil, false
+				return p.refuse("a quote right after an item")
 			}
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 			var ok bool
 			if next, ok = f.quote(off); !ok {
-				return nil, false
+				return p.refuse("a block quote")
 			}
 			prev = fkQuote
 			off = next
 			continue
 		}
 		if prev == fkQuote && (kind == fkPara || kind == fkItem || kind == fkDef) {
-			return nil, false // maybe a lazy continuation of the quote's paragraph
+			return p.refuse("a line right after a quote") // maybe a lazy continuation of the quote's paragraph
 		}
 		if kind == fkNo {
-			return nil, false
+			return p.refuse(noReason(line))
 		}
 		if bytes.Contains(line, []byte("]:")) && mayDefine(kind, line, src, paraStart, off) {
-			return nil, false
+			return p.refuse("maybe a link reference definition")
 		}
 		if kind == fkPara && (prev == fkItem || prev == fkDef) {
-			return nil, false // a lazy continuation line
+			return p.refuse("a lazy continuation line")
 		}
-		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak {
-			return nil, false // after a paragraph, `---` is a setext underline
+		// (after a list item, it closes the list: a setext underline cannot be lazy)
+		if kind == fkBreak && prev != fkBlank && prev != fkHeading && prev != fkFence && prev != fkBreak && prev != fkItem {
+			return p.refuse("a setext underline") // after a paragraph, `---` is a setext underline
 		}
-		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' {
-			return nil, false // only an ordered list starting at 1 interrupts a paragraph
+		if kind == fkItem && prev == fkPara && line[0] != '-' && line[0] != '*' && !startsOne(line) {
+			return p.refuse("an ordered item after a paragraph") // only an ordered list starting at 1 interrupts a paragraph
 		}
 		if kind != fkPara && paraStart >= 0 {
 			if !f.inline(paraStart, off, false) {
-				return nil, false
+				return p.refuse("a paragraph")
 			}
 			paraStart = -1
 		}
 		switch kind {
 		case fkPara:
-			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.Contains(line, []byte("://"))) {
+			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0) {
 				// A paragraph in a Citations section may be the numbered form of v0.1
 				// citations ([1] [Title](url), one per line): goldmark's reading records them
-				// (citationLines). A paragraph none of whose lines may be one records none.
-				return nil, false
+				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'). A
+				// paragraph none of whose lines may be one records none.
+				return p.refuse("a paragraph in a Citations section")
 			}
 			if paraStart < 0 {
 				paraStart = off
 			}
 		case fkHeading:
 			if !f.heading(off, line) {
-				return nil, false
+				return p.refuse("a heading")
 			}
 		case fkItem:
-			if !f.item(off, line) {
-				return nil, false
+			if ix == nil && f.inCitations == 0 {
+				// its text opens a paragraph in the item, which lines indented to its content
+				// column continue
+				c0 := itemContent(line)
+				cols = append(cols[:0], c0)
+				paraStart = off + c0
+			} else if !f.item(off, line) {
+				return p.refuse("a list item")
 			}
 		case fkDef:
 			// in an index, a definition falls back: whether the list after it is its own is
 			// goldmark's to say
-			if ix != nil || !f.def(off, line) {
-				return nil, false
+			if ix != nil {
+				return p.refuse("a footnote definition in an index")
 			}
+			if !f.def(off, line) {
+				return p.refuse("a footnote definition")
+			}
+			inDef = true
 		}
 		prev = kind
 		off = next
 	}
 	if paraStart >= 0 && !f.inline(paraStart, len(src), false) {
-		return nil, false
+		return p.refuse("a paragraph")
 	}
 	if ix != nil {
 		ix.flush()
@@ -358,6 +584,10 @@ type fastState struct {
 	defs        []fastDef  // footnote definitions, in order
 	ix          *fastIndex // the index being read, nil for a concept
 	lead        int        // the end of a link starting a line of inline text, -1 when none
+	// block is the masked text of the block inlineLine reads, whose line starts at blockAt in
+	// it, or nil: a '[' with no ']' after it in the block is literal
+	block   []byte
+	blockAt int
 }
 
 // fastDef is a footnote definition and the links it holds: goldmark drops a definition never
@@ -406,7 +636,16 @@ func (f *fastState) heading(off int, line []byte) bool {
 	}
 	f.text = f.text[:0]
 	masked, ok := inlineMask(line[n:])
-	if !ok || !f.inlineLine(off+n, line[n:], masked, true) {
+	if !ok {
+		return f.p.no("raw HTML")
+	}
+	if masked, ok = maskEscapes(line[n:], masked); !ok {
+		return f.p.no("a backslash before a backtick or '<'")
+	}
+	f.block, f.blockAt = masked, 0 // a heading is one line
+	ok = f.inlineLine(off+n, line[n:], masked, true)
+	f.block = nil
+	if !ok {
 		return false
 	}
 	h := Heading{Level: n, Text: string(bytes.TrimSpace(f.text)), Pos: f.p.pos(off)}
@@ -510,6 +749,9 @@ func (f *fastState) citedItem(off int, line []byte, c0 int) bool {
 	f.text = f.text[:0]
 	first := len(f.b.Links)
 	masked, ok := inlineMask(line[c0:])
+	if ok {
+		masked, ok = maskEscapes(line[c0:], masked)
+	}
 	if !ok || !f.inlineLine(off+c0, line[c0:], masked, true) {
 		return false
 	}
@@ -584,6 +826,160 @@ func (f *fastState) fence(off int) int {
 	return off
 }
 
+// itemFence reads the fenced code block opened at column base (a list item's content column) by
+// the line at off, and returns the offset after it. Each line of the block is read from column
+// base, a blank line as an empty one (as goldmark does in a list item); a line indented less than
+// base before the closing fence ends the item, and the block, and falls back.
+func (f *fastState) itemFence(off, base int) (int, bool) {
+	src := f.p.src
+	line, next := nextLine(src, off)
+	fl := line[base:]
+	c := fl[0]
+	n := 1
+	for n < len(fl) && fl[n] == c {
+		n++
+	}
+	cb := CodeBlock{Fenced: true, Pos: f.p.pos(off + base)}
+	full := len(fl) // with its newline: an info string is read as fence reads it
+	if next > off+len(line) {
+		full++
+	}
+	if n < full-1 {
+		cb.Info = string(bytes.TrimSpace(fl[n:]))
+	}
+	start := off + base
+	var content []byte
+	lines := 0
+	contentEnd := len(src)
+	for off = next; off < len(src); {
+		l, nx := nextLine(src, off)
+		if blankLine(l) {
+			if bytes.IndexByte(l, '\t') >= 0 {
+				return 0, false
+			}
+			if nx == len(src) && off+len(l) == nx && len(l) > 0 {
+				break // a blank last line with no newline gives goldmark no line
+			}
+			content = append(content, '\n')
+			lines++
+			off = nx
+			continue
+		}
+		for i := 0; i < base; i++ {
+			if l[i] != ' ' {
+				return 0, false // the end of the item
+			}
+		}
+		if closesFence(l[base:], c, n) {
+			contentEnd = off
+			off = nx
+			break
+		}
+		content = append(content, l[base:]...)
+		content = append(content, '\n')
+		lines++
+		off = nx
+	}
+	cb.Content = string(content)
+	end := start + 1
+	if lines > 0 {
+		end = contentEnd
+	}
+	if len(f.sections) > 0 {
+		last := f.sections[len(f.sections)-1]
+		cb.Section, cb.SectionLevel = last.Text, last.Level
+		for _, s := range f.sections {
+			cb.Sections = append(cb.Sections, s.Text)
+		}
+	}
+	f.codeRanges = append(f.codeRanges, [2]int{start, end})
+	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	return off, true
+}
+
+// indented reads the indented code block whose first line is at off, in a container whose content
+// starts at column base (a list item's, or 0), and returns the offset after it: the lines indented
+// by base+4 spaces or more, and the blank lines between them, as goldmark's code block parser
+// reads them (each line from column base+4, given a newline; a blank line shorter than that, a
+// newline; the blank lines at the end left out). In a list item, a blank line inside the block
+// must be empty: goldmark reads a blank line there before the item's indentation is taken off.
+func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
+	src := f.p.src
+	start := off
+	var content []byte
+	end, after := off, off // the end of the last line of code, and the offset after it
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if blankLine(line) {
+			if bytes.IndexByte(line, '\t') >= 0 || inItem && len(line) > 0 && next < len(src) {
+				// a blank line that is not the last may be inside the block
+				if !f.blankEnds(next, base) {
+					return 0, false
+				}
+			}
+			off = next
+			continue
+		}
+		ind := 0
+		for ind < len(line) && line[ind] == ' ' {
+			ind++
+		}
+		if ind < base+4 {
+			if ind < len(line) && line[ind] == '\t' {
+				return 0, false
+			}
+			break
+		}
+		// the blank lines since the last line of code are inside the block
+		for b := after; b < off; {
+			l, nx := nextLine(src, b)
+			if len(l) > base+4 {
+				content = append(content, l[base+4:]...)
+			}
+			content = append(content, '\n')
+			b = nx
+		}
+		content = append(content, line[base+4:]...)
+		content = append(content, '\n')
+		end, after = off+len(line), next
+		if next > end {
+			end = next // the line's newline
+		}
+		off = next
+	}
+	first := start + bytes.IndexFunc(src[start:], func(r rune) bool { return r != ' ' }) // goldmark's Pos
+	cb := CodeBlock{Content: string(content), Pos: f.p.pos(first)}
+	if len(f.sections) > 0 {
+		last := f.sections[len(f.sections)-1]
+		cb.Section, cb.SectionLevel = last.Text, last.Level
+		for _, s := range f.sections {
+			cb.Sections = append(cb.Sections, s.Text)
+		}
+	}
+	f.codeRanges = append(f.codeRanges, [2]int{first, end})
+	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	return after, true
+}
+
+// blankEnds reports whether the blank lines from off on are followed by the end of the body or a
+// line that ends an indented code block in a container at column base: then the blank lines
+// before it are left out of the block.
+func (f *fastState) blankEnds(off, base int) bool {
+	src := f.p.src
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if !blankLine(line) {
+			ind := 0
+			for ind < len(line) && line[ind] == ' ' {
+				ind++
+			}
+			return ind < base+4
+		}
+		off = next
+	}
+	return true
+}
+
 // mayDefine reports whether the line at off, holding "]:", may be part of a link reference
 // definition: those start a paragraph with '[' (and hold "]:"), so a paragraph, item or footnote
 // text starting otherwise defines nothing, and a heading nothing either.
@@ -633,32 +1029,25 @@ func (f *fastState) quote(off int) (int, bool) {
 	return off, f.quotePara(para)
 }
 
-// quotePara records the links of a paragraph in a block quote, whose lines are not contiguous in
-// the source: its code spans are not masked, so a paragraph holding a '`' or '\\' with a '[', or
-// a '<', falls back.
+// quotePara records the links of a paragraph in a block quote, whose lines are apart in the
+// source: they are joined (without their '>' and space) and read as one block. A paragraph that
+// may be a link reference definition, or holds a footnote reference, falls back.
 func (f *fastState) quotePara(para [][2]int) bool {
-	var bracket, tick bool
-	for _, r := range para {
-		s := f.p.src[r[0]:r[1]]
-		if bytes.IndexByte(s, '<') >= 0 || f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
-			return false
-		}
-		bracket = bracket || bytes.IndexByte(s, '[') >= 0
-		tick = tick || bytes.IndexByte(s, '`') >= 0 || bytes.IndexByte(s, '\\') >= 0
-	}
-	if !bracket {
+	if len(para) == 0 {
 		return true
 	}
-	if tick {
-		return false
-	}
+	var buf []byte
+	var offs []int
 	for _, r := range para {
 		s := f.p.src[r[0]:r[1]]
-		if !f.inlineLine(r[0], s, s, false) {
-			return false
+		if f.p.src[para[0][0]] == '[' && bytes.Contains(s, []byte("]:")) || bytes.Contains(s, []byte("[^")) {
+			return f.p.no("a quote paragraph that may define a reference, or cites a footnote")
 		}
+		offs = append(offs, r[0])
+		buf = append(buf, s...)
+		buf = append(buf, '\n')
 	}
-	return true
+	return f.inlineBlock(buf, 0, offs)
 }
 
 // htmlComment reads the HTML block (CommonMark's kind 2) opened by the line at off, which starts
@@ -717,29 +1106,66 @@ func closesFence(line []byte, c byte, n int) bool {
 // inline records the links of the unrecorded text src[from:to] (a paragraph or a list item's
 // line), or returns false when its links cannot be read exactly without goldmark.
 func (f *fastState) inline(from, to int, _ bool) bool {
-	s := f.p.src[from:to]
+	return f.inlineBlock(f.p.src[from:to], from, nil)
+}
+
+// inlineBlock records the links of the unrecorded text s: the source from offset from on, or
+// when offs is not nil, lines joined by '\n' whose k-th starts at offset offs[k] of the source (a
+// paragraph in a block quote, whose lines are apart in the source).
+func (f *fastState) inlineBlock(s []byte, from int, offs []int) bool {
 	bracket, lt := bytes.IndexByte(s, '[') >= 0, bytes.IndexByte(s, '<') >= 0
 	if !bracket && !lt { // no link, no footnote reference, no HTML
 		return true
 	}
 	masked, ok := inlineMask(s)
 	if !ok {
-		return false
+		return f.p.no("raw HTML")
 	}
-	if bytes.IndexByte(masked, '\\') >= 0 {
-		return false // an escape, outside code spans and autolinks (inside, a backslash is literal)
+	if masked, ok = maskEscapes(s, masked); !ok {
+		return f.p.no("a backslash before a backtick or '<'")
 	}
 	if !bracket {
 		return true
 	}
-	for off := from; off < to; {
-		line, next := nextLine(f.p.src[:to], off)
-		if !f.inlineLine(off, line, masked[off-from:off-from+len(line)], false) {
+	f.block = masked
+	defer func() { f.block = nil }()
+	for at, k := 0, 0; at < len(s); k++ {
+		line, next := nextLine(s, at)
+		off := from + at
+		if offs != nil {
+			off = offs[k]
+		}
+		f.blockAt = at
+		if !f.inlineLine(off, line, masked[at:at+len(line)], false) {
 			return false
 		}
-		off = next
+		at = next
 	}
 	return true
+}
+
+// maskEscapes masks the backslash escapes of masked (s with its code spans and autolinks masked,
+// inside which a backslash is literal): an escaped ASCII punctuation character is literal (it opens
+// no link and no emphasis), so the pair is masked with 2; plainText gives it as written, as
+// goldmark's text segments do. It returns false when a backslash stands before a backtick or
+// '<': escaping those could change the code spans and autolinks found.
+func maskEscapes(s, masked []byte) ([]byte, bool) {
+	if bytes.IndexByte(masked, '\\') < 0 {
+		return masked, true
+	}
+	if bytes.Contains(s, []byte("\\`")) || bytes.Contains(s, []byte("\\<")) {
+		return nil, false
+	}
+	if len(masked) > 0 && &masked[0] == &s[0] {
+		masked = bytes.Clone(masked)
+	}
+	for i := 0; i+1 < len(masked); i++ {
+		if masked[i] == '\\' && asciiPunct(masked[i+1]) {
+			masked[i], masked[i+1] = 2, 2
+			i++
+		}
+	}
+	return masked, true
 }
 
 // inlineMask returns s with its code spans masked with 0 (see maskCodeSpans) and its autolinks
@@ -849,40 +1275,63 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 	for {
 		j := bytes.IndexByte(masked[i:], '[')
 		if j < 0 {
-			return !recorded || plainText(line, masked, i, len(line), &f.text)
+			if recorded && !plainText(line, masked, i, len(line), &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			return true
 		}
 		j += i
 		if j+1 < len(line) && masked[j+1] == '^' {
 			// a footnote reference: whether its label is defined or not, it makes no link when
 			// no '(' or '[' follows; its text is not recorded
 			if recorded {
-				return false
+				return f.p.no("a footnote reference in recorded text")
 			}
 			k := j + 2
 			for k < len(line) && labelByte(line[k]) {
 				k++
 			}
 			if k == j+2 || k >= len(line) || line[k] != ']' || k+1 < len(line) && (masked[k+1] == '(' || masked[k+1] == '[' || masked[k+1] == ':') {
-				return false
+				return f.p.no("a footnote reference outside the subset")
 			}
 			f.refs = append(f.refs, string(line[j+2:k]))
 			i = k + 1
 			continue
 		}
+		if f.block != nil && bytes.IndexByte(f.block[f.blockAt+j:], ']') < 0 {
+			// no ']' in the rest of the block: every bracket left is literal
+			if recorded && !plainText(line, masked, i, len(line), &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			return true
+		}
 		k := j + 1
 		for k < len(line) && masked[k] != '[' && masked[k] != ']' {
 			k++
 		}
-		if k >= len(line) || masked[k] != ']' {
-			return false
+		if k >= len(line) {
+			return f.p.no("a bracket not closed on its line")
+		}
+		if masked[k] == '[' {
+			// nested brackets (a wiki link [[Page]] or [[Page|text]]): literal when no ']' in
+			// them is followed by '(' or '[' and none opens a footnote reference
+			e := bracketGroup(masked, j)
+			if e < 0 {
+				return f.p.no("nested brackets outside the subset")
+			}
+			if recorded && !plainText(line, masked, i, e+1, &f.text) {
+				return f.p.no("emphasis, an escape or HTML in recorded text")
+			}
+			i = e + 1
+			continue
 		}
 		if k+1 < len(line) && masked[k+1] == '[' {
-			return false
+			return f.p.no("a reference link")
 		}
 		if k+1 >= len(line) || masked[k+1] != '(' {
 			// literal brackets: no definition exists
 			if recorded && !plainText(line, masked, i, k+1, &f.text) {
-				return false
+				return f.p.no("emphasis, an escape or HTML in recorded text")
 			}
 			i = k + 1
 			continue
@@ -891,8 +1340,12 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		for d < len(line) && plainDest(line[d]) {
 			d++
 		}
-		if d == k+2 || d >= len(line) || line[d] != ')' {
-			return false
+		dest := line[k+2 : d]
+		if len(dest) > 0 && d < len(line) && (line[d] == ' ' || line[d] == '\t') {
+			d = titleEnd(line, masked, d) // a title, which no Body records
+		}
+		if len(dest) == 0 || d < 0 || d >= len(line) || line[d] != ')' {
+			return f.p.no(destReason(line[k+2:]))
 		}
 		image := j > 0 && masked[j-1] == '!'
 		start := j
@@ -901,20 +1354,48 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		}
 		f.ltext = f.ltext[:0]
 		if !plainText(line, masked, j+1, k, &f.ltext) {
-			return false
+			return f.p.no("emphasis, an escape or HTML in link text")
 		}
 		if recorded {
 			if !plainText(line, masked, i, start, &f.text) {
-				return false
+				return f.p.no("emphasis, an escape or HTML in recorded text")
 			}
 			f.text = append(f.text, f.ltext...)
 		}
-		f.b.Links = append(f.b.Links, Link{Target: string(line[k+2 : d]), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
+		f.b.Links = append(f.b.Links, Link{Target: string(dest), Text: string(bytes.TrimSpace(f.ltext)), Image: image, Pos: f.p.pos(off + start)})
 		if start == 0 && !image {
 			f.lead = d + 1
 		}
 		i = d + 1
 	}
+}
+
+// bracketGroup returns the offset of the ']' closing the '[' at j of masked (the brackets nested
+// in between balanced, on the line), or -1 when the group may hold or make a link, a reference
+// or a footnote reference: a ']' followed by '(' or '[', a "[^", a ':' after the group, or no
+// closing bracket on the line.
+func bracketGroup(masked []byte, j int) int {
+	depth := 0
+	for x := j; x < len(masked); x++ {
+		switch masked[x] {
+		case '[':
+			if x+1 < len(masked) && masked[x+1] == '^' {
+				return -1
+			}
+			depth++
+		case ']':
+			if x+1 < len(masked) && (masked[x+1] == '(' || masked[x+1] == '[') {
+				return -1
+			}
+			if depth--; depth == 0 {
+				if x+1 < len(masked) && masked[x+1] == ':' {
+					return -1
+				}
+				return x
+			}
+		}
+	}
+	return -1
 }
 
 // plainText writes to w the text goldmark records for line[from:to], which holds no link, or
@@ -927,6 +1408,11 @@ func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 			e := i + bytes.IndexByte(line[i:], '>')
 			*w = append(*w, line[i+1:e]...)
 			i = e
+			continue
+		}
+		if masked[i] == 2 && c == '\\' { // an escape: as written
+			*w = append(*w, c, line[i+1])
+			i++
 			continue
 		}
 		if masked[i] == 0 {
@@ -967,9 +1453,16 @@ func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 
 func alnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
 
-// plainDest reports whether c may stand in a link destination in the subset.
+// asciiPunct reports whether c is ASCII punctuation, which a backslash escapes (§2.4).
+func asciiPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+// plainDest reports whether c may stand in a link destination in the subset. Bytes of UTF-8
+// beyond ASCII do (a file named räumung.md): goldmark reads a destination byte by byte and ends
+// it at ASCII space only, keeping the bytes as written.
 func plainDest(c byte) bool {
-	if c <= ' ' || c >= 0x7f {
+	if c <= ' ' || c == 0x7f {
 		return false
 	}
 	switch c {
@@ -977,4 +1470,49 @@ func plainDest(c byte) bool {
 		return false
 	}
 	return true
+}
+
+// destReason names what puts the link destination at the start of d outside the subset.
+func destReason(d []byte) string {
+	i := 0
+	for i < len(d) && plainDest(d[i]) {
+		i++
+	}
+	switch {
+	case i == 0 && len(d) > 0 && d[0] == '<':
+		return "a link destination in angle brackets"
+	case i == 0 && len(d) > 0 && d[0] == ')':
+		return "an empty link destination"
+	case i < len(d) && d[i] == ' ' && i+1 < len(d) && (d[i+1] == '"' || d[i+1] == '\'' || d[i+1] == '('):
+		return "a link title"
+	case i == len(d):
+		return "a link not closed on its line"
+	}
+	return "a link destination outside the subset"
+}
+
+// titleEnd returns the offset of the ')' closing a link whose destination ends at d, before the
+// spaces and the title that follow it, or -1 when the title is outside the subset: in double or single quotes,
+// on the link's line, holding none of the bytes that could end it elsewhere or change the text
+// around it (its quote, '\\', '`', '<', brackets, a masked byte).
+func titleEnd(line, masked []byte, d int) int {
+	for d < len(line) && (line[d] == ' ' || line[d] == '\t') {
+		d++
+	}
+	if d == len(line) || line[d] != '"' && line[d] != '\'' {
+		return -1
+	}
+	q := line[d]
+	for d++; d < len(line) && line[d] != q; d++ {
+		switch c := line[d]; {
+		case masked[d] != c, c == '\\', c == '`', c == '<', c == '[', c == ']', c == '"', c == '\'':
+			return -1
+		}
+	}
+	if d == len(line) {
+		return -1
+	}
+	for d++; d < len(line) && (line[d] == ' ' || line[d] == '\t'); d++ {
+	}
+	return d
 }

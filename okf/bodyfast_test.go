@@ -79,6 +79,30 @@ var bodySeeds = []string{
 	"[link at start](a.md) of the line\n",
 	"# Citations\n\nIntro.\n\n- one\n\n# Next\n\n- not a citation\n",
 	"# A\n## B\n### C\n```\nx\n```\n## D\n```\ny\n```\n",
+	"## When to optimize[\u200b](#when-to-optimize \"Direct link to When to optimize\")\n\nText [a](b.md 'single') and [c](d \"t (x): y\")  and ![i](j.png \"T\").\n",
+	"- [a](b \"t\") item\n* [c](d\t'e' ) x\n",
+	"- a\n  - b [x](y.md)\n    - c\n- d\n",
+	"*   Item with [l](u)\n    *   Sub\n        more text [m](n)\n*   Next\n",
+	"1.  Step one\n    \n2.  Step two [a](b)\n    \n    Para in item with [c](d).\n    \n3.  Three\n",
+	"Para\n  continued [a](b)\n    more\n",
+	"text\n1. one\n2. two\n",
+	"- a\n  more\n- b\n",
+	"1. a\n   2. not an item\n",
+	"- a\n\n  b [c](d)\n\n- e\n  - f\n\n    g\n\nh\n",
+	"---\ntitle: T\nsources:\n  - a.md\nkind: concept\ntags:\n  - x [l](m)\n  - y\nconfidence: 1\n---\n\n# T\n",
+	"- a\nlazy [x](y)\n  - b\n lazy too\n- c\n",
+	"para\n  - indented item\n   - sibling\n\n   text in it\n",
+	"Bash\n\n    databricks auth login --host <workspace-url>\n\n## Next\n\n    a\n\n      b [x](y)\n    \n\nText.\n",
+	"1.  Copy it:\n    \n    Bash\n    \n        mkdir x [a](b)\n    \n2.  Then:\n    \n        pip install -r requirements.txt\n",
+	"# H\n    code at the end",
+	"# [[mlflow-trace|MLflow Trace]] Limits\n\nSee [[Scorers]] and [[a [b] c|d]] for [x](y.md). ^[source-page.md]\n- [[MLflow Trace|Traces]] — records\n",
+	"A range [0, 1) and [a\nlist without a close.\n\n# [open\n\nA [b](c) [d\n",
+	"## Error condition: DELTA\\_ALTER\\_TABLE\n\n*   [table\\_name](https://x/y#t) and \\*\n\n# Citations\n\n- a\\_b [c](d)\n",
+	"1.  Run:\n    \n    ```python\n    x = 1\n    \n      y [a](b)\n    ```\n    \n    Then [c](d).\n2.  Two\n    ~~~\n    z\n",
+	"- a\n  ```\n  x\n  ```\n- b\n  ```go\n  ```\n",
+	"> **Note:** `code` and [a](b) ^[src.md]\n>\n> `<T>` x [[Page]] \\[y\\]\n> b [c](d) `e\n> f` g\n",
+	"Vgl. [die frühere Entscheidung](bgh-2019-räumungsklage.md) und [Straße](../ä/öß.md#fuß \"Titel\").\n",
+	"Click **\\+ New** > \\[beta\\] and \\_x\\_ then [a](b.md) 15.4.\\*.\n",
 }
 
 // nearMisses are bodies just outside the subset (or right at its edge); the fast path may take any
@@ -101,6 +125,20 @@ var nearMisses = []string{
 	"a_b [x](y_z.md)\n", "[a](b)\n[c](d)\n", "x ![a](b) y\n", "!![a](b)\n", "[a](b)]\n", "[[a](b)\n",
 	"> a `\nx` [a](b) `\n", "> a\nb [c](d)\n", "> a\n>\nb\n", "> a\n- b\n", "> a\n---\n", "para\n> q\n", "- i\n> q\n",
 	"[a](b%20c)\n", "# Citations\n- <https://a.b/c>\n- ![i](j) <http://c> [a](b)\n- [a](b) <http://c>\n- <a@b.co>\n", "<http://a`b> x`\n", "x [a]: b\n[a]\n", "> [a]: /u\n\n[a]\n", "- [a]: /u\n\n[a]\n", "[b]\nx [a]: b\n[a]\n", "[^1]: [a]: b\n", "`a\\` [x](y)\n", "\\`a` [x](y)`\n", "# `a\\` b\n", "[a](é)\n", "[é](b)\n", "[a](b#c?d=e)\n", "[ a ](b)\n",
+	"[a](b \"t\" )\n", "[a](b \"t\"x)\n", "[a](b 't')\n", "[a](b \"t`x\") `\n", "[a](b  \"t\")\n", "[a](b\t\"t\")\n", "[a](b \"a\\\"b\")\n",
+	"[a](b \"(x)\")\n", "[a](b (t))\n", "[a](b \"t)\n", "[a](b \"t\n\")\n", "[a](b \"<http://x>\")\n", "[a](b \"[x](y)\")\n", "[a]( \"t\")\n", "[a](b \"\")\n",
+	"[a](b 't\"')\n", "- a\n lazy\n", "- a\n  - b\nlazy\n", "- a\n  - b\n c\n", "- a\n\n    code\n", "- a\n  ---\n", "- a\n  # h\n", "- a\n  > q\n",
+	"- a\n  ```\n  x\n  ```\n", "1. a\n   more\n2. b\n", "- a\n  more\n2. b\n", "- a\n2. b\n", "- a\n\n  [x]: y\n\n[x]\n", "- a\n  [x]: y\n", "- [x]: y\n  - b\n",
+	"- a\n   - b\n", "- a\n - b\n", "- a\n\t- b\n", "  - a\n", "para\n  - b\n", "para\n  1. b\n", "- a\n  <!-- c -->\n", "- a\n    \n  b\n", "- a\n  - b\n\n  c\n",
+	"-   a\n    -   b\n        -   c\n", "- a\n  2) b\n", "- a\n  1) b\n", "text\n1) b\n", "text\n10. b\n", "- a\n      x\n", "- a\n  * b\n  - c\n", "1. a\n  - b\n",
+	"- [a\n  b](c)\n", "- `a\n  b` [c](d)\n", "- a\n  [b](c \"t\")\n", "- a\n  [^1]\n\n[^1]: x\n", "  para\n", "- a\n\n\n  b\n", "- a\n  -\n", "- a\n  - \n",
+	"# Citations\n- a\n  - b\n", "# Citations\n\nx\n  y\n", "- a\n===\n", "- a\n  ===\n", "- a\n- - -\n", "- a\nb\n---\n", "- a\n  b\n  ---\n", "[^1]: a\n  b [c](d)\n", "> a\n  b [c](d)\n",
+	"- a\n2. b\n", "- a\nb\n2. c\n", "1. a\nb\n2. c\n", "- a\n    - b\n", "- a\n     - b\n", "  - a\n    b\n      c\n", "   - a\n\n      b\n", "- a\n\n   b\n", "[a](b\u00a0c)\n", "[a](b\u2003c)\n", "[a](\xff)\n", "[a](b\xc2)\n", "[a](\u00e9 \"t\")\n", "[a](b\x7fc)\n", "[a](\u3000)\n", "# x\\\n", "# a\\b\n", "# \\[x\\](y)\n", "# a\\\\_b_\n", "[\\*a*](b)\n", "# a\\*b*\n", "# \\`a`\n", "# a \\<b>\n", "- [a\\_b](c) - d\\_e\n", "# Citations\n- \\[1\\] x\n", "> a `\n> [x](y)`\n", "> \\[a](b)\n", "> <http://x> [a](b)\n", "> `a\n> b` [c](d)\n", "> [a\n> b](c)\n", "> [a\n> x\n", "> x\n> [a]: b\n", "> `[`\n> ](x)\n", "> ```\n> [a](b)\n", "- a\n  ```\n  x\n y\n  ```\n", "- a\n  ```\n  x\nz\n  ```\n", "- a\n  ```\n  x\n   ```\n", "- a\n  ```\n  x\n      ```\n", "- a\n  ```\n  x\n\n", "- a\n  ```\n  x", "- a\n  ```\n",
+	"- a\n  ```", "- a\n  ``` g\n", "- a\n  ```g", "- a\n  ```\n  [^1]\n  ```\n[^1]: x\n", "- a\n  ```\n\t\n  ```\n", "- a\n   ```\n   x\n   ```\n", "  ```\n  x\n  ```\n", "- a\n  ````\n  ```\n  ````\n", "\\[a](b)\n", "[a]\\(b)\n", "\\![a](b)\n", "[a\\]b](c)\n", "\\\\[a](b)\n", "\\`a` [x](y)`\n", "\\<http://a/[x](y)>\n", "a\\\nb [c](d)\n", "[a](b\\)c)\n",
+	"\\[a\\]: b\n\n[a]\n", "# \\[a\\]\n", "[a](b) \\\n", "[a](b)\\\n[c](d)\n", "\\[[a](b)\n", "[\\[a](b)\n", "[a](b) \\] [c](d)\n", "x \\` [a](b) `y`\n", "[[a]](b)\n", "[[a](b)]\n", "[[a]][b]\n", "[[a][b]]\n", "[[^1]]\n\n[^1]: x\n", "[[a]]: b\n", "x [[a]]: b\n", "[[a]\n", "[[a]\nb]\n", "[a\nb] [c](d)\n",
+	"[a\n[b](c)\n", "[a [b](c)\n", "# [a\n", "# [[a]] [b](c)\n", "[[a\\]]\n", "[[`]`]]\n", "[[a]]`\n", "![[a]]\n", "[![a]](b)\n", "> [[a]]\n", "> [a\n", "- [[a]]\n", "# Citations\n- [[a]]\n", "# Citations\n- [a\n", "    a\n  \n    b\n", "    a\n\t\n    b\n", "- x\n\n      a\n  \n      b\n", "- x\n\n      a\n\n      b\n", "- x\n\n      a\n      \n      b\n", "    a\n     \n",
+	"    a\n\n", "- x\n\n      a\n  b\n", "- x\n\n      a\nb\n", "    a\n---\n", "    a\n===\n", "\tcode\n", "    \tcode\n", "  \tcode\n", "    a\n  \tb\n", "# h\n    a\n",
+	"- a\n    b\n\n      c\n", "    [^1]\n\n[^1]: x\n", "    ```\n    x\n", "[^1]: a\n\n    b\n", "x[^1]\n\n[^1]: a\n\n    b\n", "[a](b \"&amp;\")\n", "# [a](b \"t\") c\n", "# Citations\n- [a](b \"t\")\n", "[a](b \"t\")[c](d)\n", "[a](b \"t\") [^1]\n\n[^1]: n\n",
 }
 
 func TestBodyFastSeeds(t *testing.T) {
@@ -171,9 +209,10 @@ func TestBodyFastCorpus(t *testing.T) {
 	if len(bodies) == 0 {
 		t.Fatal("no bodies in the corpus or testdata")
 	}
-	// Most bodies people write are in the subset (93% of the corpus's when this was written): a
-	// fast path that refused most of them would be one for nothing.
-	if taken := share(t, "corpus and testdata", bodies); taken < len(bodies)*3/4 {
+	// Most bodies people write are in the subset (98% of the corpus's and testdata's when this
+	// was written, 93% before nested lists, indented code and titled links were read): a fast
+	// path that refused many of them would be one for little.
+	if taken := share(t, "corpus and testdata", bodies); taken < len(bodies)*9/10 {
 		t.Errorf("the fast path took only %d of %d bodies", taken, len(bodies))
 	}
 	for _, dir := range filepath.SplitList(os.Getenv("OKF_BODYFAST_DIRS")) {
@@ -213,14 +252,14 @@ func TestBodyFastRandom(t *testing.T) {
 		"- [`code`](x.md)", "# Head `code` x", "# R & D", "# a_b_c", "# &amp; x", "10. ten", "1) paren", "1. [a](b)", "  [^1]: x",
 		"<!--", "-->", "<!-- a --> b [x](y)", "<!-->", "x --> y", "<!-- okf-lint-disable rule -->", "<!-- a --><!-- b -->", "<!---->", " <!-- c -->", "-  two spaces", "*    four [a](b)", "-     five", "1.  two", "10)   x", "2.0 is beta", "1.x", "3.\tt", "1.",
 		"> [!NOTE]", "> text [a](b.md) more", "- <https://example.com/x>", "* <a@b.co> text [c](d)", "<https://x.y>", "<https://x.y> trailing",
-		"# <http://h>", "<ftp://x>", "<pre:x>", "<script:x>", "<div:x>", "<a@b.c>", "<http://x> <div>", "- [a](b) <http://c>", "- ![i](j) <http://c> [a](b)", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
+		"# <http://h>", "<ftp://x>", "<pre:x>", "<script:x>", "<div:x>", "<a@b.c>", "<http://x> <div>", "- [a](b) <http://c>", "- ![i](j) <http://c> [a](b)", "> [a]: b", "> x [a]: b", "[a]\n: b", "x [Year]: y", "[x] y [a]: b", "[a\nb]: c", "- [a]: b", "## H[\u200b](#h \"Direct link to H\")", "  - nested [a](b)", "    * deeper", "   1. three", "  2. two", "  text", "      six", "  [a]: b", "  > q", "  # h", "  ```", "  ---", "    - [c](d)", "    ", "1.  four", "    1.  x", "        eight", "[a](b \"t\")", "[a](b 't') x", "[a](b \"t\" )", "[a](b \"t)", "[a](b (t))", "- x [a]: b", "## A `{ [r]: x }`", "# [a]: b", ">", "> ", ">  two", ">\tt", ">> nested", "> - item", "> # h", "> ---", "> `code` [x](y)", "> a <b>",
 	}
-	starts := []string{"", "", "", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
+	starts := []string{"", "", "", "  ", "    ", "  - ", "    - ", "# ", "## ", "# Citations", "- ", "* ", "  ", "> ", "1. ", "#", "-", "[", "!", "`", "[^1]: ", "[^2]: ", "2. ", "<!-- ", "<!--", "-   ", "1.  ", "2.0", "- 2.0 ", "-     ", "> ", ">", "> > "}
 	pieces := []string{"word ", "two words", " ", "  ", "[a](b.md)", "![i](p.png)", "[x]", "[", "]", "(", ")", "`", "``", "*", "_",
 		"**", "&amp;", "&", "\\", "\\[", "<", "!", "[t](", "u.md)", "é", "\u00a0", "#", " #", "[^1]", "]:", "\t", "https://e.com/a",
 		"[a b](c/d.md#e)", "`[a](b)`", "[a`](b)`", "*[a](b)*", "[*a*](b)", "[a](b_c)", "[a](b)[c](d)", ")", "\"", "'",
 		"[^1]", "[^2]", "[^3]", "[^1](x)", "`` a ` b ``", "` x `", "` `", "(p)", "&x", "& ", "a_b", "_a", "[a (b)](c)", "[`c`](d)", "[a_b](c)",
-		"[a&b](c)", "[a & b](c)", "[` a `](b)", "[^", "]",
+		"[a&b](c)", "[a & b](c)", "[a](b \"t\")", "[a](b 't `')", "[[a]]", "[[a|b]]", "  ```", "    ```", "  ~~~ x", "\\[", "\\]", "\\*", "\\(", "\\!", "\\\\", "[[", "]]", "^[x.md]", "[0, 1)", " \"t\")", "[a](b \"", "\")", "[` a `](b)", "[^", "]",
 		"`<T>`", "`a <b> c`", "<http://a.b/c>", "<https://x/[a](b)>", "<a@b.co>", "<http://a`b>", "<x:y>", "<ab>", "<http://a b>",
 		"<mailto:a@b>", "<http://a>`", "[<http://a>](b)", "![<http://a>](b)", "<http://a\\b>", "<a@b>", "<@b.c>", "<a@-b.c>", "<http:>", "`a\\`", "\\`", "`\\[a](b)`", "[x]: y", "[Year]:", "`[a]: b`", "<b>", "<a href=\"`\">`", "<http://x>`", "`<!-- c -->`", "<!-- c -->"}
 	rnd := xorshift(7)
@@ -355,3 +394,112 @@ func TestMaskCodeSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyFastCoverage reports, for the bundles named by OKF_BODYFAST_COVERAGE (folders separated
+// by ':'), the share of bodies and of bytes the fast path refuses and the first reason each is
+// refused for (the block it was met in beside it), so that the subset can grow where real bundles
+// need it. Each body the fast path takes is checked against goldmark too. It is a measurement: it
+// skips without the variable and fails on no share.
+//
+//	OKF_BODYFAST_COVERAGE=../../shared/corpus-large/databricks-okf go test ./okf -run TestBodyFastCoverage -v
+func TestBodyFastCoverage(t *testing.T) {
+	dirs := os.Getenv("OKF_BODYFAST_COVERAGE")
+	if dirs == "" {
+		t.Skip("set OKF_BODYFAST_COVERAGE to the folders to measure")
+	}
+	for _, dir := range filepath.SplitList(dirs) {
+		c := measureCoverage(t, dir)
+		t.Logf("%s: %s", dir, c)
+		for _, r := range c.reasons() {
+			t.Logf("  %5d bodies %9d bytes  %s", c.byReason[r][0], c.byReason[r][1], r)
+		}
+	}
+}
+
+// coverage counts the bodies (and bytes) of a bundle and those the fast path refuses, by reason.
+type coverage struct {
+	bodies, bytes, fell, fellBytes int
+	byReason                       map[string][2]int
+	shown                          int
+}
+
+// refusedAt returns the lines before and at the first line of body the fast path refuses (the
+// shortest refused prefix of whole lines), for OKF_BODYFAST_SHOW.
+func refusedAt(body string) string {
+	lines := strings.SplitAfter(body, "\n")
+	for n := 1; n <= len(lines); n++ {
+		if _, _, ok := bodiesOf(strings.Join(lines[:n], "")); !ok {
+			return fmt.Sprintf("%q", strings.Join(lines[max(0, n-4):n], ""))
+		}
+	}
+	return "(every prefix taken)"
+}
+
+func (c coverage) String() string {
+	return fmt.Sprintf("%d of %d bodies fall back (%.1f%%), %d of %d bytes (%.1f%%)", c.fell, c.bodies,
+		100*float64(c.fell)/float64(max(1, c.bodies)), c.fellBytes, c.bytes, 100*float64(c.fellBytes)/float64(max(1, c.bytes)))
+}
+
+// reasons returns the reasons, the most bodies first.
+func (c coverage) reasons() []string {
+	var out []string
+	for r := range c.byReason {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if d := c.byReason[b][0] - c.byReason[a][0]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// measureCoverage reads every .md file under dir as the loader does (an index.md with the index
+// reader, any other with the body reader), checking what the fast path takes against goldmark.
+func measureCoverage(t *testing.T, dir string) coverage {
+	c := coverage{byReason: map[string][2]int{}}
+	_ = filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		sp := SplitFrontmatter(src)
+		src, _ = tameBody(src, sp.BodyOffset)
+		body := string(src[sp.BodyOffset:])
+		p := &bodyParser{path: "c.md", src: src[sp.BodyOffset:], offset: sp.BodyOffset, lines: newLineIndex(src)}
+		var ok bool
+		if filepath.Base(path) == "index.md" {
+			var ix fastIndex
+			_, ok = p.fastRead(&ix)
+			checkIndex(t, body)
+		} else {
+			_, ok = p.fastBody()
+			checkBody(t, body)
+		}
+		c.bodies++
+		c.bytes += len(body)
+		if !ok {
+			c.fell++
+			c.fellBytes += len(body)
+			why := p.why
+			if p.whyIn != "" {
+				why += " (in " + p.whyIn + ")"
+			}
+			r := c.byReason[why]
+			c.byReason[why] = [2]int{r[0] + 1, r[1] + len(body)}
+			if w := os.Getenv("OKF_BODYFAST_SHOW"); w != "" && strings.Contains(why, w) && c.shown < 15 {
+				c.shown++
+				t.Logf("%s: %s", path, refusedAt(body))
+			}
+		}
+		return nil
+	})
+	return c
+}
+
+// TestBodyFastCoverageLines prints, for OKF_BODYFAST_COVERAGE_WHY (a reason), the first line of
+// up to 20 bodies refused for it whose refusal is at the line (a development aid).

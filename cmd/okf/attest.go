@@ -113,7 +113,7 @@ func sandboxFlags() []cli.Flag {
 		&cli.GenericFlag{Name: "env", Value: &multiValue{}, Usage: "pass the variable `NAME` through to external attesters (repeatable)"},
 		allowOutsideFlag(),
 		&cli.BoolFlag{Name: "allow-exec", Usage: "run external attesters (executables, Python: code from the bundle) in the sandbox; also OKF_ALLOW_EXEC=1. Without it they are unavailable; builtins always run"},
-		&cli.BoolFlag{Name: "unsafe-no-sandbox", Usage: "where this machine offers no sandbox (see okf version), run external attesters unconfined with okf's own rights"},
+		&cli.BoolFlag{Name: "unsafe-no-sandbox", Usage: "where this machine offers no sandbox (see okf version --sandbox), run external attesters unconfined with okf's own rights"},
 	}
 }
 

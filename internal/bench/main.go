@@ -1,9 +1,11 @@
-// Command bench measures the real okf binary on synthetic bundles of the two shapes of issue 11
-// (L: a generated wiki, S: generated records): CPU time per file (user + system, from the child's
-// rusage), wall time and peak RSS (ru_maxrss) of whole `okf lint`, `okf trust` and
-// `okf attest list` processes, the median of several runs.
+// Command bench measures the real okf binary on synthetic bundles of three shapes (L: a generated
+// wiki, S: generated records, D: a documentation site converted to Markdown; see gen.go) and on
+// real bundles: CPU time per file (user + system, from the child's rusage), wall time and peak RSS
+// (ru_maxrss) of whole `okf lint`, `okf trust` and `okf attest list` processes, the median of
+// several runs, beside the share of bodies and bytes the Markdown fast path leaves to goldmark.
 //
-//	go run ./internal/bench                          # L at 5,678 files and S at 3,412, okf lint
+//	go run ./internal/bench                          # L at 5,678 files, S at 3,412, D at 5,678, okf lint
+//	go run ./internal/bench -sizes D:5678 -real ../shared/corpus-large/databricks-okf
 //	go run ./internal/bench -sizes L:10000,L:30000,L:100000
 //	go run ./internal/bench -cmd lint,trust,attest -bin before=/tmp/okf-before,after=/tmp/okf
 //	go run ./internal/bench -rust /path/to/rust/okf       # the Rust crate's validate beside okf lint
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +32,9 @@ import (
 )
 
 func main() {
-	sizes := flag.String("sizes", "L:5678,S:3412", "comma-separated SHAPE:FILES bundles to measure (shapes L and S)")
+	sizes := flag.String("sizes", "L:5678,S:3412,D:5678", "comma-separated SHAPE:FILES bundles to measure (shapes L, S, D and G; see gen.go)")
+	realDirs := flag.String("real", "", "comma-separated folders of real bundles to measure too")
+	cover := flag.Bool("coverage", true, "report the share of bodies and bytes the Markdown fast path leaves to goldmark (runs go test ./okf)")
 	cmds := flag.String("cmd", "lint", "comma-separated commands to run: lint, trust, attest")
 	bins := flag.String("bin", "", "comma-separated okf binaries to compare, each NAME=PATH or PATH (default: build ./cmd/okf)")
 	reps := flag.Int("reps", 5, "runs of each measurement; the median is reported")
@@ -43,7 +48,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sizes, *cmds, *bins, *rust, *reps, *keep, os.Stdout); err != nil {
+	if err := run(*sizes, *realDirs, *cmds, *bins, *rust, *reps, *keep, *cover, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -54,6 +59,7 @@ type binary struct{ name, path string }
 type size struct {
 	shape string
 	files int
+	dir   string // a real bundle's folder, for shape "real"
 }
 
 func parseSizes(s string) ([]size, error) {
@@ -61,10 +67,10 @@ func parseSizes(s string) ([]size, error) {
 	for _, f := range strings.Split(s, ",") {
 		shape, n, ok := strings.Cut(strings.TrimSpace(f), ":")
 		files, err := strconv.Atoi(n)
-		if !ok || err != nil || files <= 0 || (shape != "L" && shape != "S") {
-			return nil, fmt.Errorf("size %q: want SHAPE:FILES with SHAPE L or S", f)
+		if !ok || err != nil || files <= 0 || (shape != "L" && shape != "S" && shape != "D" && shape != "G") {
+			return nil, fmt.Errorf("size %q: want SHAPE:FILES with SHAPE L, S, D or G", f)
 		}
-		out = append(out, size{shape, files})
+		out = append(out, size{shape: shape, files: files})
 	}
 	return out, nil
 }
@@ -83,10 +89,18 @@ var rustArgs = []string{"validate", "--today", "2026-07-01"}
 
 const rustNotConformant = 65
 
-func run(sizeList, cmdList, binList, rust string, reps int, keep string, out io.Writer) error {
-	sz, err := parseSizes(sizeList)
-	if err != nil {
-		return err
+func run(sizeList, realList, cmdList, binList, rust string, reps int, keep string, cover bool, out io.Writer) error {
+	var sz []size
+	if sizeList != "" {
+		var err error
+		if sz, err = parseSizes(sizeList); err != nil {
+			return err
+		}
+	}
+	if realList != "" {
+		for _, d := range strings.Split(realList, ",") {
+			sz = append(sz, size{shape: "real", dir: d})
+		}
 	}
 	cmds := strings.Split(cmdList, ",")
 	for _, c := range cmds {
@@ -150,16 +164,26 @@ func run(sizeList, cmdList, binList, rust string, reps int, keep string, out io.
 	if bundles == "" {
 		bundles = work
 	}
-	fmt.Fprintln(out, "| shape | files | MB | command | binary | CPU µs/file | CPU s | wall s | peak RSS MiB |")
-	fmt.Fprintln(out, "|---|---:|---:|---|---|---:|---:|---:|---:|")
+	fmt.Fprintln(out, "| shape | files | MB | fast path leaves | command | binary | CPU µs/file | CPU s | wall s | peak RSS MiB |")
+	fmt.Fprintln(out, "|---|---:|---:|---|---|---|---:|---:|---:|---:|")
 	for _, s := range sz {
 		dir := filepath.Join(bundles, fmt.Sprintf("%s-%d", s.shape, s.files))
 		var bytes int64
-		if st, err := os.Stat(filepath.Join(dir, "index.md")); err == nil && !st.IsDir() && keep != "" {
+		if s.dir != "" {
+			dir = s.dir
+			bytes = dirSize(dir)
+			s.files = countMarkdown(dir)
+		} else if st, err := os.Stat(filepath.Join(dir, "index.md")); err == nil && !st.IsDir() && keep != "" {
 			bytes = dirSize(dir)
 		} else {
 			os.RemoveAll(dir)
 			if bytes, err = writeBundle(dir, s.shape, s.files); err != nil {
+				return err
+			}
+		}
+		leaves := "–"
+		if cover {
+			if leaves, err = coverage(dir); err != nil {
 				return err
 			}
 		}
@@ -190,15 +214,48 @@ func run(sizeList, cmdList, binList, rust string, reps int, keep string, out io.
 			}
 			for i, r := range rows {
 				m := median(ms[i])
-				fmt.Fprintf(out, "| %s | %d | %.1f | %s | %s | %.0f | %.2f | %.2f | %.0f |\n", s.shape, s.files, float64(bytes)/1e6, r.cmd, r.name,
+				fmt.Fprintf(out, "| %s | %d | %.1f | %s | %s | %s | %.0f | %.2f | %.2f | %.0f |\n", s.shape, s.files, float64(bytes)/1e6, leaves, r.cmd, r.name,
 					float64(m.cpu.Microseconds())/float64(s.files), m.cpu.Seconds(), m.wall.Seconds(), float64(m.rss)/(1<<20))
 			}
 		}
-		if keep == "" {
+		if keep == "" && s.dir == "" {
 			os.RemoveAll(dir)
 		}
 	}
 	return nil
+}
+
+// coverageRE is the summary line of okf's TestBodyFastCoverage.
+var coverageRE = regexp.MustCompile(`(\d+) of (\d+) bodies fall back \(([\d.]+)%\), (\d+) of (\d+) bytes \(([\d.]+)%\)`)
+
+// coverage returns the share of the bundle's bodies and bytes that the Markdown fast path of the
+// current tree leaves to goldmark, as okf's TestBodyFastCoverage measures it (the fast path is
+// not exported: the test is its one reader).
+func coverage(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("go", "test", "./okf", "-run", "^TestBodyFastCoverage$", "-count=1", "-v")
+	cmd.Env = append(os.Environ(), "OKF_BODYFAST_COVERAGE="+abs)
+	outb, err := cmd.CombinedOutput()
+	m := coverageRE.FindSubmatch(outb)
+	if err != nil || m == nil {
+		return "", fmt.Errorf("measuring the fast path's coverage (run from the repository root): %v\n%s", err, outb)
+	}
+	return fmt.Sprintf("%s%% of bodies, %s%% of bytes", m[3], m[6]), nil
+}
+
+// countMarkdown counts the .md files under dir.
+func countMarkdown(dir string) int {
+	n := 0
+	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".md") {
+			n++
+		}
+		return nil
+	})
+	return n
 }
 
 func dirSize(dir string) int64 {
