@@ -143,7 +143,7 @@ func (s *server) hover(params raw) (any, *rpcError) {
 		case key == "status":
 			st, known := okf.StatusOf(okf.Value{Kind: okf.Scalar, Raw: value, Tag: "!!str"})
 			if !known {
-				return reply(fmt.Sprintf("`status: %s` is not draft, stable or deprecated: read as **stable** (§5.4, D13)", value), s0, e0), nil
+				return reply(fmt.Sprintf("%s is not draft, stable or deprecated: read as **stable** (§5.4, D13)", codeSpan("status: "+value)), s0, e0), nil
 			}
 			return reply(fmt.Sprintf("status **%s** (§5.4)", st), s0, e0), nil
 		}
@@ -208,7 +208,7 @@ func (c *cursor) fileHover(res okf.Resolution, now time.Time) string {
 	case res.Kind != okf.RefLocal:
 		return ""
 	case !res.Exists:
-		return fmt.Sprintf("`%s` does not exist in the bundle", res.Target)
+		return fmt.Sprintf("%s does not exist in the bundle", codeSpan(res.Target))
 	}
 	target := res.Target
 	if res.IsDir {
@@ -216,7 +216,7 @@ func (c *cursor) fileHover(res okf.Resolution, now time.Time) string {
 	}
 	k := c.b.ConceptAt(target)
 	if k == nil {
-		return fmt.Sprintf("`%s`", res.Target)
+		return codeSpan(res.Target)
 	}
 	return conceptSummary(k, now, c.st)
 }
@@ -230,9 +230,9 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 	}
 	fmt.Fprintf(&b, "**%s**", mdEscape(title))
 	if t := fm.Type.Text(); t != "" {
-		fmt.Fprintf(&b, " · `%s`", mdEscape(t))
+		fmt.Fprintf(&b, " · %s", codeSpan(t))
 	}
-	fmt.Fprintf(&b, "\n\n`%s`", k.Path)
+	fmt.Fprintf(&b, "\n\n%s", codeSpan(k.Path))
 	if d := fm.Description.Text(); d != "" {
 		fmt.Fprintf(&b, "\n\n%s", mdEscape(d))
 	}
@@ -249,7 +249,7 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 	status, known := okf.StatusOf(fm.Status)
 	fmt.Fprintf(&b, "\n\n**Status**: %s", status)
 	if !known {
-		fmt.Fprintf(&b, " (written %q, read as stable: D13)", fm.Status.Text())
+		fmt.Fprintf(&b, " (written %s, read as stable: D13)", codeSpan(fm.Status.Text()))
 	}
 	window := okf.DefaultExpiringWindow
 	if st != nil && st.cfg != nil && st.cfg.ExpiringWithin > 0 {
@@ -265,6 +265,28 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 		fmt.Fprintf(&b, " · fresh until %s", fr.Since.UTC().Format("2006-01-02"))
 	}
 	return b.String()
+}
+
+// codeSpan writes text from a bundle as a Markdown code span: fenced with one backtick more than
+// its longest run of them (and spaced when it starts or ends with one), so no backtick in it ends
+// the span early and the rest cannot be read as a link, an image or HTML; control characters are
+// escaped as everywhere (okf.EscapeControl), so it stays on its line.
+func codeSpan(s string) string {
+	s = okf.EscapeControl(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 // mdEscape keeps text from a bundle from being read as Markdown markup in a hover.

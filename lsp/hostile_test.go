@@ -1,0 +1,107 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+)
+
+// at0 is the position of the first occurrence of sub in text, plus skip bytes (ASCII text).
+func at0(t *testing.T, text, sub string, skip int) position {
+	t.Helper()
+	i := strings.Index(text, sub)
+	if i < 0 {
+		t.Fatalf("%q not in the text", sub)
+	}
+	i += skip
+	return position{Line: strings.Count(text[:i], "\n"), Character: i - (strings.LastIndex(text[:i], "\n") + 1)}
+}
+
+// TestHoverEscapesBundleText: a hover is Markdown the editor renders, and every name and value in
+// it comes from the bundle: a file name, a link target, a status. None may end its code span or
+// become a link, an image or HTML in the hover, whatever backticks and brackets it holds.
+func TestHoverEscapesBundleText(t *testing.T) {
+	evil := func(c string) string { return "x` [pwn" + c + "](https://evil.example/" + c + ") ``y" }
+	a := "---\ntype: Note\ntitle: Alpha\ndescription: The first note.\nstatus: " + evil("s") + " <img src=x> `z\n---\n# Alpha\n\n" +
+		"One [C](<" + evil("c") + ".md>).\n\n" +
+		"Two [N](<nope" + evil("n") + ".md>).\n\n" +
+		"Three [F](<" + evil("f") + ".txt>).\n\n" +
+		"Four [D](d.md).\n"
+	files := map[string]string{
+		"index.md":         "---\nokf_version: \"0.2\"\n---\n# Bundle\n\n* [Alpha](a.md) - The first.\n",
+		"a.md":             a,
+		evil("c") + ".md":  "---\ntype: Note\ntitle: C\ndescription: The c note.\n---\n# C\n",
+		evil("f") + ".txt": "plain\n",
+		"d.md":             "---\ntype: Note\ntitle: D\ndescription: The d note.\nstatus: \"[pwnd](https://evil.example/d)\"\n---\n# D\n",
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	ap := filepath.Join(root, "a.md")
+	cl.open(ap, a)
+	for _, where := range []struct {
+		name string
+		pos  position
+	}{
+		{"status value", at0(t, a, "status: ", 9)},
+		{"link to a concept", at0(t, a, "[C](", 5)},
+		{"link to nothing", at0(t, a, "[N](", 5)},
+		{"link to a file", at0(t, a, "[F](", 5)},
+		{"link to a concept with a hostile status", at0(t, a, "[D](", 5)},
+	} {
+		res, rerr := cl.request("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{URI: uriOf(ap)}, Position: where.pos})
+		if rerr != nil {
+			t.Fatalf("%s: %v", where.name, rerr.Message)
+		}
+		var h hover
+		json.Unmarshal(res, &h)
+		if h.Contents.Value == "" {
+			t.Errorf("%s: no hover (%s)", where.name, res)
+			continue
+		}
+		var html bytes.Buffer
+		if err := goldmark.Convert([]byte(h.Contents.Value), &html); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"<a ", "<img", "raw HTML"} {
+			if strings.Contains(html.String(), bad) {
+				t.Errorf("%s: the hover's Markdown renders %q from the bundle:\n%s\n%s", where.name, bad, h.Contents.Value, html.String())
+			}
+		}
+	}
+}
+
+// countingReader serves n bytes of 'a' (no line break) and counts what was read.
+type countingReader struct{ left, read int }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.left)
+	for i := range p[:n] {
+		p[i] = 'a'
+	}
+	r.left -= n
+	r.read += n
+	return n, nil
+}
+
+// TestHeaderLineBounded: a header line that never ends is refused once it passes the header
+// limit, not read whole into memory first.
+func TestHeaderLineBounded(t *testing.T) {
+	r := &countingReader{left: 64 << 20}
+	err := Serve(context.Background(), r, io.Discard, Options{})
+	if err == nil || !strings.Contains(err.Error(), "header") {
+		t.Errorf("Serve = %v, want a header error", err)
+	}
+	if r.read > 1<<20 {
+		t.Errorf("read %d bytes of a header line before refusing it, want at most 1 MiB", r.read)
+	}
+}
