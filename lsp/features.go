@@ -426,10 +426,15 @@ func (st *bundleState) linksTo(target string) []location {
 	var out []location
 	b := st.b
 	add := func(from string, links []okf.Link) {
+		var text *doc // from's text, read and indexed once for all its links (not per link)
+		read := false
 		for _, l := range links {
 			res := b.ResolveLink(from, l.Target)
 			if res.Kind == okf.RefLocal && res.Exists && (res.Target == target || res.IsDir && path.Join(res.Target, "index.md") == target) {
-				out = append(out, st.location(from, l.Pos))
+				if !read {
+					text, read = st.docOf(from), true
+				}
+				out = append(out, st.location(from, l.Pos, text))
 			}
 		}
 	}
@@ -455,11 +460,24 @@ func (st *bundleState) linksTo(target string) []location {
 	return out
 }
 
-// location is an okf position in a bundle file, converted with the file's text.
-func (st *bundleState) location(rel string, p okf.Position) location {
+// docOf is a bundle file's text as the server sees it, indexed for positions; nil if unreadable.
+func (st *bundleState) docOf(rel string) *doc {
+	if d, ok := st.openDoc(rel); ok {
+		return d.text
+	}
+	data, err := st.readFile(rel)
+	if err != nil {
+		return nil
+	}
+	return newDoc(string(data), st.s.enc)
+}
+
+// location is an okf position in a bundle file, converted with the file's text (docOf; nil: its
+// line only).
+func (st *bundleState) location(rel string, p okf.Position, text *doc) location {
 	loc := st.fileLocation(rel, int(p.Line))
-	if data, err := st.readFile(rel); err == nil {
-		pos := newDoc(string(data), st.s.enc).okfPos(int(p.Line), int(p.Col))
+	if text != nil {
+		pos := text.okfPos(int(p.Line), int(p.Col))
 		loc.Range = lspRange{pos, pos}
 	}
 	return loc

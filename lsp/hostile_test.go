@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -103,5 +104,47 @@ func TestHeaderLineBounded(t *testing.T) {
 	}
 	if r.read > 1<<20 {
 		t.Errorf("read %d bytes of a header line before refusing it, want at most 1 MiB", r.read)
+	}
+}
+
+// TestReferencesLinear: references to a concept linked thousands of times from one large file
+// convert each link's position with that file's text read and indexed once, not once per link
+// (which cost the file's size per link: quadratic in a hostile file).
+func TestReferencesLinear(t *testing.T) {
+	var a strings.Builder
+	a.WriteString("---\ntype: Note\ntitle: Alpha\ndescription: The first note.\n---\n# Alpha\n\n")
+	const n = 5000
+	for i := 0; i < n; i++ {
+		a.WriteString("See [Beta](b.md) again, and again.\n")
+	}
+	files := map[string]string{
+		"index.md": "---\nokf_version: \"0.2\"\n---\n# Bundle\n\n* [Alpha](a.md) - The first.\n* [Beta](b.md) - The second.\n",
+		"a.md":     a.String(),
+		"b.md":     "---\ntype: Note\ntitle: Beta\ndescription: The second note.\n---\n# Beta\n",
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	ap, bp := filepath.Join(root, "a.md"), filepath.Join(root, "b.md")
+	cl.open(ap, a.String())
+	cl.open(bp, files["b.md"])
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, rerr := cl.request("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": uriOf(bp)}, "position": position{Line: 5}, "context": map[string]any{"includeDeclaration": true}})
+	runtime.ReadMemStats(&after)
+	if rerr != nil {
+		t.Fatal(rerr.Message)
+	}
+	var locs []location
+	json.Unmarshal(res, &locs)
+	if len(locs) != n+1 {
+		t.Fatalf("%d references, want %d", len(locs), n+1)
+	}
+	if got := locs[n-1]; got.Range.Start.Line != 7+n-1 || got.Range.Start.Character != 4 {
+		t.Errorf("reference %d at %+v, want line %d character 4", n-1, got.Range.Start, 7+n-1)
+	}
+	// The answer itself is a few MB; re-reading a.md (175 KB) per link is about 2 GB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 100<<20 {
+		t.Errorf("references allocated %d MB for %d links in one file, want a bound linear in the file", alloc>>20, n)
 	}
 }
