@@ -328,3 +328,25 @@ func TestIndexTargetHostileName(t *testing.T) {
 		}
 	}
 }
+
+// TestGenConfigProblemsBounded: okf-gen.yaml is the checkout's; 50,000 unknown keys give at most
+// okf.MaxConfigProblems problems, the rest counted.
+func TestGenConfigProblemsBounded(t *testing.T) {
+	var b strings.Builder
+	const n = 50000
+	for i := 0; i < n; i++ {
+		k := "k"
+		for j := i; j > 0; j /= 26 {
+			k += string(rune('a' + j%26))
+		}
+		b.WriteString(k + ": 1\n")
+	}
+	_, err := ParseConfig("okf-gen.yaml", []byte(b.String()))
+	var ce *okf.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("ParseConfig = %v", err)
+	}
+	if len(ce.Problems) > okf.MaxConfigProblems || len(ce.Problems)+ce.More != n {
+		t.Errorf("%d problems kept, %d more; want at most %d kept of %d", len(ce.Problems), ce.More, okf.MaxConfigProblems, n)
+	}
+}
