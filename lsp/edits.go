@@ -253,8 +253,10 @@ func (s *server) documentSymbol(params raw) (any, *rpcError) {
 	out := []documentSymbol{}
 	t := c.d.text
 	lineRange := func(line int) lspRange {
-		l := max(0, line-1)
-		return lspRange{position{Line: l}, position{Line: l, Character: t.units(t.line(l))}}
+		l := max(0, min(line-1, len(t.starts)-1))
+		// The line's end through pos, which reads from the nearest mark: keys of a flow mapping
+		// share one line, however long.
+		return lspRange{position{Line: l}, t.pos(t.starts[l] + len(t.line(l)))}
 	}
 	var fm *okf.Frontmatter
 	var body *okf.Body
