@@ -174,6 +174,11 @@ func relPath(dir, p string) string {
 	return strings.Repeat("../", len(from)-i) + strings.Join(to[i:], "/")
 }
 
+// maxQuickFixes is how many quick fixes one code action request offers. Each is proven by
+// applying it to the file (a parse of the whole file), so a selection holding a thousand fixable
+// findings of a large file would cost a thousand parses; the fix-all covers the rest.
+const maxQuickFixes = 32
+
 func (s *server) codeAction(params raw) (any, *rpcError) {
 	var p codeActionParams
 	if err := decode(params, &p); err != nil {
@@ -188,6 +193,9 @@ func (s *server) codeAction(params raw) (any, *rpcError) {
 	from, to := c.d.text.offset(p.Range.Start), c.d.text.offset(p.Range.End)
 	out := []codeAction{}
 	for _, d := range ds {
+		if len(out) >= maxQuickFixes {
+			break
+		}
 		f, ok := fixes[d]
 		if !ok || f.Path != c.rel {
 			continue

@@ -148,3 +148,43 @@ func TestReferencesLinear(t *testing.T) {
 		t.Errorf("references allocated %d MB for %d links in one file, want a bound linear in the file", alloc>>20, n)
 	}
 }
+
+// TestCodeActionsBounded: each quick fix offered is proven by applying it to the file, so a
+// request over a range holding a thousand fixable findings (a whole-file selection) cost a
+// thousand parses of the file: at most maxQuickFixes are offered, with the fix-all.
+func TestCodeActionsBounded(t *testing.T) {
+	var a strings.Builder
+	a.WriteString("---\ntype: Note\ntitle: Alpha\ndescription: The first note.\nverified:\n")
+	for i := 0; i < 1000; i++ {
+		a.WriteString("  - {by: human:x, at: 2026-01-01}\n")
+	}
+	a.WriteString("---\n# Alpha\n\nBody.\n")
+	files := map[string]string{
+		"index.md": "---\nokf_version: \"0.2\"\n---\n# Bundle\n\n* [Alpha](a.md) - The first.\n",
+		"a.md":     a.String(),
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	ap := filepath.Join(root, "a.md")
+	cl.open(ap, a.String())
+	res, rerr := cl.request("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uriOf(ap)},
+		"range": lspRange{position{0, 0}, position{1100, 0}}, "context": map[string]any{"diagnostics": []any{}}})
+	if rerr != nil {
+		t.Fatal(rerr.Message)
+	}
+	var acts []codeAction
+	json.Unmarshal(res, &acts)
+	quick, all := 0, 0
+	for _, a := range acts {
+		switch a.Kind {
+		case "quickfix":
+			quick++
+		case "source.fixAll.okf":
+			all++
+		}
+	}
+	if quick == 0 || quick > maxQuickFixes || all != 1 {
+		t.Errorf("%d quick fixes and %d fix-all, want 1 to %d and 1", quick, all, maxQuickFixes)
+	}
+}
