@@ -114,7 +114,9 @@ func (c *cursor) used(values func(*okf.Concept) []string, what string) []complet
 	count := map[string]int{}
 	for _, k := range c.b.Concepts {
 		for _, v := range values(k) {
-			if v = strings.TrimSpace(v); v != "" {
+			// A value with a line break or control character is not offered: picked, it would be
+			// inserted as written (new frontmatter lines in the user's file).
+			if v = strings.TrimSpace(v); v != "" && okf.EscapeControl(v) == v {
 				count[v]++
 			}
 		}
@@ -148,11 +150,14 @@ func (c *cursor) linkTargets(typed string) []completionItem {
 		if k.Path == c.rel {
 			continue
 		}
+		if okf.EscapeControl(k.Path) != k.Path {
+			continue // a name with a line break or control character: not inserted into a link
+		}
 		target := relPath(dir, k.Path)
 		if strings.HasPrefix(typed, "/") {
 			target = "/" + k.Path
 		}
-		out = append(out, completionItem{Label: target, Kind: completionKindFile, Detail: k.Frontmatter.Title.Text(), SortText: target})
+		out = append(out, completionItem{Label: target, Kind: completionKindFile, Detail: okf.EscapeControl(k.Frontmatter.Title.Text()), SortText: target})
 		if len(out) >= 500 {
 			break
 		}
@@ -280,7 +285,7 @@ func (s *server) documentSymbol(params raw) (any, *rpcError) {
 		group := documentSymbol{Name: "frontmatter", Kind: symbolKindNamespace}
 		for _, k := range fm.Keys {
 			r := lineRange(int(k.Pos.Line))
-			group.Children = append(group.Children, documentSymbol{Name: k.Name, Kind: symbolKindProperty, Range: r, SelectionRange: r})
+			group.Children = append(group.Children, documentSymbol{Name: okf.EscapeControl(k.Name), Kind: symbolKindProperty, Range: r, SelectionRange: r})
 		}
 		group.Range = lspRange{group.Children[0].Range.Start, group.Children[len(group.Children)-1].Range.End}
 		group.SelectionRange = group.Children[0].Range
@@ -320,7 +325,7 @@ func (s *server) workspaceSymbol(params raw) (any, *rpcError) {
 			if q != "" && !strings.Contains(strings.ToLower(title), q) && !strings.Contains(strings.ToLower(k.ID), q) {
 				continue
 			}
-			out = append(out, symbolInformation{Name: okf.EscapeControl(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: k.Frontmatter.Type.Text()})
+			out = append(out, symbolInformation{Name: okf.EscapeControl(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: okf.EscapeControl(k.Frontmatter.Type.Text())})
 			if len(out) >= 500 {
 				return out, nil
 			}

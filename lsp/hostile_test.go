@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okf-tools/okf/okf"
 	"github.com/yuin/goldmark"
 )
 
@@ -187,4 +188,73 @@ func TestCodeActionsBounded(t *testing.T) {
 	if quick == 0 || quick > maxQuickFixes || all != 1 {
 		t.Errorf("%d quick fixes and %d fix-all, want 1 to %d and 1", quick, all, maxQuickFixes)
 	}
+}
+
+// TestCompletionSymbolsHostileText: values the bundle's other concepts use are offered as
+// completions, and inserted as written when picked: one holding a line break would write new
+// frontmatter lines (a key, the closing ---) into the user's file. Such values are not offered;
+// names in symbol lists are escaped like every one-line output.
+func TestCompletionSymbolsHostileText(t *testing.T) {
+	files := map[string]string{
+		"index.md": "---\nokf_version: \"0.2\"\n---\n# Bundle\n\n* [Alpha](a.md) - A.\n* [Beta](b.md) - B.\n",
+		"a.md":     "---\ntype: Note\ntitle: Alpha\ndescription: The first note.\ntags: []\n---\n# Alpha\n",
+		"b.md": "---\ntype: \"Evil\\u202eType\\n::error ::x\"\ntitle: Beta\ndescription: The second note.\n" +
+			"tags: [\"ok\", \"x\\n---\\nevil: 1\", \"bidi\\u202ex\"]\n\"key\\u202e\\nx\": 1\n---\n# Beta\n",
+	}
+	root := writeBundle(t, files)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	ap, bp := filepath.Join(root, "a.md"), filepath.Join(root, "b.md")
+	a := "---\ntype: Note\ntitle: Alpha\ndescription: The first note.\ntags: \n---\n# Alpha\n"
+	cl.open(ap, a)
+	res, _ := cl.request("textDocument/completion", textDocumentPositionParams{TextDocument: textDocumentIdentifier{URI: uriOf(ap)}, Position: position{Line: 4, Character: 6}})
+	var list completionList
+	json.Unmarshal(res, &list)
+	sawOK := false
+	for _, it := range list.Items {
+		sawOK = sawOK || it.Label == "ok"
+		if okfEscaped(it.Label) != it.Label || okfEscaped(it.InsertText) != it.InsertText {
+			t.Errorf("completion offers %q", it.Label)
+		}
+	}
+	if !sawOK {
+		t.Errorf("completion of tags: %s, want the tag ok", res)
+	}
+	res, _ = cl.request("workspace/symbol", workspaceSymbolParams{Query: "beta"})
+	if bad := controlStrings(res); len(bad) > 0 {
+		t.Errorf("workspace symbols hold control text: %q", bad)
+	}
+	cl.open(bp, files["b.md"])
+	res, _ = cl.request("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uriOf(bp)}})
+	if bad := controlStrings(res); len(bad) > 0 {
+		t.Errorf("document symbols hold control text: %q", bad)
+	}
+}
+
+func okfEscaped(s string) string { return okf.EscapeControl(s) }
+
+// controlStrings are the strings of a JSON value that hold control text.
+func controlStrings(data []byte) []string {
+	var v any
+	json.Unmarshal(data, &v)
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			if okf.EscapeControl(v) != v {
+				out = append(out, v)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
