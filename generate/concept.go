@@ -145,8 +145,13 @@ func escapeLinkText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
 }
 
-// linkDest writes a link destination, in angle brackets when it holds spaces or parentheses.
+// linkDest writes a link destination, in angle brackets when it holds spaces or parentheses. A
+// control character, line or paragraph separator, bidi control or invalid UTF-8 byte (what
+// okf.EscapeControl escapes) is percent-encoded: no destination holds a line break (none may, even
+// in brackets), so a name from the bundle cannot start a line of the file (`::error …`) or reorder
+// it, and resolving the target decodes it back (D15).
 func linkDest(s string) string {
+	s = encodeUnsafe(s)
 	if strings.ContainsAny(s, " ()<>") {
 		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(s) + ">"
 	}
@@ -670,3 +675,30 @@ func CheckURLTemplate(t string) error {
 
 // DefaultURL is the generic engine's URL template.
 const DefaultURL = "{site}/{slug}"
+
+// encodeUnsafe percent-encodes the bytes of each rune okf.EscapeControl would escape.
+func encodeUnsafe(s string) string {
+	if okf.EscapeControl(s) == s {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || okf.EscapeControl(chunk) != chunk {
+			for j := 0; j < size; j++ {
+				fmt.Fprintf(&b, "%%%02X", s[i+j])
+			}
+		} else {
+			b.WriteString(chunk)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// pathDest is the link destination of a bundle file's slash path: `%`, `#` and `?` are
+// percent-encoded too, since resolving a target decodes escapes and strips a fragment or query
+// (D15), so a file named `a#b.md` or `100%41.md` is the file the link leads to.
+func pathDest(p string) string {
+	return linkDest(strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(p))
+}

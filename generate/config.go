@@ -63,13 +63,18 @@ func ConfigKeys() []string {
 // so a typo never silently falls back to a default.
 func ParseConfig(name string, src []byte) (*Config, error) {
 	var probs []okf.ConfigProblem
+	more := 0 // past okf.MaxConfigProblems, counted only (the file is the checkout's)
 	add := func(n *yaml.Node, suggestion, format string, a ...any) {
+		if len(probs) >= okf.MaxConfigProblems {
+			more++
+			return
+		}
 		probs = append(probs, okf.ConfigProblem{Pos: okf.Position{Path: name, Line: int32(n.Line), Col: int32(n.Column)},
 			Msg: fmt.Sprintf(format, a...), Suggestion: suggestion})
 	}
 	fail := func() (*Config, error) {
 		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Pos.Less(probs[j].Pos) })
-		return nil, &okf.ConfigError{Path: name, Problems: probs}
+		return nil, &okf.ConfigError{Path: name, Problems: probs, More: more}
 	}
 	var raw yaml.Node
 	if err := yaml.Unmarshal(src, &raw); err != nil {

@@ -632,7 +632,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 	var created, updated, skipped []string
 	itemOf := map[string]string{}
 	link := func(a Action) string {
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), linkDest("/"+a.Path))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), pathDest("/"+a.Path))
 	}
 	postLink := func(a Action) string {
 		p := a.post

@@ -220,9 +220,14 @@ func groupKey(d string, c *okf.Concept, by string) string {
 	return rel
 }
 
-// entryLine renders `* [Title](target) - description` (§8).
-func entryLine(title, target, desc string) string {
-	line := fmt.Sprintf("* [%s](%s)", escapeLinkText(title), linkDest(target))
+// entryLine renders `* [Title](target) - description` (§8); isPath says target is a file's slash
+// path (encoded as pathDest does), not a target already written in the index.
+func entryLine(title, target, desc string, isPath bool) string {
+	dest := linkDest(target)
+	if isPath {
+		dest = pathDest(target)
+	}
+	line := fmt.Sprintf("* [%s](%s)", escapeLinkText(title), dest)
 	if desc != "" {
 		line += " - " + desc
 	}
@@ -245,7 +250,7 @@ func entriesFor(d string, cs []*okf.Concept, by string) []entry {
 	var es []entry
 	for _, c := range cs {
 		l := ListingOf(c)
-		es = append(es, entry{key: groupKey(d, c, by), line: entryLine(l.Title, relTarget(d, c), l.Description),
+		es = append(es, entry{key: groupKey(d, c, by), line: entryLine(l.Title, relTarget(d, c), l.Description, true),
 			sortKey: strings.ToLower(l.Title) + "\x00" + c.Path})
 	}
 	sort.SliceStable(es, func(i, j int) bool {
@@ -328,7 +333,7 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 				line := lines[i]
 				indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 				bullet := strings.TrimLeft(line, " \t")[:1]
-				nl := entryLine(title, e.Target, desc)
+				nl := entryLine(title, e.Target, desc, false)
 				replace[i] = indent + bullet + nl[1:] + "\n"
 				for j := i + 1; j < len(lines) && isContinuation(lines[j]); j++ {
 					remove[j] = true

@@ -269,3 +269,84 @@ func TestProveIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexTargetHostileName: a concept file's name is the pull request's, and a raw line break in
+// an entry's link target would start a line of the index of its own (`::error …`, a workflow
+// command when the index is printed in CI) and break the link. Such characters, and the `%`, `#`
+// and `?` that resolving a target decodes or strips (D15), are percent-encoded, so every entry is
+// one line and its target resolves to the file.
+func TestIndexTargetHostileName(t *testing.T) {
+	names := []string{
+		"evil\n::error file=x.md::y.md", "cr\r::warning ::z.md", "bidi\u202e.md", "nel\u0085x.md",
+		"ls\u2028x.md", "pct%41.md", "hash#x.md", "what?.md", "esc\x1b[31m.md",
+	}
+	m := fstest.MapFS{"index.md": {Data: []byte("---\nokf_version: \"0.2\"\n---\n# Root\n")}}
+	for _, n := range names {
+		m["sub/"+n] = concept("Reference", "T", "D.")
+	}
+	b := load(t, m)
+	cs, err := Indexes(b, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub string
+	for _, c := range cs {
+		if c.Path == "sub/index.md" {
+			sub = string(c.New)
+		}
+	}
+	if sub == "" {
+		t.Fatalf("no sub/index.md written: %v", cs)
+	}
+	for _, line := range strings.Split(sub, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("index line is a workflow command: %q\n%s", line, sub)
+		}
+		if okf.EscapeControl(line) != line {
+			t.Errorf("index line holds control text: %q", line)
+		}
+	}
+	m["sub/index.md"] = &fstest.MapFile{Data: []byte(sub)}
+	x := load(t, m)
+	var idx *okf.Index
+	for _, i := range x.Indexes {
+		if i.Path == "sub/index.md" {
+			idx = i
+		}
+	}
+	got := map[string]bool{}
+	for _, sec := range idx.Sections {
+		for _, e := range sec.Entries {
+			if res := x.ResolveLink(idx.Path, e.Target); res.Exists {
+				got[res.Target] = true
+			}
+		}
+	}
+	for _, n := range names {
+		if !got["sub/"+n] {
+			t.Errorf("no entry of sub/index.md resolves to %q:\n%s", "sub/"+n, sub)
+		}
+	}
+}
+
+// TestGenConfigProblemsBounded: okf-gen.yaml is the checkout's; 50,000 unknown keys give at most
+// okf.MaxConfigProblems problems, the rest counted.
+func TestGenConfigProblemsBounded(t *testing.T) {
+	var b strings.Builder
+	const n = 50000
+	for i := 0; i < n; i++ {
+		k := "k"
+		for j := i; j > 0; j /= 26 {
+			k += string(rune('a' + j%26))
+		}
+		b.WriteString(k + ": 1\n")
+	}
+	_, err := ParseConfig("okf-gen.yaml", []byte(b.String()))
+	var ce *okf.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("ParseConfig = %v", err)
+	}
+	if len(ce.Problems) > okf.MaxConfigProblems || len(ce.Problems)+ce.More != n {
+		t.Errorf("%d problems kept, %d more; want at most %d kept of %d", len(ce.Problems), ce.More, okf.MaxConfigProblems, n)
+	}
+}

@@ -66,16 +66,17 @@ func LoadConfig(o *okf.Opened, flag string) (cfg *Config, display string, err er
 	}
 	c, err := okf.ParseConfig(shown, data)
 	var probs []okf.ConfigProblem
+	more := 0
 	var ce *okf.ConfigError
 	if errors.As(err, &ce) {
-		probs = ce.Problems
+		probs, more = ce.Problems, ce.More
 	}
 	if len(c.Ignore) > 0 || c.MaxFileSize > 0 {
 		probs = append(probs, okf.ConfigProblem{Pos: okf.Position{Path: shown, Line: 1, Col: 1},
 			Msg: "ignore and max_file_size decide which files are in the bundle for every command: set them in the bundle's " + okf.ConfigName + ", not in a --config file"})
 	}
 	if len(probs) > 0 {
-		return nil, "", &okf.ConfigError{Path: shown, Problems: probs}
+		return nil, "", &okf.ConfigError{Path: shown, Problems: probs, More: more}
 	}
 	cfg = fromOKF(c, name)
 	cfg.Ignore, cfg.MaxFileSize = o.Settings.Ignore, o.Settings.MaxFileSize

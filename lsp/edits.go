@@ -124,7 +124,9 @@ func (c *cursor) used(values func(*okf.Concept) []string, what, typed string) ([
 	lower := strings.ToLower(typed)
 	for _, k := range c.b.Concepts {
 		for _, v := range values(k) {
-			if v = strings.TrimSpace(v); v != "" && strings.Contains(strings.ToLower(v), lower) {
+			// A value with a line break or control character is not offered: picked, it would be
+			// inserted as written (new frontmatter lines in the user's file).
+			if v = strings.TrimSpace(v); v != "" && okf.EscapeControl(v) == v && strings.Contains(strings.ToLower(v), lower) {
 				count[v]++
 			}
 		}
@@ -164,6 +166,9 @@ func (c *cursor) linkTargets(typed string) ([]completionItem, bool) {
 		if k.Path == c.rel {
 			continue
 		}
+		if okf.EscapeControl(k.Path) != k.Path {
+			continue // a name with a line break or control character: not inserted into a link
+		}
 		title := k.Frontmatter.Title.Text()
 		if lower != "" && !strings.Contains(strings.ToLower(k.Path), lower) && !strings.Contains(strings.ToLower(title), lower) {
 			continue
@@ -194,6 +199,11 @@ func relPath(dir, p string) string {
 	return strings.Repeat("../", len(from)-i) + strings.Join(to[i:], "/")
 }
 
+// maxQuickFixes is how many quick fixes one code action request offers. Each is proven by
+// applying it to the file (a parse of the whole file), so a selection holding a thousand fixable
+// findings of a large file would cost a thousand parses; the fix-all covers the rest.
+const maxQuickFixes = 32
+
 func (s *server) codeAction(params raw) (any, *rpcError) {
 	var p codeActionParams
 	if err := decode(params, &p); err != nil {
@@ -208,6 +218,9 @@ func (s *server) codeAction(params raw) (any, *rpcError) {
 	from, to := c.d.text.offset(p.Range.Start), c.d.text.offset(p.Range.End)
 	out := []codeAction{}
 	for _, d := range ds {
+		if len(out) >= maxQuickFixes {
+			break
+		}
 		f, ok := fixes[d]
 		if !ok || f.Path != c.rel {
 			continue
@@ -273,8 +286,10 @@ func (s *server) documentSymbol(params raw) (any, *rpcError) {
 	out := []documentSymbol{}
 	t := c.d.text
 	lineRange := func(line int) lspRange {
-		l := max(0, line-1)
-		return lspRange{position{Line: l}, position{Line: l, Character: t.units(t.line(l))}}
+		l := max(0, min(line-1, len(t.starts)-1))
+		// The line's end through pos, which reads from the nearest mark: keys of a flow mapping
+		// share one line, however long.
+		return lspRange{position{Line: l}, t.pos(t.starts[l] + len(t.line(l)))}
 	}
 	var fm *okf.Frontmatter
 	var body *okf.Body

@@ -72,11 +72,15 @@ func (c *conn) read() ([]byte, error) {
 	length := -1
 	seen := 0
 	for {
-		line, err := c.r.ReadString('\n')
-		seen += len(line)
+		// ReadSlice, not ReadString: a line that never ends is refused once it passes the limit
+		// (at most the reader's buffer, larger than the limit, is read; bufio.ErrBufferFull lands
+		// here), not gathered whole into memory first.
+		chunk, err := c.r.ReadSlice('\n')
+		seen += len(chunk)
 		if seen > maxHeaderBytes {
 			return nil, errors.New("message header over 4096 bytes")
 		}
+		line := string(chunk)
 		if err != nil {
 			if err == io.EOF && seen == 0 {
 				return nil, io.EOF

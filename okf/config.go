@@ -45,14 +45,32 @@ type ConfigError struct {
 	// Path is the file as shown in the problems' positions.
 	Path     string
 	Problems []ConfigProblem
+	// More counts the problems found past the first MaxConfigProblems, not kept.
+	More int
 }
+
+// MaxConfigProblems is how many problems of one configuration are kept and printed; the rest are
+// counted (ConfigError.More). Bound: the file comes with the pull request, and 100,000 unknown
+// keys in 1 MB were as many lines of CI log, each with a "did you mean" to work out.
+const MaxConfigProblems = 100
 
 func (e *ConfigError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		lines[i] = p.String()
 	}
+	if l := e.MoreLine(); l != "" {
+		lines = append(lines, l)
+	}
 	return strings.Join(lines, "\n")
+}
+
+// MoreLine says how many problems were left out ("" when none).
+func (e *ConfigError) MoreLine() string {
+	if e.More == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: and %d more configuration problems, not shown", e.Path, e.More)
 }
 
 // Config is a parsed .okf.yaml: the bundle-wide settings (which files are in the bundle) and okf
@@ -141,9 +159,18 @@ func lookupRule(name string) (code, why string, known bool, candidates func() []
 type configParser struct {
 	c     *Config
 	probs []ConfigProblem
+	more  int // problems past MaxConfigProblems, counted only
 }
 
+// full reports whether MaxConfigProblems are kept: a problem found now is only counted, so its
+// message and "did you mean" need not be worked out.
+func (p *configParser) full() bool { return len(p.probs) >= MaxConfigProblems }
+
 func (p *configParser) add(n *yaml.Node, suggestion, format string, args ...any) {
+	if p.full() {
+		p.more++
+		return
+	}
 	pos := Position{Path: p.c.Path}
 	if n != nil {
 		pos.Line, pos.Col = int32(n.Line), int32(n.Column)
@@ -161,17 +188,8 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		return p.c, nil
 	}
 	sort.SliceStable(p.probs, func(i, j int) bool { return p.probs[i].Pos.Less(p.probs[j].Pos) })
-	if n := len(p.probs); n > MaxConfigProblems {
-		// Bound: a file of a million mistakes is reported by its first ones, and a count.
-		last := p.probs[MaxConfigProblems-1].Pos
-		p.probs = append(p.probs[:MaxConfigProblems:MaxConfigProblems], ConfigProblem{Pos: Position{Path: name, Line: last.Line, Col: last.Col},
-			Msg: fmt.Sprintf("and %d more problems not listed", n-MaxConfigProblems)})
-	}
-	return p.c, &ConfigError{Path: name, Problems: p.probs}
+	return p.c, &ConfigError{Path: name, Problems: p.probs, More: p.more}
 }
-
-// MaxConfigProblems is how many problems of one configuration file are listed; the rest are counted.
-const MaxConfigProblems = 200
 
 // duplicates reports every key written twice in a mapping of the configuration, at any depth: YAML
 // keeps the last and drops the first without a word, so a setting would be lost silently.
@@ -271,6 +289,10 @@ func (p *configParser) unknownKey(k *yaml.Node, keys []string, where string) {
 		p.add(k, "", "a key%s must be a word, found %s", where, YAMLShape(k))
 		return
 	}
+	if p.full() {
+		p.more++
+		return
+	}
 	if s := Closest(k.Value, keys); s != "" {
 		p.add(k, s, "unknown key %q%s", k.Value, where)
 		return
@@ -306,6 +328,10 @@ func (p *configParser) rules(v *yaml.Node, key string) []RuleSetting {
 			p.add(k, "", "%s: %s", key, why)
 			continue
 		case !known:
+			if p.full() {
+				p.more++
+				continue
+			}
 			var s string
 			if names != nil {
 				s = Closest(k.Value, names())

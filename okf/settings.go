@@ -139,6 +139,7 @@ func OpenPath(path string, maxFileSize int64) (*Opened, error) {
 func readConfig(r *Root, dir string) (*Config, error) {
 	shown := func(name string) string { return filepath.ToSlash(filepath.Join(dir, name)) }
 	var probs []ConfigProblem
+	more := 0
 	if _, err := r.Lstat(LegacyConfigName); err == nil {
 		probs = append(probs, ConfigProblem{Pos: Position{Path: shown(LegacyConfigName)},
 			Msg: fmt.Sprintf("okf reads its configuration from %s, not %s: rename the file", ConfigName, LegacyConfigName)})
@@ -154,12 +155,12 @@ func readConfig(r *Root, dir string) (*Config, error) {
 		c, err := ParseConfig(shown(ConfigName), data)
 		var ce *ConfigError
 		if errors.As(err, &ce) {
-			probs = append(probs, ce.Problems...)
+			probs, more = append(probs, ce.Problems...), ce.More
 		}
 		cfg = c
 	}
 	if len(probs) > 0 {
-		return cfg, &ConfigError{Path: probs[0].Pos.Path, Problems: probs}
+		return cfg, &ConfigError{Path: probs[0].Pos.Path, Problems: probs, More: more}
 	}
 	return cfg, nil
 }

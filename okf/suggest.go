@@ -16,10 +16,14 @@ func Closest(word string, candidates []string) string {
 	}
 	limit := min(max(utf8.RuneCountInString(w)/3, 1), 3)
 	best, bestD := "", limit+1
+	long := utf8.RuneCountInString(w) > maxEditRunes // editDistance gives up on it: no need to call it
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		if lc == w {
 			return c
+		}
+		if long {
+			continue
 		}
 		d := editDistance(w, lc)
 		if d < bestD {
@@ -39,16 +43,19 @@ func Closest(word string, candidates []string) string {
 	return ""
 }
 
+// maxEditRunes is the longest word editDistance compares.
+const maxEditRunes = 64
+
 // editDistance is the Levenshtein distance between a and b, in runes, with a transposition of two
 // neighbours counting as one edit (okf-lint-disabel is one edit from okf-lint-disable).
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
+	if utf8.RuneCountInString(a) > maxEditRunes || utf8.RuneCountInString(b) > maxEditRunes {
 		if a == b {
 			return 0
 		}
 		return 1 << 20 // long inputs: no suggestion, and no quadratic cost on hostile text
 	}
+	ra, rb := []rune(a), []rune(b) // counted first: a 1 MB word is not converted per candidate
 	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

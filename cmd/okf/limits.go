@@ -54,7 +54,10 @@ func openErr(err error, prefix string) error {
 		for i, p := range ce.Problems {
 			lines[i] = p.String()
 		}
-		return &exitError{code: exitUsage, lines: lines, msg: fmt.Sprintf("%s: %s; nothing was done", ce.Path, countOf(len(ce.Problems), "configuration problem"))}
+		if l := ce.MoreLine(); l != "" {
+			lines = append(lines, l)
+		}
+		return &exitError{code: exitUsage, lines: lines, msg: fmt.Sprintf("%s: %s; nothing was done", ce.Path, countOf(len(ce.Problems)+ce.More, "configuration problem"))}
 	case errors.As(err, &nb):
 		return usageErr("%s", nb.Msg)
 	case errors.As(err, &pe):
