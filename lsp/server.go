@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -78,6 +79,14 @@ type openDoc struct {
 	version int
 	text    *doc
 	bundle  *bundleState
+
+	// What was last published for it: a check that changes nothing for this document (a keystroke
+	// in another file of the bundle) sends nothing, so a keystroke costs the open documents it
+	// changes, not all of them.
+	sent         bool
+	sentText     *doc
+	sentVersion  int
+	sentFindings []okf.Diagnostic
 }
 
 type incoming struct {
@@ -447,8 +456,13 @@ func (s *server) docsOf(b *bundleState) []*openDoc {
 // publish sends the document's findings.
 func (s *server) publish(d *openDoc) {
 	rel, _ := d.bundle.rel(d.path)
+	fs := d.bundle.findings[rel]
+	if d.sent && d.sentText == d.text && d.sentVersion == d.version && slices.Equal(d.sentFindings, fs) {
+		return // the editor shows these already
+	}
+	d.sent, d.sentText, d.sentVersion, d.sentFindings = true, d.text, d.version, fs
 	out := []lspDiagnostic{}
-	for _, f := range d.bundle.findings[rel] {
+	for _, f := range fs {
 		out = append(out, s.toLSP(d, f))
 	}
 	v := d.version

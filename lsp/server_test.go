@@ -22,6 +22,8 @@ type client struct {
 	diags map[string][]lspDiagnostic // the last publishDiagnostics per URI
 	done  chan error
 	notes []string // methods of the notifications seen
+	// published is the URI of every publishDiagnostics, in order.
+	published []string
 }
 
 func newClient(t *testing.T, opts Options) *client {
@@ -84,6 +86,7 @@ func (cl *client) note(m *message) {
 		var p publishDiagnosticsParams
 		json.Unmarshal(m.Params, &p)
 		cl.diags[p.URI] = p.Diagnostics
+		cl.published = append(cl.published, p.URI)
 	}
 }
 
@@ -518,5 +521,39 @@ func TestBrokenConfigShownOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("window/showMessage sent %d times, want once", n)
+	}
+}
+
+// TestPublishOnlyWhatChanged: a keystroke in one file publishes that file, and another open file
+// only when its findings changed: a bundle with many open documents costs a keystroke the
+// documents it changes.
+func TestPublishOnlyWhatChanged(t *testing.T) {
+	root := writeBundle(t, fixture)
+	cl := newClient(t, Options{Now: fixed})
+	cl.init(root)
+	a, b := filepath.Join(root, "a.md"), filepath.Join(root, "b.md")
+	cl.open(a, fixture["a.md"])
+	cl.open(b, fixture["b.md"])
+	count := func() (na, nb int) {
+		for _, m := range cl.published {
+			switch m {
+			case uriOf(a):
+				na++
+			case uriOf(b):
+				nb++
+			}
+		}
+		return
+	}
+	a0, b0 := count()
+	cl.change(a, fixture["a.md"]+"\nMore prose.\n", 2) // nothing changes for b.md
+	a1, b1 := count()
+	if a1 != a0+1 || b1 != b0 {
+		t.Errorf("a keystroke in a.md published a.md %d and b.md %d times, want 1 and 0", a1-a0, b1-b0)
+	}
+	cl.change(a, strings.Replace(fixture["a.md"], "title: Alpha", "title: Beta", 1), 3) // b.md gains a finding
+	_, b2 := count()
+	if b2 != b1+1 {
+		t.Errorf("b.md's new cross-file finding published %d times, want 1", b2-b1)
 	}
 }
