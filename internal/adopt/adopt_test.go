@@ -399,3 +399,41 @@ func TestActionSARIFRefused(t *testing.T) {
 		t.Errorf("the step ran okf %q, want one okf lint", b)
 	}
 }
+
+// TestCIRunsTheREADMETestCommand: the README gives the test command a contributor runs, and CI
+// (.ci/run) runs that same command (with -json, for its summary), so a green CI means the README's
+// command passes on a clean clone.
+func TestCIRunsTheREADMETestCommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "## Tests")
+	if !ok {
+		t.Fatal("README.md has no Tests section")
+	}
+	_, block, ok = strings.Cut(block, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	cmd := strings.TrimSpace(block)
+	if !ok || !strings.HasPrefix(cmd, "go test ") {
+		t.Fatalf("README.md's Tests section shows no go test command: %q", cmd)
+	}
+	pkgs := strings.TrimPrefix(cmd, "go test ")
+	var runs bool
+	for _, line := range strings.Split(string(ci), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "go test -json "+pkgs) || strings.HasPrefix(line, cmd) {
+			runs = true
+		}
+	}
+	if !runs {
+		t.Errorf(".ci/run does not run the README's test command %q", cmd)
+	}
+}
