@@ -32,13 +32,9 @@ var (
 )
 
 func (s *server) completion(params raw) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	c, ok := s.cursorAt(p)
-	if !ok {
-		return nil, nil
+	c, err := s.cursorOf(params)
+	if c == nil {
+		return nil, err // no document or bundle under it: null, or bad params
 	}
 	line, start, n := c.lineAt()
 	before := line[:min(len(line), c.off-start)]

@@ -41,6 +41,18 @@ func (s *server) cursorAt(p textDocumentPositionParams) (*cursor, bool) {
 	return &cursor{d: d, rel: rel, off: d.text.offset(p.Position), b: d.bundle.b, st: d.bundle}, true
 }
 
+// cursorOf decodes a position request's params and finds its cursor: nil with no error when the
+// document is not open or in no loaded bundle (the answer is null), nil with an error when the
+// params have the wrong shape.
+func (s *server) cursorOf(params raw) (*cursor, *rpcError) {
+	var p textDocumentPositionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	c, _ := s.cursorAt(p)
+	return c, nil
+}
+
 func (s *server) now() time.Time { return s.opts.Now().Truncate(time.Minute) }
 
 var (
@@ -111,13 +123,9 @@ func (c *cursor) linkTarget() (okf.Resolution, int, int, bool) {
 }
 
 func (s *server) hover(params raw) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	c, ok := s.cursorAt(p)
-	if !ok {
-		return nil, nil
+	c, err := s.cursorOf(params)
+	if c == nil {
+		return nil, err // no document or bundle under it: null, or bad params
 	}
 	now := s.opts.Now()
 	reply := func(text string, start, end int) any {
@@ -304,13 +312,9 @@ func (st *bundleState) fileLocation(rel string, line int) location {
 }
 
 func (s *server) definition(params raw) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	c, ok := s.cursorAt(p)
-	if !ok {
-		return nil, nil
+	c, err := s.cursorOf(params)
+	if c == nil {
+		return nil, err // no document or bundle under it: null, or bad params
 	}
 	if t, _, _, ok := c.match(linkRE, 1); ok {
 		t = strings.TrimSuffix(strings.TrimPrefix(t, "<"), ">")
