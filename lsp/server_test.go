@@ -149,6 +149,18 @@ var fixture = map[string]string{
 		"stale_after: 2026-06-01T00:00:00Z\n---\n# Beta\n\nBack to [Alpha](a.md).\n",
 }
 
+// fixtureWith is the fixture bundle with extra files added (or replaced).
+func fixtureWith(extra map[string]string) map[string]string {
+	files := map[string]string{}
+	for k, v := range fixture {
+		files[k] = v
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return files
+}
+
 var june = time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC)
 
 func fixed() time.Time { return june }
@@ -419,10 +431,7 @@ func TestHoverBeforePauseStillPublishes(t *testing.T) {
 // TestHoverEscapes: a concept's own text in a hover is text, never markup: a status written as a
 // code span and a link stays inside a longer code span, a title's HTML entity stays an entity.
 func TestHoverEscapes(t *testing.T) {
-	files := map[string]string{}
-	for k, v := range fixture {
-		files[k] = v
-	}
+	files := fixtureWith(nil)
 	files["b.md"] = strings.Replace(strings.Replace(fixture["b.md"], "status: draft", "status: \"`x` [click](https://evil.example)\"", 1),
 		"title: Beta", "title: \"Beta &#x202e; *bold*\"", 1)
 	root := writeBundle(t, files)
@@ -474,11 +483,7 @@ func TestCompletionFiltersBeforeCap(t *testing.T) {
 // TestBufferOverSizeLimit: an open document larger than the bundle's size limit is not read, as
 // okf lint reads no such file: its one finding is OKF010, and no other concept sees its text.
 func TestBufferOverSizeLimit(t *testing.T) {
-	files := map[string]string{".okf.yaml": "max_file_size: 1KiB\n"}
-	for k, v := range fixture {
-		files[k] = v
-	}
-	root := writeBundle(t, files)
+	root := writeBundle(t, fixtureWith(map[string]string{".okf.yaml": "max_file_size: 1KiB\n"}))
 	cl := newClient(t, Options{Now: fixed})
 	cl.init(root)
 	a := filepath.Join(root, "a.md")
@@ -500,11 +505,7 @@ func TestBufferOverSizeLimit(t *testing.T) {
 // TestBrokenConfigShownOnce: a .okf.yaml with problems stops the bundle's checks, as every command
 // stops (exit 2); the editor is told once, with one problem per line, not on every keystroke.
 func TestBrokenConfigShownOnce(t *testing.T) {
-	files := map[string]string{".okf.yaml": "rulez: {}\nignores: []\n"}
-	for k, v := range fixture {
-		files[k] = v
-	}
-	root := writeBundle(t, files)
+	root := writeBundle(t, fixtureWith(map[string]string{".okf.yaml": "rulez: {}\nignores: []\n"}))
 	cl := newClient(t, Options{Now: fixed})
 	cl.init(root)
 	a := filepath.Join(root, "a.md")
