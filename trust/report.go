@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -448,7 +447,7 @@ func attesterProblem(b *okf.Bundle, c *okf.Concept, res string, builtins []strin
 // the bundle's folder, else "bundle". rows are every concept's row, for the folders and types.
 func bundleName(b *okf.Bundle, rows []*Concept) string {
 	if x := b.RootIndex(); x != nil {
-		if fm := x.Frontmatter; fm != nil && fm.Present && newerThanRead(fm.OKFVersion) && fm.Title.IsString() {
+		if fm := x.Frontmatter; fm != nil && fm.Present && fm.OKFVersion.Kind == okf.Scalar && okf.NewerVersion(fm.OKFVersion.Raw) && fm.Title.IsString() {
 			if t := oneLineTitle(fm.Title.Text()); t != "" {
 				return t
 			}
@@ -471,34 +470,6 @@ func bundleName(b *okf.Bundle, rows []*Concept) string {
 
 // oneLineTitle is a title on one line, its runs of white space one space.
 func oneLineTitle(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// newerThanRead reports whether okf_version declares a `<major>.<minor>` version newer than the
-// 0.2 okf reads ("0.3", "1.0"), the only case where a root title is the bundle's. (The same reading
-// as okf.NewerVersion, where the okf package has it.)
-func newerThanRead(v okf.Value) bool {
-	if v.Kind != okf.Scalar {
-		return false
-	}
-	a, b, ok := strings.Cut(strings.TrimSpace(v.Raw), ".")
-	if !ok || !isDigits(a) || !isDigits(b) {
-		return false
-	}
-	major, _ := strconv.Atoi(a)
-	minor, _ := strconv.Atoi(b)
-	return major > 0 || minor > 2
-}
-
-func isDigits(s string) bool {
-	if s == "" || len(s) > 9 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // genericHeadings are the first headings of root indexes that name a part of the page rather than
 // the bundle: lowercase, without punctuation at either end.
