@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -131,7 +130,7 @@ func WriteBaseline(root, file string, ds []okf.Diagnostic) (string, error) {
 	}
 	ar, err1 := filepath.Abs(root)
 	af, err2 := filepath.Abs(file)
-	rel, inside := pathBelow(ar, af)
+	rel, inside := okf.RelInside(ar, af)
 	if err1 != nil || err2 != nil || !inside || rel == "" {
 		if err := okf.WriteFileAtomic(file, data, 0o644); err != nil {
 			return file, err
@@ -160,17 +159,4 @@ func WriteBaseline(root, file string, ds []okf.Diagnostic) (string, error) {
 		return file, fmt.Errorf("%s %s", filepath.ToSlash(file), refused[0].Why)
 	}
 	return file, nil
-}
-
-// pathBelow returns the slash path of abs from root ("" for root itself) and whether abs is in it,
-// by their names (links are okf.ApplyChanges's to refuse).
-func pathBelow(root, abs string) (string, bool) {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	if rel == "." {
-		return "", true
-	}
-	return filepath.ToSlash(rel), true
 }

@@ -37,18 +37,7 @@ func NewSession(opts Options) *Session {
 	opts.Schemas = nil
 	pl := newPlan(opts)
 	s := &Session{pl: pl, cache: map[*okf.Concept]sessionFind{}}
-	for _, r := range pl.active {
-		if ByCode(r.Code) != r {
-			s.whole = true
-		}
-	}
-	for _, r := range pl.active {
-		if perConceptRule(r) && !s.whole {
-			s.perConcept = append(s.perConcept, r)
-		} else {
-			s.rest = append(s.rest, r)
-		}
-	}
+	s.perConcept, s.rest, s.whole = pl.splitRules()
 	return s
 }
 

@@ -45,20 +45,27 @@ type Stream struct {
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
 	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}}
-	for _, r := range pl.active {
-		if ByCode(r.Code) != r {
-			s.whole = true
-		}
-	}
-	for _, r := range pl.active {
-		if perConceptRule(r) && !s.whole {
-			s.perConcept = append(s.perConcept, r)
-		} else {
-			s.rest = append(s.rest, r)
-		}
-	}
+	s.perConcept, s.rest, s.whole = pl.splitRules()
 	s.failed = make([]atomic.Bool, len(s.perConcept))
 	return s
+}
+
+// splitRules parts the active rules into those run per concept and the rest. With a rule okf does
+// not define among them (it may read anything of the model), whole is set and every rule is in rest.
+func (pl *plan) splitRules() (perConcept, rest []*Rule, whole bool) {
+	for _, r := range pl.active {
+		if ByCode(r.Code) != r {
+			whole = true
+		}
+	}
+	for _, r := range pl.active {
+		if perConceptRule(r) && !whole {
+			perConcept = append(perConcept, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return perConcept, rest, whole
 }
 
 // perConceptRules are the rules whose findings about a concept depend on that concept alone, and

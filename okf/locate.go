@@ -207,7 +207,7 @@ func Locate(args []string, opts LocateOptions) (targets []Target, skipped []stri
 				return nil, nil, notBundle(a, fmt.Sprintf("no folder at or above it holds %s or index.md", ConfigName), true)
 			}
 		}
-		rel, inside := relInside(absRoot, abs)
+		rel, inside := RelInside(absRoot, abs)
 		if !inside {
 			return nil, nil, pathErrorf("%q is outside the bundle %q", a, displayRoot(rootFlag, absRoot))
 		}
@@ -262,7 +262,7 @@ func LocateStdin(name, root string) (Target, error) {
 	} else {
 		absRoot, alone = absDir, true
 	}
-	rel, inside := relInside(absRoot, filepath.Join(absDir, filepath.Base(name)))
+	rel, inside := RelInside(absRoot, filepath.Join(absDir, filepath.Base(name)))
 	if !inside || rel == "" {
 		return Target{}, pathErrorf("--stdin-filename %q is outside the bundle %q", name, displayRoot(root, absRoot))
 	}
@@ -286,8 +286,9 @@ func displayRoot(flag, abs string) string {
 	return rel
 }
 
-// relInside returns the slash path of abs from root ("" for root itself) and whether abs is in it.
-func relInside(root, abs string) (string, bool) {
+// RelInside returns the slash path of abs from root ("" for root itself) and whether abs is in it,
+// by their names (links are for the door that reads or writes to refuse).
+func RelInside(root, abs string) (string, bool) {
 	rel, err := filepath.Rel(root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false
