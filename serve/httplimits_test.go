@@ -209,13 +209,29 @@ func TestHTTPConnectionLimit(t *testing.T) {
 func TestHTTPRequestLimit(t *testing.T) {
 	s, _ := newServer(t, "testdata/bundle", 0)
 	addr := startHTTP(t, s, HTTPOptions{limits: httpLimits{inflight: 1}})
-	// A request in progress: its body is not all sent yet.
-	held := dial(t, addr)
-	fmt.Fprint(held, mcpHeaders+fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(initBody), initBody[:10]))
+	// A request in progress: its body is not all sent yet. The server may see it after the first
+	// post below has taken the one slot; then it is the held request that is refused, and it is
+	// sent again on a new connection.
+	hold := func() (net.Conn, *bufio.Reader) {
+		c := dial(t, addr)
+		fmt.Fprint(c, mcpHeaders+fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(initBody), initBody[:10]))
+		return c, bufio.NewReader(c)
+	}
+	held, heldr := hold()
+	refusedHeld := func() bool {
+		held.SetReadDeadline(time.Now().Add(time.Millisecond))
+		_, err := heldr.Peek(1)
+		held.SetReadDeadline(time.Now().Add(10 * time.Second))
+		return err == nil
+	}
 	var got int
 	for range 100 {
 		if got = post(t, "http://"+addr+Path, nil); got == 503 {
 			break
+		}
+		if refusedHeld() {
+			held.Close()
+			held, heldr = hold()
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -223,7 +239,7 @@ func TestHTTPRequestLimit(t *testing.T) {
 		t.Fatalf("a second request in progress with a limit of 1: %d, want 503", got)
 	}
 	fmt.Fprint(held, initBody[10:])
-	res, err := http.ReadResponse(bufio.NewReader(held), nil)
+	res, err := http.ReadResponse(heldr, nil)
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("the held request: %v %v", res, err)
 	}
