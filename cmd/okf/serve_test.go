@@ -134,9 +134,15 @@ func TestServeReloadStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(p, []byte(strings.Replace(string(data), "title: Attention in one page", "title: Attention and zebras", 1)), 0o644)
+	edited := []byte(strings.Replace(string(data), "title: Attention in one page", "title: Attention and zebras", 1))
+	os.WriteFile(p, edited, 0o644)
 	deadline := time.Now().Add(20 * time.Second)
-	for {
+	for i := 1; ; i++ {
+		if i%10 == 0 {
+			// Written again: the first write may come before the watcher started (the wait above
+			// is not a promise); a later one is seen.
+			os.WriteFile(p, edited, 0o644)
+		}
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "zebras"}})
 		if err != nil {
 			t.Fatal(err)
