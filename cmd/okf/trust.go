@@ -188,15 +188,3 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
-// bundleScope opens the bundle of the path a bundle command names (a folder or a file), as every
-// command opens one (okf.OpenPath: its root found as okf lint finds it): it returns the bundle, its
-// root and, when the path is below the root, the part of the bundle to report as
-// trust.Options.Scope takes it ("sub/" for a folder, the slash path of a file), else "". A path in
-// no bundle and a configuration with problems are usage errors (exit 2).
-func bundleScope(c *cli.Context, path string) (o *okf.Opened, root, scope string, err error) {
-	if o, err = openPath(c, path); err != nil {
-		return nil, "", "", err
-	}
-	return o, o.Target.Root, o.Target.Scope(), nil
-}
