@@ -21,9 +21,9 @@ import (
 // and combines the reports of several bundles into one. Messages about a field name the `okf lint`
 // flag that sets it (--config, --baseline), as the rest of the library's messages do.
 type Request struct {
-	// Paths are the files and folders to lint (none: the working directory). Each is linted
-	// against its own bundle, found as every command finds one (okf.Locate); paths in several
-	// bundles make one report.
+	// Paths are the files and folders to lint (none: Root when given, else the working
+	// directory). Each is linted against its own bundle, found as every command finds one
+	// (okf.Locate); paths in several bundles make one report.
 	Paths []string
 	// Root names the bundle root of the paths instead of finding it (--root).
 	Root string
