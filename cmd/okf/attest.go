@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -205,15 +206,23 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 	return cmd
 }
 
-// loadBundle loads the bundle opened (bundleScope), with the size limit of --max-file-size or
-// .okf.yaml; an unreadable root is fatal (exit 3).
-func loadBundle(o *okf.Opened) (*okf.Bundle, error) {
-	// Only the Attested Computations are kept whole (attest.OnConcept).
-	b, err := o.Load(okf.LoadOptions{OnConcept: attest.OnConcept})
+// loadAttest loads the bundle of path as every okf attest subcommand reads it (attest.Load), with
+// the size limit of --max-file-size or .okf.yaml: a path in no bundle or a configuration with
+// problems is bad usage (exit 2), an unreadable bundle fatal (exit 3).
+func loadAttest(c *cli.Context, path string) (*attest.Loaded, error) {
+	limit, err := flagMaxFileSize(c)
 	if err != nil {
-		return nil, fatalErr("%v", err)
+		return nil, err
 	}
-	return b, nil
+	l, err := attest.Load(c.Context, attest.BundleRequest{Path: path, MaxFileSize: limit, AllowOutside: c.Bool("allow-outside")})
+	var le *attest.LoadError
+	switch {
+	case errors.As(err, &le):
+		return nil, fatalErr("%v", le.Err)
+	case err != nil:
+		return nil, openErr(err, "")
+	}
+	return l, nil
 }
 
 // writeJSON writes v as indented JSON as okf writes all JSON (okf.EncodeJSONLog): no `##[` a CI
@@ -239,24 +248,13 @@ func attestListCommand(e *env) *cli.Command {
 			}
 			// The bundle is found as okf lint finds it: a folder below the root lists the
 			// computations under it, read as part of the whole bundle (links resolve from the root).
-			o, dir, scope, err := bundleScope(c, dir)
+			l, err := loadAttest(c, dir)
 			if err != nil {
 				return err
 			}
-			b, err := loadBundle(o)
-			if err != nil {
-				return err
-			}
-			comps := attest.Computations(b, c.Bool("allow-outside"))
-			if scope != "" {
-				kept := comps[:0]
-				for _, comp := range comps {
-					if p := comp.Concept.Path; p == scope || strings.HasSuffix(scope, "/") && strings.HasPrefix(p, scope) {
-						kept = append(kept, comp)
-					}
-				}
-				comps = kept
-			}
+			defer l.Close()
+			dir, scope := l.Target.Root, l.Target.Scope()
+			comps := l.InScope()
 			out := map[string]any{"computations": nonNil(comps)}
 			if scope != "" {
 				out["scope"] = scope
@@ -372,16 +370,13 @@ func attestCheckCommand(e *env) *cli.Command {
 			if len(args) == 1 {
 				named = args[0]
 			}
-			o, dir, _, err := bundleScope(c, named)
+			l, err := loadAttest(c, named)
 			if err != nil {
 				return err
 			}
-			t := o.Target
-			b, err := loadBundle(o)
-			if err != nil {
-				return err
-			}
-			comps := attest.Computations(b, c.Bool("allow-outside"))
+			defer l.Close()
+			t, dir, b := l.Target, l.Target.Root, l.Bundle
+			comps := l.Computations()
 			ds := attestCheckFindings(b, comps)
 			if keep := t.Filter(); keep != nil {
 				kept := ds[:0]
@@ -494,25 +489,16 @@ func findComputation(c *cli.Context, args []string, cmd string) (*okf.Bundle, *a
 	// --bundle (default: the working directory) is placed in its bundle as okf lint finds it, so
 	// from a folder below the root the real bundle is read; CONCEPT is an ID from the root, or from
 	// that folder.
-	o, root, scope, err := bundleScope(c, aliased(c, "bundle", "b", "."))
+	l, err := loadAttest(c, aliased(c, "bundle", "b", "."))
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := loadBundle(o)
-	if err != nil {
-		return nil, nil, err
+	comp, err := l.Find(args[0])
+	var nf *attest.NotFoundError
+	if errors.As(err, &nf) {
+		return nil, nil, usageErr("attest %s: %v", cmd, nf)
 	}
-	comp := attest.Find(b, args[0], c.Bool("allow-outside"))
-	if comp == nil && strings.HasSuffix(scope, "/") {
-		comp = attest.Find(b, scope+args[0], c.Bool("allow-outside"))
-	}
-	if comp == nil {
-		var ids []string
-		for _, x := range attest.Computations(b, false) {
-			ids = append(ids, x.ID)
-		}
-		return nil, nil, usageErr("attest %s: %q is not an Attested Computation in bundle %q; there are: %s", cmd, args[0], root, orNone(strings.Join(ids, ", ")))
-	}
+	b := l.Bundle
 	return b, comp, nil
 }
 

@@ -8,35 +8,32 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// applyFixes runs okf lint --fix on the bundle at root (lint.FixBundle) and prints what it did:
-// files not fixed and why, rewrites refused (exit 3), and with dryRun the first round as a diff, and
-// done is then true: nothing more to report. The caller loads the bundle again for its report.
-func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint.Options, dryRun, quiet bool) (done bool, err error) {
-	res, err := lint.FixBundle(root, load, opts, dryRun)
+// printFixes prints what okf lint --fix did to one bundle (lint.BundleRun.Fix): files not fixed
+// and why, then (unless the fixing failed) rewrites refused, and with dryRun the first round as a
+// diff, and diffed is then true.
+func printFixes(e *env, b lint.BundleRun, dryRun, quiet, failed bool) (diffed bool) {
+	res, show := b.Fix, b.Display
 	for _, f := range res.Unproven {
 		// Not written: its findings stay in the report.
-		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", okf.EscapeLineStart(displayPath(root, f.Path)), okf.EscapeControl(f.Unproven.Error()))
+		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", okf.EscapeLineStart(show(f.Path)), okf.EscapeControl(f.Unproven.Error()))
 	}
-	if err != nil {
-		return false, fatalErr("%v", err)
+	if failed {
+		return false
 	}
 	if dryRun && len(res.Preview) > 0 {
 		var d strings.Builder
 		for _, f := range res.Preview {
-			d.WriteString(okf.UnifiedDiff(displayPath(root, f.Path), f.Old, f.Edits))
+			d.WriteString(okf.UnifiedDiff(show(f.Path), f.Old, f.Edits))
 		}
 		fmt.Fprint(e.stdout, escapeDiff(d.String()))
-		return true, nil
+		return true
 	}
 	for _, p := range res.Refused {
-		pos := okf.Position{Path: displayPath(root, p.Path), Line: 1, Col: 1}
+		pos := okf.Position{Path: show(p.Path), Line: 1, Col: 1}
 		fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Why))
 	}
-	if len(res.Refused) > 0 {
-		return false, &exitError{code: exitFatal}
-	}
-	if res.Fixed > 0 && !quiet {
+	if len(res.Refused) == 0 && res.Fixed > 0 && !quiet {
 		fmt.Fprintf(e.stderr, "okf: fixed %s in %s\n", countOf(res.Fixed, "finding"), countOf(len(res.Files), "file"))
 	}
-	return false, nil
+	return false
 }

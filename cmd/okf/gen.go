@@ -64,29 +64,26 @@ func genCommand(e *env) *cli.Command {
 			}
 			// The bundle gen writes into is opened as every command opens one: a .okf.yaml there
 			// that okf cannot use stops the run (exit 2) before anything is planned or written.
-			if err := genCheckOut(opts); err != nil {
-				return err
-			}
 			preview := c.Bool("check") || c.Bool("dry-run")
-			if !preview {
-				// Checked before the lock, which creates the bundle folder.
-				if err := generate.CheckOptions(opts); err != nil {
-					return usageErr("%v", err)
-				}
-				unlock, err := okf.LockBundle(opts.Out, "okf gen")
-				if err != nil {
-					return fatalErr("%v", err)
-				}
-				defer unlock()
-			}
-			plan, err := generate.MakePlan(opts)
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, okf.ErrTooLarge) ||
+			res, err := generate.Generate(c.Context, generate.GenRequest{Options: opts, Write: !preview, Strict: c.Bool("strict")})
+			var ce *okf.ConfigError
+			var oe *generate.OptionsError
+			var pe *generate.PlanError
+			switch {
+			case errors.As(err, &oe):
+				return usageErr("%v", oe.Err)
+			case errors.As(err, &pe):
+				if err := pe.Err; errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, okf.ErrTooLarge) ||
 					errors.Is(err, okf.ErrOutside) || errors.Is(err, okf.ErrNotRegular) {
 					return fatalErr("%v", err)
 				}
-				return usageErr("%v", err)
+				return usageErr("%v", pe.Err)
+			case errors.As(err, &ce):
+				return openErr(err, "")
+			case res == nil:
+				return fatalErr("%v", err)
 			}
+			plan := res.Plan
 			if opts.SiteInfo != nil && opts.SiteInfo.From != "" {
 				// Shown from the working folder when it is below it, as other paths are.
 				if wd, err := os.Getwd(); err == nil {
@@ -107,8 +104,7 @@ func genCommand(e *env) *cli.Command {
 			if n := len(plan.Recovered); n > 0 {
 				fmt.Fprintf(e.stderr, "okf: note: an earlier run was interrupted before it wrote log.md; this run records its %d change(s)\n", n)
 			}
-			skipped := plan.Count(generate.Skipped)
-			if c.Bool("strict") && (skipped > 0 || len(plan.Problems) > 0) {
+			if skipped := plan.Count(generate.Skipped); res.Withheld {
 				for _, a := range plan.Actions {
 					if a.Kind == generate.Skipped {
 						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
@@ -137,9 +133,8 @@ func genCommand(e *env) *cli.Command {
 				return nil
 			}
 			// Only what was written is reported as written.
-			written, err := plan.Apply(opts.Out)
 			if !c.Bool("quiet") {
-				printPlan(e, plan, false, written)
+				printPlan(e, plan, false, res.Written)
 			}
 			if err != nil {
 				return fatalErr("%v", err)
@@ -191,23 +186,6 @@ func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 	}
 	fmt.Fprintf(e.stdout, "%d created, %d updated, %d unchanged, %d skipped\n",
 		counts[generate.Created], counts[generate.Updated], counts[generate.Unchanged], counts[generate.Skipped])
-}
-
-// genCheckOut opens the existing bundle at opts.Out (okf.Open) for its configuration only; a folder
-// not there yet, or one gen itself refuses later (linked out of its checkout), is left to gen.
-func genCheckOut(opts generate.Options) error {
-	if st, err := os.Stat(opts.Out); err != nil || !st.IsDir() {
-		return nil
-	}
-	o, err := okf.Open(opts.Out, opts.MaxFileSize)
-	var ce *okf.ConfigError
-	if errors.As(err, &ce) {
-		return openErr(err, "")
-	}
-	if err == nil {
-		o.Root.Close()
-	}
-	return nil
 }
 
 // genOptions merges okf-gen.yaml with the flags (flags win) and resolves the clock.
@@ -412,34 +390,15 @@ func indexCommand(e *env) *cli.Command {
 			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
 			// indexes and those below, as folder indexes of the bundle found above (never a root
 			// index with okf_version); the root index is left alone.
-			o, root, scope, err := bundleScope(c, named)
-			if err != nil {
-				return err
-			}
-			if scope != "" && !strings.HasSuffix(scope, "/") {
-				return usageErr("index takes a bundle folder, not the file %q", named)
+			preview := c.Bool("check") || c.Bool("dry-run")
+			res, err := generate.Index(c.Context, generate.IndexRequest{Path: named, GroupBy: g, Rewrite: c.Bool("rewrite"), Write: !preview})
+			if res == nil {
+				return openErr(err, "")
 			}
 			if c.Bool("check") && c.Bool("dry-run") {
 				return usageErr("--check and --dry-run: expected one of them (--check lists the files, --dry-run prints the diff)")
 			}
-			preview := c.Bool("check") || c.Bool("dry-run")
-			if fi, err := os.Stat(root); err == nil && fi.IsDir() && !preview {
-				// The same lock as okf gen: an index is not rewritten under a running gen.
-				unlock, err := okf.LockBundle(root, "okf index")
-				if err != nil {
-					return fatalErr("%v", err)
-				}
-				defer unlock()
-			}
-			// Opened as every command opens a bundle: what .okf.yaml ignores is not indexed.
-			b, err := o.Load(okf.LoadOptions{})
-			if err != nil {
-				return fatalErr("%v", err)
-			}
-			changes, err := generate.Indexes(b, generate.IndexOptions{GroupBy: g, Rewrite: c.Bool("rewrite"), Under: strings.TrimSuffix(scope, "/")})
-			if err != nil {
-				return fatalErr("%v", err)
-			}
+			root, changes, written := res.Root, res.Changes, res.Written
 			show := newPathDisplay(root)
 			// Paths from the working directory, as okf lint shows them; a run lists only the
 			// files it did write, after writing them, so a failed write is never reported done.
@@ -455,6 +414,9 @@ func indexCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
 				}
 			}
+			if err != nil && (preview || written == 0) {
+				return fatalErr("%v", err) // the lock held, the bundle unreadable: nothing written
+			}
 			if c.Bool("dry-run") {
 				printChangeDiff(e, root, changes)
 				return nil
@@ -466,7 +428,6 @@ func indexCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			written, err := generate.ApplyChanges(root, changes)
 			list(changes[:written], false)
 			if err != nil {
 				return fatalErr("%v", err)

@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"testing/fstest"
 	"time"
 
 	"github.com/okf-tools/okf/lint"
@@ -152,108 +148,57 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			var targets []lint.Target
-			var stdin *stdinFile
-			if args := c.Args().Slice(); slices.Contains(args, "-") {
+			req := lint.Request{Paths: c.Args().Slice(), Root: c.String("root"), SkipUnbundled: c.Bool("skip-unbundled"),
+				StdinName: c.String("stdin-filename"), ConfigFile: c.String("config"), MaxFileSize: limit,
+				Now: now, ExpiringWithin: window, ShowConfig: c.Bool("show-config"), Fix: c.Bool("fix"), DryRun: c.Bool("dry-run"),
+				Baseline: c.String("baseline"), WriteBaseline: writeBaseline.set, BaselineFile: writeBaseline.value,
+				WithFixes: c.String("format") == "sarif" || wantsSARIF(also)}
+			if i := slices.Index(req.Paths, "-"); i >= 0 {
 				// An editor's buffer: one concept on standard input, linted as the file
 				// --stdin-filename names, in the context of its bundle on disk.
-				if len(args) != 1 {
-					return usageErr("- (standard input) cannot be mixed with other paths")
-				}
-				name := c.String("stdin-filename")
-				if name == "" {
-					name = "stdin.md"
-				}
-				t, err := lint.ResolveStdin(name, c.String("root"))
-				if err != nil {
-					return lintPathErr(err)
-				}
-				max := limit
-				if max == 0 {
-					max = okf.DefaultMaxFileSize
-				}
-				data, err := okf.ReadLimit(e.stdin, "<stdin>", max)
-				if err != nil {
-					return fatalErr("cannot read standard input: %v", unwrapPathErr(err))
-				}
-				targets, stdin = []lint.Target{t}, &stdinFile{path: t.Files[0], data: data}
-			} else {
-				if c.String("stdin-filename") != "" {
-					return usageErr("--stdin-filename names the file read from standard input: give - as the path")
-				}
-				var skipped []string
-				targets, skipped, err = lint.ResolveTargets(args, c.String("root"), c.Bool("skip-unbundled"))
-				if err != nil {
-					return lintPathErr(err)
-				}
-				if len(skipped) > 0 && !c.Bool("quiet") {
-					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
-				}
+				req.Stdin, req.Paths = e.stdin, slices.Delete(req.Paths, i, i+1)
 			}
-			if c.Bool("show-config") {
-				return showConfig(e, targets, c.String("config"), limit, window)
+			res, err := lint.Lint(c.Context, req)
+			if len(res.Skipped) > 0 && !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(res.Skipped), "file"), okf.EscapeControl(strings.Join(res.Skipped, ", ")))
 			}
-			if c.Bool("dry-run") && !c.Bool("fix") {
-				return usageErr("--dry-run goes with --fix")
-			}
-			if c.Bool("fix") && stdin != nil {
-				return usageErr("--fix writes files: it cannot fix standard input")
-			}
-			if len(targets) > 1 && (writeBaseline.set || c.String("baseline") != "") {
-				return usageErr("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), bundleList(targets))
-			}
-			opts := lint.Options{Now: now, ExpiringWithin: window}
-			if p := c.String("baseline"); p != "" && len(targets) > 0 {
-				rb, err := okf.OpenBundle(targets[0].Root, limit)
-				if err != nil {
-					return fatalErr("%v", err)
-				}
-				data, err := rb.ReadPath(p) // confined when inside the bundle
-				if err != nil {
-					return usageErr("--baseline: cannot read %q: %v", p, unwrapPathErr(err))
-				}
-				if opts.Baseline, err = lint.ParseBaseline(data); err != nil {
-					return usageErr("--baseline %q: %v", p, err)
-				}
-			}
-			fix := fixMode{enabled: c.Bool("fix"), dryRun: c.Bool("dry-run"), sarif: c.String("format") == "sarif" || wantsSARIF(also), quiet: c.Bool("quiet")}
-			var runs []lintRun
 			diffed := false
-			for _, t := range targets {
-				r, err := lintTarget(e, t, c.String("config"), limit, opts, stdin, fix)
-				if err != nil {
-					return err
+			for _, b := range res.Bundles {
+				// A bundle whose fixing failed says only what it did not fix.
+				failed := b.Err != nil && !errors.Is(b.Err, lint.ErrFixRefused)
+				if b.Fix != nil {
+					diffed = printFixes(e, b, req.DryRun, c.Bool("quiet"), failed) || diffed
 				}
-				if fix.dryRun {
-					diffed = diffed || r.diffed
-					continue
-				}
-				if writeBaseline.set {
-					return writeBaselineFile(e, r.ds, t.Root, writeBaseline.value, c.Bool("quiet"))
-				}
-				runs = append(runs, r)
 			}
-			if fix.dryRun {
+			if err != nil {
+				return lintErr(err, req.BaselineFile)
+			}
+			switch {
+			case req.ShowConfig:
+				return lint.WriteShownConfig(e.stdout, res.Configs)
+			case req.DryRun:
 				// --fix --dry-run prints the diffs of the bundles it would change and nothing else,
 				// so its output is a patch (empty when nothing would change).
 				if !diffed && !c.Bool("quiet") {
 					fmt.Fprintln(e.stderr, "okf: nothing to fix")
 				}
 				return nil
+			case req.WriteBaseline && res.BaselineWritten != "":
+				if !c.Bool("quiet") {
+					fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(res.Recorded, "finding"), okf.EscapeControl(res.BaselineWritten))
+				}
+				return nil
 			}
-			report := combine(runs)
+			report := res.Report
 			report.Version = okfVersion()
 			// When every FILE was left out (--skip-unbundled), nothing was linted: no summary.
-			report.Quiet = c.Bool("quiet") || len(runs) == 0
+			report.Quiet = c.Bool("quiet") || len(res.Bundles) == 0
 			colour, err := useColor(c, e, c.String("output") != "")
 			if err != nil {
 				return err
 			}
 			all := report.Diagnostics // the exit code is the whole run's, shown or not
 			report.FailOn, report.Group = failOn, !c.Bool("no-group")
-			for _, r := range runs {
-				report.Files += r.files
-			}
 			base := *report // before the stdout format's view: each --also-write makes its own
 			view(report, human, floor, floorSet, all)
 			if human && c.String("format") != "github" && c.String("output") == "" && isTerminal(e.stdout) {
@@ -301,172 +246,31 @@ func lintPathErr(err error) error {
 	return pathErr(err)
 }
 
-func bundleList(ts []lint.Target) string {
-	var roots []string
-	for _, t := range ts {
-		roots = append(roots, filepath.ToSlash(t.Root))
-	}
-	return strings.Join(roots, ", ")
-}
-
-// showConfig prints the configuration in force for each bundle (okf lint --show-config), read as a
-// run reads it: a configuration with problems is the same exit 2.
-func showConfig(e *env, targets []lint.Target, configFlag string, limit int64, window time.Duration) error {
-	var shown []lint.ShownConfig
-	for _, t := range targets {
-		o, err := okf.Open(t.Root, limit)
-		if err != nil {
-			return openErr(err, "")
-		}
-		cfg, display, err := lint.LoadConfig(o, configFlag)
-		o.Root.Close()
-		if err != nil {
-			return openErr(err, "")
-		}
-		src := display
-		switch {
-		case src == "" && cfg != nil:
-			src = filepath.ToSlash(filepath.Join(t.Root, cfg.Path))
-		}
-		shown = append(shown, lint.ShownConfig{Bundle: filepath.ToSlash(t.Root), Source: src, Config: cfg, MaxFileSize: o.Root.MaxFileSize(), ExpiringWithin: window})
-	}
-	return lint.WriteShownConfig(e.stdout, shown)
-}
-
-// stdinFile is the concept read from standard input and its slash path in the bundle.
-type stdinFile struct {
-	path string
-	data []byte
-}
-
-// lintRun is the result of linting one bundle: its findings and how to show and read them.
-type lintRun struct {
-	ds       []okf.Diagnostic
-	fixes    map[okf.Diagnostic]lint.Fix // for SARIF's fixes[] (nil unless -f sarif)
-	display  func(string) string
-	readFile func(string) ([]byte, error)
-	diffed   bool // --fix --dry-run printed this bundle's diff (with --dry-run nothing else is reported)
-	files    int  // the Markdown files checked (those reported on: under a folder or named)
-}
-
-// fixMode is what --fix and --dry-run ask of each bundle linted, and whether the report is SARIF
-// (which carries the fixes left).
-type fixMode struct{ enabled, dryRun, sarif, quiet bool }
-
-// lintTarget loads one bundle with its configuration and lints it. Every file of the bundle is
-// read through its Root: confined to it, regular files only, at most the size limit each (--max-file-size,
-// else the configuration's max_file_size, else the default).
-func lintTarget(e *env, t lint.Target, configFlag string, limit int64, opts lint.Options, stdin *stdinFile, fix fixMode) (lintRun, error) {
-	o, err := okf.Open(t.Root, limit)
-	if err != nil {
-		return lintRun{}, openErr(err, "")
-	}
-	r := o.Root
-	cfg, cfgDisplay, err := lint.LoadConfig(o, configFlag)
-	if err != nil {
-		return lintRun{}, openErr(err, "")
-	}
-	ignore := o.Settings.Ignore
-	// The schema check runs as each frontmatter is parsed, not on a second parse (not with --fix,
-	// which lints bundles loaded again).
-	var fsys fs.FS = r
+// lintErr gives an error of lint.Lint its exit: the paths named and the configuration are usage
+// errors (exit 2, lintPathErr); fixes refused were said file by file (exit 3); a baseline not
+// written says how to name another file when none was named.
+func lintErr(err error, baselineFile string) error {
+	var be *lint.BaselineError
 	switch {
-	case stdin != nil && t.Alone:
-		// No bundle above: the concept alone, not the folder around it.
-		fsys, ignore = okf.Overlay(fstest.MapFS{}, stdin.path, stdin.data), nil
-	case stdin != nil:
-		fsys = okf.Overlay(r, stdin.path, stdin.data)
-	}
-	lo := okf.LoadOptions{Ignore: ignore}
-	if !fix.enabled {
-		if opts.Schemas = lint.NewSchemaCheck(fsys, cfg); opts.Schemas != nil {
-			lo.OnFrontmatter = opts.Schemas.OnFrontmatter
+	case errors.Is(err, lint.ErrFixRefused):
+		return &exitError{code: exitFatal}
+	case errors.As(err, &be):
+		hint := ""
+		if baselineFile == "" {
+			hint = " (name the file with --write-baseline=FILE)"
 		}
+		return fatalErr("%v%s", be, hint)
 	}
-	opts.Config = cfg
-	opts.Filter = t.Filter()
-	// The per-concept rules run as each concept loads, and the bundle is not held whole (see
-	// lint.Stream; SARIF's fixes read the few files they fix again); not with --fix, which loads
-	// the bundle again for each round.
-	var stream *lint.Stream
-	if !fix.enabled {
-		stream = lint.NewStream(opts)
-		lo.OnConcept = stream.OnConcept
-	}
-	var b *okf.Bundle
-	if !fix.enabled { // --fix loads the bundle itself, once per round
-		if stdin != nil {
-			b, err = okf.Load(fsys, lo)
-		} else {
-			b, err = okf.LoadRoot(r, lo)
-		}
-		if err != nil {
-			return lintRun{}, fatalErr("%v", err)
-		}
-	} else {
-		load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
-		done, err := applyFixes(e, t.Root, load, opts, fix.dryRun, fix.quiet)
-		if err != nil {
-			return lintRun{}, err
-		}
-		if fix.dryRun {
-			return lintRun{diffed: done}, nil
-		}
-		if b, err = load(); err != nil {
-			return lintRun{}, fatalErr("%v", err)
-		}
-	}
-	var ds []okf.Diagnostic
-	if stream != nil {
-		ds = stream.Finish(b)
-	} else {
-		ds = lint.Run(b, opts)
-	}
-	var fixes map[okf.Diagnostic]lint.Fix
-	if fix.sarif {
-		fixes = lint.Fixes(b, ds)
-	}
-	isCfg := func(p string) bool { return cfg != nil && cfgDisplay != "" && p == cfg.Path }
-	show := newPathDisplay(t.Root)
-	return lintRun{
-		ds:    ds,
-		fixes: fixes,
-		files: checkedFiles(b, opts.Filter),
-		display: func(p string) string {
-			if isCfg(p) {
-				return cfgDisplay
-			}
-			return show(p)
-		},
-		readFile: func(p string) ([]byte, error) {
-			if isCfg(p) {
-				return okf.ReadFileLimit(cfgDisplay, r.MaxFileSize()) // a --config file outside the bundle
-			}
-			return b.ReadFile(p)
-		},
-	}, nil
+	return lintPathErr(err)
 }
 
-// checkedFiles counts the Markdown files of b that the run reports on: its concepts, indexes and
-// logs, those keep accepts (nil: all).
-func checkedFiles(b *okf.Bundle, keep func(string) bool) int {
-	n := 0
-	count := func(p string) {
-		if keep == nil || keep(p) {
-			n++
-		}
-	}
-	for _, c := range b.Concepts {
-		count(c.Path)
-	}
-	for _, x := range b.Indexes {
-		count(x.Path)
-	}
-	for _, l := range b.Logs {
-		count(l.Path)
-	}
-	return n
+// displayPath shows a bundle path as a path from the working directory (lint.PathDisplay).
+func displayPath(root, p string) string {
+	return lint.PathDisplay(root)(p)
 }
+
+// newPathDisplay is displayPath(root, ·) for the many paths of one run (lint.PathDisplay).
+func newPathDisplay(root string) func(string) string { return lint.PathDisplay(root) }
 
 // atLeast returns the findings of ds at least as severe as floor (--min-severity with json or
 // sarif, which otherwise keep every one).
@@ -480,120 +284,12 @@ func atLeast(ds []okf.Diagnostic, floor okf.Severity) []okf.Diagnostic {
 	return out
 }
 
-// combine makes one report of the runs over one or more bundles. With several, each finding's path
-// becomes the path shown (bundles share paths such as index.md), and the findings are sorted again;
-// the report keeps each one's bundle path for SARIF's fingerprints, which do not change when other
-// bundles join the run.
-func combine(runs []lintRun) *lint.Report {
-	if len(runs) == 1 {
-		r := runs[0]
-		return &lint.Report{Diagnostics: r.ds, DisplayPath: r.display, ReadFile: r.readFile, Fixes: r.fixes}
-	}
-	var ds []okf.Diagnostic
-	var fixes map[okf.Diagnostic]lint.Fix
-	reader := map[string]func() ([]byte, error){}
-	bundlePath := map[string]string{}
-	for _, r := range runs {
-		for _, d := range r.ds {
-			orig := d
-			p := d.Pos.Path
-			d.Pos.Path = r.display(p)
-			bundlePath[d.Pos.Path] = p
-			read := r.readFile
-			reader[d.Pos.Path] = func() ([]byte, error) { return read(p) }
-			if f, ok := r.fixes[orig]; ok {
-				if fixes == nil {
-					fixes = map[okf.Diagnostic]lint.Fix{}
-				}
-				f.Path = r.display(f.Path)
-				fixes[d] = f
-			}
-			ds = append(ds, d)
-		}
-	}
-	return &lint.Report{Diagnostics: okf.SortDiagnostics(ds), Fixes: fixes, BundlePath: func(p string) string {
-		if bp, ok := bundlePath[p]; ok {
-			return bp
-		}
-		return p
-	}, ReadFile: func(p string) ([]byte, error) {
-		if f := reader[p]; f != nil {
-			return f()
-		}
-		return nil, fs.ErrNotExist
-	}}
-}
-
 func unwrapPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err
-}
-
-func writeBaselineFile(e *env, ds []okf.Diagnostic, root, file string, quiet bool) error {
-	written, err := lint.WriteBaseline(root, file, ds)
-	if err != nil {
-		if errors.Is(err, okf.ErrLocked) {
-			return fatalErr("%v", err)
-		}
-		hint := ""
-		if file == "" {
-			hint = " (name the file with --write-baseline=FILE)"
-		}
-		return fatalErr("cannot write %q: %v%s", filepath.ToSlash(written), unwrapPathErr(err), hint)
-	}
-	if quiet {
-		return nil
-	}
-	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(written)))
-	return nil
-}
-
-// displayPath shows a bundle path as a path from the working directory, so editors and CI can open
-// it (a bundle found above the working directory shows as "a.md", not "../sub/a.md"); under a root
-// written as an absolute path, as an absolute path.
-func displayPath(root, p string) string {
-	return newPathDisplay(root)(p)
-}
-
-// newPathDisplay returns displayPath(root, ·) for the many findings of one run: the working
-// directory is read once, not per finding (os.Getwd costs stat calls), and each path's answer is
-// remembered, since a report names the same files over and over.
-func newPathDisplay(root string) func(string) string {
-	wd, wdErr := "", error(nil)
-	if !filepath.IsAbs(root) {
-		wd, wdErr = os.Getwd()
-	}
-	var mu sync.Mutex
-	shown := map[string]string{}
-	return func(p string) string {
-		if p == "" {
-			return p
-		}
-		mu.Lock()
-		s, ok := shown[p]
-		mu.Unlock()
-		if ok {
-			return s
-		}
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if !filepath.IsAbs(root) && wdErr == nil {
-			abs := full // as filepath.Abs does: an absolute path is cleaned, another joined to wd
-			if !filepath.IsAbs(full) {
-				abs = filepath.Join(wd, full)
-			}
-			if rel, err := filepath.Rel(wd, abs); err == nil {
-				full = rel
-			}
-		}
-		s = filepath.ToSlash(full)
-		mu.Lock()
-		shown[p] = s
-		mu.Unlock()
-		return s
-	}
 }
 
 // listRules lists every rule, or the rules named (codes or names, any case), as text or JSON.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -43,30 +42,15 @@ func migrateCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				root = c.Args().First()
 			}
-			// Opened as every command opens a bundle (okf.OpenPath): the root found from the path
-			// named, every file read through the bundle's Root (confined, regular files only,
-			// capped), and what .okf.yaml ignores left out.
-			o, err := openPath(c, root)
+			limit, err := flagMaxFileSize(c)
 			if err != nil {
 				return err
 			}
-			defer o.Root.Close()
-			if err := migrateRootCheck(o.Target); err != nil {
-				return err
+			res, err := migrate.Migrate(c.Context, migrate.Request{Path: root, MaxFileSize: limit, Now: now, Write: !c.Bool("check") && !c.Bool("dry-run")})
+			if res == nil {
+				return openErr(err, "")
 			}
-			if !c.Bool("check") && !c.Bool("dry-run") {
-				// The lock okf gen and okf index take: no two writers interleave in one bundle.
-				unlock, err := okf.LockBundle(root, "okf migrate")
-				if err != nil {
-					return fatalErr("%v", err)
-				}
-				defer unlock()
-			}
-			b, err := o.Load(okf.LoadOptions{})
-			if err != nil {
-				return fatalErr("%v", err)
-			}
-			plan := migrate.Run(b, migrate.Options{Now: now})
+			plan := res.Plan // with an error of writing it: its problems are still said
 			show := func(p string) string { return okf.EscapeControl(displayPath(root, p)) }
 			for _, p := range plan.Left {
 				pos := p.Pos
@@ -89,10 +73,10 @@ func migrateCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			written, refused, err := migrate.Apply(root, plan)
 			if err != nil {
 				return fatalErr("%v", err)
 			}
+			written, refused := res.Written, res.Refused
 			for _, p := range written {
 				fmt.Fprintf(e.stdout, "migrated %s\n", show(p))
 			}
@@ -144,15 +128,4 @@ func escapeDiff(d string) string {
 		}
 	}
 	return strings.Join(lines, "")
-}
-
-// migrateRootCheck refuses a folder below its bundle's root, or a file (found as every command finds
-// it): okf migrate rewrites a whole bundle, and taking a subfolder for one would give its index.md
-// the root's okf_version frontmatter (an error below the root, §8, D7) and start a log.md there.
-func migrateRootCheck(t okf.Target) error {
-	if t.Scope() == "" {
-		return nil
-	}
-	return usageErr("%q is inside the OKF bundle %q: okf migrate upgrades a whole bundle; run it on %q (or pin a root with .okf.yaml)",
-		filepath.ToSlash(t.Named), filepath.ToSlash(t.Root), filepath.ToSlash(t.Root))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -80,32 +79,39 @@ func runServe(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := serve.New(serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report})
-	if err != nil {
-		return openErr(err, "")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if !c.Bool("no-watch") {
+	// An interrupt ends the serving cleanly once it has begun; while the bundle loads it stops okf
+	// as it stops any command.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	defer signal.Stop(sigs)
+	onSignal := func() {
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 		go func() {
-			if err := s.Watch(ctx); err != nil {
-				report(err.Error())
+			select {
+			case <-sigs:
+				cancel()
+			case <-ctx.Done():
 			}
 		}()
 	}
-	if addr == "" {
-		report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
-		warn := func(msg string) { report(okf.EscapeControl(msg)) }
-		if err := s.ServeStdio(ctx, e.stdin, e.stdout, warn); err != nil && !errors.Is(err, context.Canceled) {
-			return fatalErr("%v", err)
-		}
-		return nil
-	}
-	err = s.ServeHTTP(ctx, addr, serve.HTTPOptions{Token: token, Origins: c.StringSlice("allow-origin")}, func(url string) {
-		report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), okf.EscapeControl(dir), url))
+	err = serve.Run(ctx, serve.Request{
+		Options: serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report},
+		HTTP:    addr, HTTPOptions: serve.HTTPOptions{Token: token, Origins: c.StringSlice("allow-origin")},
+		Stdin: e.stdin, Stdout: e.stdout, Warn: func(msg string) { report(okf.EscapeControl(msg)) },
+		Watch: !c.Bool("no-watch"),
+		Ready: func(s *serve.Server, url string) {
+			onSignal()
+			if url == "" {
+				report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
+				return
+			}
+			report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), okf.EscapeControl(dir), url))
+		},
 	})
 	if err != nil {
-		return fatalErr("%v", err)
+		// Loading: a path in no bundle or a configuration with problems is exit 2; serving fails exit 3.
+		return openErr(err, "")
 	}
 	return nil
 }

@@ -61,10 +61,11 @@ func skillBundle(e *env, c *cli.Context, cmd string, useNow bool) (*okf.Bundle, 
 	}
 	// The bundle is found as okf lint finds it: a folder below the root makes the skill of the
 	// whole bundle.
-	o, dir, _, err := bundleScope(c, dir)
+	o, err := openPath(c, dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	dir = o.Target.Root
 	b, err := o.Load(okf.LoadOptions{})
 	if err != nil {
 		return nil, nil, fatalErr("cannot read bundle %q: %v", dir, err)

@@ -100,44 +100,25 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	opts.Builtins = attest.BuiltinNames()
 
-	// The bundle is found as okf lint finds it (docs/lint.md, "Which bundle: the root"): a folder below
-	// the root is reported as part of its bundle, so links and lineage resolve from the real root,
-	// and only its concepts are listed.
-	named := dir
-	o, dir, scope, err := bundleScope(c, dir)
+	limit, err := flagMaxFileSize(c)
 	if err != nil {
 		return err
 	}
-	opts.Scope = scope
-	// Each concept's row is made as it loads and its model dropped (trust.Stream): a large bundle
-	// is never held whole.
-	stream := trust.NewStream(opts)
-	b, err := o.Load(okf.LoadOptions{OnConcept: stream.OnConcept})
-	if err != nil {
-		return fatalErr("cannot read bundle %q: %v", dir, err)
-	}
-	report := stream.Finish(b)
-	if format != "text" {
-		report.Revision = trust.Revision(dir) // the header of markdown, html and json
+	report, err := trust.Run(c.Context, trust.Request{Path: dir, MaxFileSize: limit, Options: opts, Base: c.String("base"), Revision: format != "text"})
+	var be *trust.BaseError
+	switch {
+	case errors.As(err, &be) && errors.Is(be, trust.ErrRevision):
+		return usageErr("%v", be)
+	case errors.As(err, &be):
+		return fatalErr("%v", be)
+	case err != nil:
+		return openErr(err, "")
 	}
 	full := "okf trust --top 0"
 	if ref := c.String("base"); ref != "" {
 		full += " --base " + shellQuote(ref)
 	}
-	full += " " + shellQuote(named)
-	if ref := c.String("base"); ref != "" {
-		base := trust.NewStream(opts)
-		// The base is read with its own ignore lists (.okf.yaml's and .okfignore), as a checkout
-		// of it would be: a pull request cannot hide a removal by ignoring the file.
-		old, err := trust.LoadRevision(dir, ref, okf.LoadOptions{MaxFileSize: o.Root.MaxFileSize(), OnConcept: base.OnConcept})
-		if errors.Is(err, trust.ErrRevision) {
-			return usageErr("--base: %v", err)
-		}
-		if err != nil {
-			return fatalErr("--base: %v", err)
-		}
-		report.Compare(base.Finish(old), ref)
-	}
+	full += " " + shellQuote(dir)
 
 	out := c.String("output")
 	terminal := out == "" && format == "text" && trustIsTerminal(e.stdout)
@@ -206,16 +187,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// bundleScope opens the bundle of the path a bundle command names (a folder or a file), as every
-// command opens one (okf.OpenPath: its root found as okf lint finds it): it returns the bundle, its
-// root and, when the path is below the root, the part of the bundle to report as
-// trust.Options.Scope takes it ("sub/" for a folder, the slash path of a file), else "". A path in
-// no bundle and a configuration with problems are usage errors (exit 2).
-func bundleScope(c *cli.Context, path string) (o *okf.Opened, root, scope string, err error) {
-	if o, err = openPath(c, path); err != nil {
-		return nil, "", "", err
-	}
-	return o, o.Target.Root, o.Target.Scope(), nil
 }
