@@ -31,8 +31,8 @@ for d in "$@"; do
     rm -rf "$tmp/a" "$tmp/b"; cp -r "$d" "$tmp/a"; cp -r "$d" "$tmp/b"
     (cd "$tmp/a" && $before $cmd . >"$tmp/1" 2>&1); r1=$?
     (cd "$tmp/b" && $after $cmd . >"$tmp/2" 2>&1); r2=$?
-    if [ $r1 != $r2 ] || ! cmp -s "$tmp/1" "$tmp/2" || ! diff -r "$tmp/a" "$tmp/b" >/dev/null; then
-      echo "DIFFERENT: okf $cmd $d (exit $r1 vs $r2)"; diff "$tmp/1" "$tmp/2" | head -5; diff -r "$tmp/a" "$tmp/b" | head -5; fail=1
+    if [ $r1 != $r2 ] || ! cmp -s "$tmp/1" "$tmp/2" || ! diff -r --no-dereference "$tmp/a" "$tmp/b" >/dev/null; then
+      echo "DIFFERENT: okf $cmd $d (exit $r1 vs $r2)"; diff "$tmp/1" "$tmp/2" | head -5; diff -r --no-dereference "$tmp/a" "$tmp/b" | head -5; fail=1
     fi
   done
 done
@@ -42,8 +42,8 @@ for d in "$@"; do
   $before skill --out "$tmp/a" --now 2026-07-01 "$d" >"$tmp/1" 2>&1; r1=$?
   $after skill --out "$tmp/b" --now 2026-07-01 "$d" >"$tmp/2" 2>&1; r2=$?
   sed -i "s#$tmp/[ab]#OUT#g" "$tmp/1" "$tmp/2"
-  if [ $r1 != $r2 ] || ! cmp -s "$tmp/1" "$tmp/2" || ! diff -r "$tmp/a" "$tmp/b" >/dev/null; then
-    echo "DIFFERENT: okf skill $d (exit $r1 vs $r2)"; diff "$tmp/1" "$tmp/2" | head -5; diff -r "$tmp/a" "$tmp/b" | head -5; fail=1
+  if [ $r1 != $r2 ] || ! cmp -s "$tmp/1" "$tmp/2" || ! diff -r --no-dereference "$tmp/a" "$tmp/b" >/dev/null; then
+    echo "DIFFERENT: okf skill $d (exit $r1 vs $r2)"; diff "$tmp/1" "$tmp/2" | head -5; diff -r --no-dereference "$tmp/a" "$tmp/b" | head -5; fail=1
   fi
 done
 # What does not depend on a bundle: every command's help, the rule list and each rule's docs, the
