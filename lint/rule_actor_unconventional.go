@@ -10,7 +10,7 @@ import (
 
 // ActorUnconventional reports an actor that follows none of §7's three forms. Trust tiers key off
 // the `human:` prefix (§5.3), so a person written as "Jane Doe" is silently counted as a machine.
-var ActorUnconventional = &Rule{Code: "OKF304", Name: "actor-unconventional", Severity: okf.Warning, Spec: "§7", Decision: "D12",
+var ActorUnconventional = &Rule{Code: "OKF304", Name: "actor-unconventional", Severity: okf.Warning, Spec: "§7", Decision: "D12", Scope: ScopeConcept,
 	Title: "actor follows none of the §7 conventions",
 	Doc: "`generated.by`, `verified[].by` and `sources[].author` are actors (§5.1, §7): `<producer>/<version>` for " +
 		"agents and tools, `human:<id>` for a person, `process:<id>` for an automated process. Consumers key trust off " +

@@ -10,7 +10,7 @@ import (
 // bundle file that does not exist (§10.2, D17). The attester is the deterministic check a consumer
 // runs; without it nothing can be attested. A URL is not checked (D14); a path leaving the bundle is
 // path-escapes.
-var AttesterUnresolved = &Rule{Code: "OKF707", Name: "attester-unresolved", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var AttesterUnresolved = &Rule{Code: "OKF707", Name: "attester-unresolved", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "attester.resource does not resolve inside the bundle",
 	Doc: "`attester.resource` names the deterministic code (no LLM) that takes a receipt and returns a verdict " +
 		"(§10.2). It should resolve to a file inside the bundle (D17), conventionally under `references/` (§6.3).\n\n" +

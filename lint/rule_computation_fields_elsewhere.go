@@ -10,7 +10,7 @@ import (
 // not Attested Computation (info). §10.2 defines them as the contract of that type only: on any
 // other concept no consumer reads them, which usually means the type is misspelled or the concept
 // was copied from a computation.
-var ComputationFieldsElsewhere = &Rule{Code: "OKF710", Name: "computation-fields-elsewhere", Severity: okf.Info, Spec: "§10.2",
+var ComputationFieldsElsewhere = &Rule{Code: "OKF710", Name: "computation-fields-elsewhere", Severity: okf.Info, Spec: "§10.2", Scope: ScopeConcept,
 	Title: "runtime, executor or attester on a concept that is not an attested computation",
 	Doc: "`runtime`, `executor` and `attester` are the contract fields of `type: Attested Computation` (§10.2). On a " +
 		"concept of another type nothing reads them: either the type should be Attested Computation, or the fields " +
@@ -37,7 +37,7 @@ func checkComputationFieldsElsewhere(p *Pass) {
 // ComputationPartyMissing reports an Attested Computation without `executor` or without `attester`
 // (§10.2, D17: warning). The contract is how the computation is run and how its result is checked:
 // without an executor a runner has nothing to follow, without an attester nothing can be attested.
-var ComputationPartyMissing = &Rule{Code: "OKF711", Name: "computation-party-missing", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var ComputationPartyMissing = &Rule{Code: "OKF711", Name: "computation-party-missing", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "attested computation without executor or attester",
 	Doc: "An Attested Computation carries an `executor` (how the computation is run, and the receipt a run returns) " +
 		"and an `attester` (the deterministic check of that receipt) (§10.2). Without the executor a runner has no " +

@@ -5,7 +5,7 @@ import "github.com/okf-tools/okf/okf"
 // ComputationFileMissing reports a `computation` path that names no file of the bundle (§10.3): the
 // sanctioned computation cannot be loaded. A URL is not checked (D14); a path leaving the bundle is
 // path-escapes.
-var ComputationFileMissing = &Rule{Code: "OKF708", Name: "computation-file-missing", Severity: okf.Warning, Spec: "§10.3", Decision: "D17",
+var ComputationFileMissing = &Rule{Code: "OKF708", Name: "computation-file-missing", Severity: okf.Warning, Spec: "§10.3", Decision: "D17", Scope: ScopeConcept,
 	Title: "computation path names no file",
 	Doc: "`computation` is a path (§6.2) to the file holding the computation, used instead of a body block (§10.3). " +
 		"When nothing is there, consumers have nothing to bind and the attester nothing to compare against.\n\n" +

@@ -9,7 +9,7 @@ import (
 // ComputationRuntimeMissing reports an Attested Computation without `runtime`, REQUIRED for the type
 // (§10.2): it says how to run the computation and what `parameters` mean. A REQUIRED field in an
 // optional family is a warning (D1, D17).
-var ComputationRuntimeMissing = &Rule{Code: "OKF701", Name: "computation-runtime-missing", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var ComputationRuntimeMissing = &Rule{Code: "OKF701", Name: "computation-runtime-missing", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "attested computation without runtime",
 	Doc: "`runtime` is REQUIRED for `type: Attested Computation` (§10.2): it says how to run the computation, how the " +
 		"executor and attester interpret it, and what `parameters` mean (a SQL bind variable, a dbt var, a Python " +

@@ -11,7 +11,9 @@ import (
 // reader who browses. A link anywhere in the index counts (real bundles list concepts in tables), and
 // folders without an index.md are not reported (§11: missing indexes are fine). The finding is
 // placed in the index, where the fix goes.
-var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7",
+var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7", Scope: ScopeBundle, reads: factTitle | factDescription,
+	Fix: &Fixer{Make: fixNotIndexed,
+		Doc: "appends an entry `* [Title](file.md) - description` at the end of the index (merge mode: nothing else in the index changes)"},
 	Title: "concept missing from its directory's index",
 	Doc: "An index.md enumerates its directory's contents (§8). A concept in a folder whose index.md has no entry " +
 		"or other link to it is not reachable by browsing (D7: info). Add an entry with the concept's description.\n\n" +

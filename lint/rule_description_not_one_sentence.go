@@ -12,7 +12,7 @@ import (
 // several sentences, or several lines. Recommended-field hygiene (D1: info). A single sentence
 // that is merely long is description-too-long's finding: a message about sentences on a
 // description of one sentence would be wrong.
-var DescriptionNotOneSentence = &Rule{Code: "OKF103", Name: "description-not-one-sentence", Severity: okf.Info, Spec: "§4.1",
+var DescriptionNotOneSentence = &Rule{Code: "OKF103", Name: "description-not-one-sentence", Severity: okf.Info, Spec: "§4.1", Scope: ScopeConcept,
 	Title: "description is not one sentence",
 	Doc: "`description` is \"a single sentence summarizing the concept\" (§4.1); index.md entries repeat it (§8). " +
 		"More than one sentence, or a line break, is reported. Move the detail into the body. A single sentence that " +
@@ -24,7 +24,7 @@ var DescriptionNotOneSentence = &Rule{Code: "OKF103", Name: "description-not-one
 // DescriptionTooLong reports a one-sentence, one-line description longer than maxDescription
 // characters: a convention (info), since §4.1 sets no length, but index entries and previews
 // repeat the description, and a paragraph there stops being a summary.
-var DescriptionTooLong = &Rule{Code: "OKF111", Name: "description-too-long", Severity: okf.Info,
+var DescriptionTooLong = &Rule{Code: "OKF111", Name: "description-too-long", Severity: okf.Info, Scope: ScopeConcept,
 	Title: "description longer than 200 characters",
 	Doc: "`description` is repeated by index.md entries (§8), search snippets and previews (§4.1). One longer than 200 " +
 		"characters stops being a one-line summary there. §4.1 sets no length: this is a convention. A description of " +

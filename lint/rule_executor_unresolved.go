@@ -11,7 +11,7 @@ import (
 // code a runner follows; it is a path-valued field (§6.2) resolved like `attester.resource` and
 // `computation`. A URL is not checked (D14); a path leaving the bundle is path-escapes; an executor
 // that is not a mapping is receipt-not-list's finding.
-var ExecutorUnresolved = &Rule{Code: "OKF709", Name: "executor-unresolved", Severity: okf.Warning, Spec: "§10.2", Decision: "D14",
+var ExecutorUnresolved = &Rule{Code: "OKF709", Name: "executor-unresolved", Severity: okf.Warning, Spec: "§10.2", Decision: "D14", Scope: ScopeConcept,
 	Title: "executor.resource does not resolve inside the bundle",
 	Doc: "`executor.resource` names the run instructions or code a runner follows to run the computation (§10.2). " +
 		"It is a path-valued field (§6.2): a local path is resolved like `attester.resource` and `computation` (D14), " +

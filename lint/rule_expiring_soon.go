@@ -9,7 +9,7 @@ import (
 
 // ExpiringSoon reports a concept whose `stale_after` falls within the expiring window after now
 // (D11, default 30 days), so a team can re-verify before consumers start refusing it. Info.
-var ExpiringSoon = &Rule{Code: "OKF403", Name: "expiring-soon", Severity: okf.Info, Spec: "§5.5", Decision: "D11",
+var ExpiringSoon = &Rule{Code: "OKF403", Name: "expiring-soon", Severity: okf.Info, Spec: "§5.5", Decision: "D11", Scope: ScopeConcept,
 	Title: "concept becomes stale soon",
 	Doc: "\"Expiring soon\" is a `stale_after` within a window after now (D11; 30 days unless " +
 		"`--expiring-within` or the configuration says otherwise). Plan the re-verification.\n\n" +

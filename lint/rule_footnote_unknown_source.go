@@ -12,7 +12,7 @@ import (
 // nothing a consumer can follow. Only concepts that have `sources` are checked: without them,
 // footnotes are ordinary Markdown (D16). Reported once per label and file, at its definition (else
 // its first reference).
-var FootnoteUnknownSource = &Rule{Code: "OKF504", Name: "footnote-unknown-source", Severity: okf.Warning, Spec: "§5.1", Decision: "D16",
+var FootnoteUnknownSource = &Rule{Code: "OKF504", Name: "footnote-unknown-source", Severity: okf.Warning, Spec: "§5.1", Decision: "D16", Scope: ScopeConcept,
 	Title: "footnote label matches no sources id",
 	Doc: "To attribute a claim, use a footnote whose label is a `sources[].id` (§5.1). A label that matches no id " +
 		"(a numbered `[^1]`, a typo) cannot be resolved to a source (D16). Only concepts that have `sources` are checked: " +

@@ -8,7 +8,7 @@ import (
 
 // GeneratedByMissing reports a `generated` family without its REQUIRED `by` (§5.2), or one that is
 // not a `{by, at}` mapping at all. Who wrote the content is half of what trust is derived from.
-var GeneratedByMissing = &Rule{Code: "OKF301", Name: "generated-by-missing", Severity: okf.Warning, Spec: "§5.2", Decision: "D12",
+var GeneratedByMissing = &Rule{Code: "OKF301", Name: "generated-by-missing", Severity: okf.Warning, Spec: "§5.2", Decision: "D12", Scope: ScopeConcept,
 	Title: "generated without by",
 	Doc: "`generated.by` is REQUIRED within `generated` (§5.2): an actor (§7) naming who or what wrote the current " +
 		"content. `generated` must be a `{by, at}` mapping.\n\n" +

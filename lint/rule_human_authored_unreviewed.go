@@ -10,7 +10,7 @@ import (
 // actor has verified. Tiers come from `verified` only (§5.3), so a hand-written concept with no
 // verification reads as unverified or machine-confirmed; usually the author's review was simply not
 // recorded. Convention (D1: info).
-var HumanAuthoredUnreviewed = &Rule{Code: "OKF307", Name: "human-authored-unreviewed", Severity: okf.Info, Spec: "§5.3", Decision: "D12",
+var HumanAuthoredUnreviewed = &Rule{Code: "OKF307", Name: "human-authored-unreviewed", Severity: okf.Info, Spec: "§5.3", Decision: "D12", Scope: ScopeConcept,
 	Title: "human-authored concept without a human: verification",
 	Doc: "Trust tiers are derived from `verified` alone (§5.3): a concept written by `human:<id>` but never verified by a " +
 		"`human:` actor is not human-reviewed. If the author (or another person) checked it, record it.\n\n" +

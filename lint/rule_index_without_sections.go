@@ -8,7 +8,7 @@ import (
 // warning). §8 describes the body as "one or more sections, each grouping concepts under a heading";
 // an index without either enumerates nothing a reader can browse. A link anywhere in the file counts
 // as an entry, as for concept-not-indexed: real bundles list concepts in tables too.
-var IndexWithoutSections = &Rule{Code: "OKF807", Name: "index-without-sections", Severity: okf.Warning, Spec: "§8", Decision: "D7",
+var IndexWithoutSections = &Rule{Code: "OKF807", Name: "index-without-sections", Severity: okf.Warning, Spec: "§8", Decision: "D7", Scope: ScopeBundle,
 	Title: "index.md without a heading or without entries",
 	Doc: "An index.md's body uses one or more sections, each grouping concepts under a heading (§8). An index with " +
 		"no heading, or with no entry at all, does not follow that shape (D7: warning, not an error).\n\n" +

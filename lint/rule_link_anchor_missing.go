@@ -13,7 +13,7 @@ import (
 // heading with that anchor (info). Anchors are derived from headings as GitHub does; the reader who
 // follows the link lands at the top of the file instead of the section meant. Like a broken link
 // (§6.1, D15), it is tolerated, never more than info.
-var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Severity: okf.Info, Spec: "§6.1", Decision: "D15",
+var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeBundle, reads: factHeadings | factFragments,
 	Title: "link to a heading anchor the target file does not have",
 	Doc: "A link may point into a Markdown file with a `#fragment`. The fragment names a heading by its anchor, derived " +
 		"as GitHub does: the heading's text lowercased, punctuation removed except hyphens and underscores, each space " +

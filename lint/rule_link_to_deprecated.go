@@ -5,7 +5,7 @@ import "github.com/okf-tools/okf/okf"
 // LinkToDeprecated reports a link from a current concept (draft or stable) to a deprecated one. A
 // deprecated concept is "kept for links and history; no longer current" (§5.4): current knowledge
 // should point at its replacement. Convention (D1: info).
-var LinkToDeprecated = &Rule{Code: "OKF404", Name: "link-to-deprecated", Severity: okf.Info, Spec: "§5.4", Decision: "D13",
+var LinkToDeprecated = &Rule{Code: "OKF404", Name: "link-to-deprecated", Severity: okf.Info, Spec: "§5.4", Decision: "D13", Scope: ScopeBundle, reads: factDeprecated | factEdges,
 	Title: "current concept links to a deprecated one",
 	Doc: "A `deprecated` concept is kept for links and history and is no longer current (§5.4). A draft or stable " +
 		"concept that links to it leads readers and agents to outdated knowledge. Link to the current concept " +

@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // LogDuplicateDate reports two log.md groups with the same date (§9, D8: warning): one day's changes
 // split in two places.
-var LogDuplicateDate = &Rule{Code: "OKF804", Name: "log-duplicate-date", Severity: okf.Warning, Spec: "§9", Decision: "D8",
+var LogDuplicateDate = &Rule{Code: "OKF804", Name: "log-duplicate-date", Severity: okf.Warning, Spec: "§9", Decision: "D8", Scope: ScopeBundle,
 	Title: "log date used by two groups",
 	Doc: "Each date has one group in a log.md (§9); a second group with the same date splits one day's changes (D8). " +
 		"Merge them.\n\n" +

@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // LogStrayEntry reports entries or prose in a log.md outside any date group (§9, D8: warning). The
 // log is a flat list of date-grouped entries; undated text has no place in its history.
-var LogStrayEntry = &Rule{Code: "OKF806", Name: "log-stray-entry", Severity: okf.Warning, Spec: "§9", Decision: "D8",
+var LogStrayEntry = &Rule{Code: "OKF806", Name: "log-stray-entry", Severity: okf.Warning, Spec: "§9", Decision: "D8", Scope: ScopeBundle,
 	Title: "log entry or prose outside a date group",
 	Doc: "A log.md is a title followed by date groups (§9). An entry or paragraph before the first `## YYYY-MM-DD` " +
 		"heading, or after a heading of another level that closes the group, belongs to no date (D8).\n\n" +

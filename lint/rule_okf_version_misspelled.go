@@ -8,7 +8,9 @@ import (
 
 // OKFVersionMisspelled hints at a look-alike of `okf_version` in the root index.md (D9): a key such
 // as okf_spec_version or okf-version declares nothing, so the bundle's version goes unread.
-var OKFVersionMisspelled = &Rule{Code: "OKF107", Name: "okf-version-misspelled", Severity: okf.Info, Spec: "§12", Decision: "D9",
+var OKFVersionMisspelled = &Rule{Code: "OKF107", Name: "okf-version-misspelled", Severity: okf.Info, Spec: "§12", Decision: "D9", Scope: ScopeBundle,
+	Fix: &Fixer{Make: fixVersionKey,
+		Doc: "renames the look-alike key to okf_version, when it is the only one and okf_version is not there"},
 	Title: "look-alike of okf_version",
 	Doc: "The version key is exactly `okf_version` (§12). Look-alikes (`okf_spec_version`, `okf-version`, `okfVersion`, " +
 		"`version`) are not read, so the bundle declares no version. The root index.md may carry no other key (§8), " +

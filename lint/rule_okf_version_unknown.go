@@ -14,7 +14,7 @@ var knownVersions = map[string]bool{"0.1": true, "0.2": true}
 // The bundle is still read best-effort; the warning says how. A newer `<major>.<minor>` version
 // is read as 0.2, and the root index keys it may define are not errors (okf.NewerVersion): the
 // finding names them, since okf does not check them.
-var OKFVersionUnknown = &Rule{Code: "OKF106", Name: "okf-version-unknown", Severity: okf.Warning, Spec: "§12", Decision: "D9",
+var OKFVersionUnknown = &Rule{Code: "OKF106", Name: "okf-version-unknown", Severity: okf.Warning, Spec: "§12", Decision: "D9", Scope: ScopeBundle,
 	Title: "okf_version not understood",
 	Doc: "A bundle MAY declare the version it targets with `okf_version` in the root index.md (§12). okf understands " +
 		"\"0.1\" and \"0.2\"; any other value is read best-effort (D9). A newer `<major>.<minor>` version (\"0.3\", " +

@@ -9,7 +9,7 @@ import (
 // ParameterIncomplete reports `parameters` that are not a list of `{ name, type, required }` entries
 // (§10.2, D17): the typed, named holes the agent may fill. An untyped or unnamed hole is not a
 // contract.
-var ParameterIncomplete = &Rule{Code: "OKF703", Name: "parameter-incomplete", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var ParameterIncomplete = &Rule{Code: "OKF703", Name: "parameter-incomplete", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "parameters entry without name, type or required",
 	Doc: "`parameters` lists the typed, named holes the agent may fill, each `{ name, type, required }` (§10.2). `name` " +
 		"is a string, `type` names the value's type, `required` is true or false; names are unique.\n\n" +

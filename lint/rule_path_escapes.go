@@ -6,7 +6,7 @@ import "github.com/okf-tools/okf/okf"
 // opened (D14): a bundle is self-contained (§3), and a linter, runner or attester that followed it
 // could read or run anything on the machine. Links that leave the bundle are link-outside-bundle's
 // finding: a link only names a page, and one to the repository around the bundle is ordinary.
-var PathEscapes = &Rule{Code: "OKF603", Name: "path-escapes", Severity: okf.Warning, Spec: "§6.2", Decision: "D14",
+var PathEscapes = &Rule{Code: "OKF603", Name: "path-escapes", Severity: okf.Warning, Spec: "§6.2", Decision: "D14", Scope: ScopeConcept,
 	Title: "path tries to leave the bundle",
 	Doc: "Paths (`resource`, `sources[].resource`, `computation`, `executor.resource`, `attester.resource`) are " +
 		"resolved inside the bundle (§6.2). One that climbs above the bundle root with `..` is never opened (D14): " +
@@ -35,7 +35,7 @@ func checkPathEscapes(p *Pass) {
 // of a larger repository (§3), and a link to that repository's README or licence is ordinary there;
 // but a consumer given the bundle alone does not have the target, so for it the link is broken, which
 // it must tolerate (§6.1). Info, as a broken link is (D15); okf never follows it.
-var LinkOutsideBundle = &Rule{Code: "OKF607", Name: "link-outside-bundle", Severity: okf.Info, Spec: "§6.1", Decision: "D15",
+var LinkOutsideBundle = &Rule{Code: "OKF607", Name: "link-outside-bundle", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeConcept,
 	Title: "link to a file outside the bundle",
 	Doc: "A bundle may be distributed as a subdirectory of a larger repository (§3), and a link such as `../README.md` " +
 		"to the repository around it works in that checkout. A consumer given the bundle alone (a tarball, an index) " +

@@ -8,7 +8,7 @@ import (
 
 // ReceiptNotList reports an Attested Computation whose `executor.receipt` does not list the fields a
 // run must return (§10.2, D17): the evidence the attester inspects.
-var ReceiptNotList = &Rule{Code: "OKF706", Name: "receipt-not-list", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var ReceiptNotList = &Rule{Code: "OKF706", Name: "receipt-not-list", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "executor.receipt is not a list of field names",
 	Doc: "`executor.receipt` declares the fields a run must return, the evidence the attester inspects (§10.2), for " +
 		"example a BigQuery `job_id` and the SQL the job actually executed. It should be a list of field names (D17).\n\n" +

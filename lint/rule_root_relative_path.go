@@ -10,7 +10,9 @@ import (
 // bundle root (D14: info). It works for okf, but "/path" says so explicitly and keeps working when
 // the concept moves (§6.1 recommends the "/" form). Links have no such fallback (D15): a link that
 // only works from the root is broken, and link-broken says to write the "/" form.
-var RootRelativePath = &Rule{Code: "OKF602", Name: "root-relative-path", Severity: okf.Info, Spec: "§6.2", Decision: "D14",
+var RootRelativePath = &Rule{Code: "OKF602", Name: "root-relative-path", Severity: okf.Info, Spec: "§6.2", Decision: "D14", Scope: ScopeConcept,
+	Fix: &Fixer{Make: fixRootRelative,
+		Doc: "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes"},
 	Title: "relative path that resolves only from the bundle root",
 	Doc: "A bare relative path is tried from the concept's own directory first, then from the bundle root (D14). When " +
 		"only the root works, write the bundle-relative form with a leading `/` (§6.1, §6.2). Links are not concerned: they are resolved " +

@@ -9,7 +9,7 @@ import (
 // SourceNeverCited reports a `sources[].id` that no footnote of the concept cites (D16: info). An
 // id exists to attribute claims (§5.1); one that attributes nothing is either a missing footnote or
 // an id that can go.
-var SourceNeverCited = &Rule{Code: "OKF505", Name: "source-never-cited", Severity: okf.Info, Spec: "§5.1", Decision: "D16",
+var SourceNeverCited = &Rule{Code: "OKF505", Name: "source-never-cited", Severity: okf.Info, Spec: "§5.1", Decision: "D16", Scope: ScopeConcept,
 	Title: "sources id never cited by a footnote",
 	Doc: "A `sources[].id` is the key a footnote label joins on (§5.1). When no footnote `[^id]` in the body cites it, " +
 		"no claim is attributed to that source (D16). Cite it where the claim is made, or drop the id.\n\n" +

@@ -8,7 +8,7 @@ import (
 
 // SourceResourceMissing reports a `sources` entry without its REQUIRED `resource` (§5.1), or an
 // entry that is not a mapping at all.
-var SourceResourceMissing = &Rule{Code: "OKF502", Name: "source-resource-missing", Severity: okf.Warning, Spec: "§5.1",
+var SourceResourceMissing = &Rule{Code: "OKF502", Name: "source-resource-missing", Severity: okf.Warning, Spec: "§5.1", Scope: ScopeConcept,
 	Title: "sources entry without resource",
 	Doc: "`resource` is REQUIRED within a `sources` entry (§5.1): an absolute URL, a bundle path, or a scope descriptor " +
 		"such as `all queries in BigQuery project X`.\n\n" +

@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // SourcesNotList reports a `sources` value that is not a list (§5.1): nothing in it can be cited or
 // followed.
-var SourcesNotList = &Rule{Code: "OKF501", Name: "sources-not-list", Severity: okf.Warning, Spec: "§5.1",
+var SourcesNotList = &Rule{Code: "OKF501", Name: "sources-not-list", Severity: okf.Warning, Spec: "§5.1", Scope: ScopeConcept,
 	Title: "sources is not a list",
 	Doc: "`sources` is a list of entries, each with a `resource` and optionally `id`, `title`, `author`, " +
 		"`usage_count` and `last_modified` (§5.1). A single mapping or a string is not read.\n\n" +

@@ -10,7 +10,9 @@ import (
 
 // TagsNotStringList reports `tags` that is not a YAML list of strings (§4.1). A consumer that
 // filters by tag cannot read anything else; a breach of the field's defined shape is a warning (D1).
-var TagsNotStringList = &Rule{Code: "OKF104", Name: "tags-not-string-list", Severity: okf.Warning, Spec: "§4.1",
+var TagsNotStringList = &Rule{Code: "OKF104", Name: "tags-not-string-list", Severity: okf.Warning, Spec: "§4.1", Scope: ScopeConcept,
+	Fix: &Fixer{Make: fixTags,
+		Doc: "rewrites a tags string as the list it means (\"sales, orders\" → [sales, orders]; a string that is itself a flow list, \"[okf, agent]\" → [okf, agent]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); a string whose tags are not clear (\"a, [b\") and other shapes are left to you"},
 	Title: "tags is not a list of strings",
 	Doc: "`tags` is \"a YAML list of short strings\" (§4.1). A comma-separated string, a mapping, a nested list, an " +
 		"empty item, or an unquoted number or boolean (which YAML reads as a number or boolean) is reported.\n\n" +

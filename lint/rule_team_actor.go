@@ -9,7 +9,7 @@ import (
 // ActorTeam reports a `team:` actor in `generated.by` or `verified[].by`. It is not one of §7's three
 // forms; D12 counts it as non-human, so a team's sign-off makes a concept machine-confirmed, not
 // human-reviewed. In `sources[].author` it is not reported: the spec's own §5.1 example uses it.
-var ActorTeam = &Rule{Code: "OKF305", Name: "team-actor", Severity: okf.Info, Decision: "D12",
+var ActorTeam = &Rule{Code: "OKF305", Name: "team-actor", Severity: okf.Info, Decision: "D12", Scope: ScopeConcept,
 	Title: "team: actor in generated or verified",
 	Doc: "`team:<id>` is seen in real bundles but is not one of §7's forms (`human:`, `process:`, " +
 		"`<producer>/<version>`). okf accepts it and counts it as non-human (D12): a verification by a team makes the " +

@@ -17,7 +17,7 @@ import (
 // Versioned copies of one page (docs/v1/setup.md, docs/v2/setup.md, docs/setup.md) share their
 // title by design: their paths differ only in version segments (versionFree), which already tell
 // them apart, so they are not duplicates of each other.
-var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info,
+var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info, Scope: ScopeBundle, reads: factTitle,
 	Title: "title shared with another concept",
 	Doc: "`title` is the display name consumers show (§4.1). When two concepts share one, an index or a search result " +
 		"lists two entries that look the same, and an agent picking by name may open the wrong one. Titles are " +
@@ -138,7 +138,7 @@ const titleDuplicateNamed = 3
 // BodyEmpty reports a concept whose body holds nothing but whitespace (info). The frontmatter says
 // what the concept is; the body is where the knowledge goes (§4.2), and an empty one gives a reader
 // or an agent nothing past the description.
-var BodyEmpty = &Rule{Code: "OKF109", Name: "body-empty", Severity: okf.Info, Spec: "§4.2",
+var BodyEmpty = &Rule{Code: "OKF109", Name: "body-empty", Severity: okf.Info, Spec: "§4.2", Scope: ScopeConcept,
 	Title: "concept with an empty body",
 	Doc: "The body is where a concept's knowledge is written, in structural Markdown (§4.2). A concept with only " +
 		"frontmatter tells a reader nothing past its description: write what is known, or leave the concept out " +
@@ -158,7 +158,7 @@ func checkBodyEmpty(p *Pass) {
 // HeadingMissing reports a concept whose body has text but no top-level `#` heading (info). §4.2
 // asks for structural Markdown, and its conventional sections (`# Schema`, `# Examples`,
 // `# Computation`) are level-1 headings; a body without one is hard to navigate and to chunk.
-var HeadingMissing = &Rule{Code: "OKF110", Name: "heading-missing", Severity: okf.Info, Spec: "§4.2",
+var HeadingMissing = &Rule{Code: "OKF110", Name: "heading-missing", Severity: okf.Info, Spec: "§4.2", Scope: ScopeConcept,
 	Title: "concept body without a top-level # heading",
 	Doc: "Producers SHOULD favor structural Markdown (§4.2), and the conventional sections (`# Schema`, `# Examples`, " +
 		"`# Computation`) are level-1 headings. A body with no `#` heading at all (only prose, or only `##` headings) " +

@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // UsageCountNotInteger reports a `usage_count` that is not a non-negative integer: it counts how
 // often a resource was exercised (§5.1).
-var UsageCountNotInteger = &Rule{Code: "OKF507", Name: "usage-count-not-integer", Severity: okf.Warning, Spec: "§5.1",
+var UsageCountNotInteger = &Rule{Code: "OKF507", Name: "usage-count-not-integer", Severity: okf.Warning, Spec: "§5.1", Scope: ScopeConcept,
 	Title: "usage_count is not a non-negative integer",
 	Doc: "`usage_count` is how often `resource` was exercised over `usage_window` (§5.1): a whole number, zero or more. " +
 		"Text such as `\"5k\"` or `many` cannot be compared.\n\n" +

@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // UsageCountWithoutWindow reports a `usage_count` with no `usage_window` to frame it (§5.1): a count
 // of "5000" over an unknown period says nothing about liveness.
-var UsageCountWithoutWindow = &Rule{Code: "OKF506", Name: "usage-count-without-window", Severity: okf.Warning, Spec: "§5.1",
+var UsageCountWithoutWindow = &Rule{Code: "OKF506", Name: "usage-count-without-window", Severity: okf.Warning, Spec: "§5.1", Scope: ScopeConcept,
 	Title: "usage_count without a usage_window",
 	Doc: "`usage_window`, written once as a sibling of `sources` (or on one entry to override it), frames every " +
 		"`usage_count` with a `{ from, to }` range (§5.1). Without it the count has no period.\n\n" +

@@ -10,7 +10,7 @@ import (
 // VerifiedEntryIncomplete reports a verification event without `by` or without `at` (§5.2). An
 // entry without `by` does not count toward the trust tier (D12); one without `at` cannot say how
 // recent the check was.
-var VerifiedEntryIncomplete = &Rule{Code: "OKF303", Name: "verified-entry-incomplete", Severity: okf.Warning, Spec: "§5.2", Decision: "D12",
+var VerifiedEntryIncomplete = &Rule{Code: "OKF303", Name: "verified-entry-incomplete", Severity: okf.Warning, Spec: "§5.2", Decision: "D12", Scope: ScopeConcept,
 	Title: "verified entry without by or at",
 	Doc: "Each `verified` entry has `by` (an actor, §7) and `at` (an ISO 8601 datetime) (§5.2). Without `by` the " +
 		"entry does not count toward the trust tier (D12); without `at`, \"how recently\" cannot be answered.\n\n" +

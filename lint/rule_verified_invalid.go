@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // VerifiedInvalid reports a `verified` value that is neither a `{by, at}` mapping nor a list of
 // them. D12 reads it as unverified, which is rarely what the writer of `verified: yes` meant.
-var VerifiedInvalid = &Rule{Code: "OKF302", Name: "verified-invalid", Severity: okf.Warning, Spec: "§5.2", Decision: "D12",
+var VerifiedInvalid = &Rule{Code: "OKF302", Name: "verified-invalid", Severity: okf.Warning, Spec: "§5.2", Decision: "D12", Scope: ScopeConcept,
 	Title: "verified is not a {by, at} mapping or a list of them",
 	Doc: "`verified` is a list of verification events `{by, at}`, or a single bare mapping (§5.2). Anything else " +
 		"(`yes`, a date, a list of names) says nothing about who checked what and when, and the concept is read as " +
