@@ -288,3 +288,35 @@ func TestAllRulesOnEveryFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleFiles: a family rule is found by its name: it is the one rule of lint/rule_<name>.go
+// (its kebab-case name with underscores), and every rule file holds one rule.
+func TestRuleFiles(t *testing.T) {
+	for _, r := range familyRules() {
+		f := "rule_" + strings.ReplaceAll(r.Name, "-", "_") + ".go"
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Errorf("%s %s: %v", r.Code, r.Name, err)
+			continue
+		}
+		if !strings.Contains(string(src), `Code: "`+r.Code+`", Name: "`+r.Name+`"`) {
+			t.Errorf("%s does not define %s %s", f, r.Code, r.Name)
+		}
+	}
+	files, err := filepath.Glob("rule_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), "= &Rule{"); n != 1 {
+			t.Errorf("%s holds %d rules, want one", f, n)
+		}
+	}
+}
