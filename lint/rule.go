@@ -9,8 +9,9 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// Rule is one check. It is a value, not an interface (as in go/analysis): its identity and docs are
-// data that --list-rules, --explain, SARIF and the docs/lint.md table all read from one place.
+// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope
+// and fix are data that the engine, --list-rules, --explain, --fix, SARIF and the docs/lint.md table
+// all read from one place. A rule of okf's is its file plus one line in the registry (registry.go).
 type Rule struct {
 	// Code is stable and never reused for another meaning ("OKF001").
 	Code string
