@@ -104,13 +104,14 @@ func newPlan(opts Options) *plan {
 	return pl
 }
 
-// finish runs the rules in run over the loaded bundle, adds the findings already made (earlier, by
-// a Stream's per-concept rules; given is then the concepts' facts, by index), and applies the
-// configuration, suppressions, filters and baseline.
+// finish is the bundle step (engine.go): it runs the rules in run over the loaded bundle, adds the
+// findings already made (earlier, by the per-concept step; given is then the concepts' facts, by
+// index; nil: built from the model), and applies the configuration, suppressions, filters and
+// baseline.
 //
 // The result does not depend on the order of earlier: findings are sorted by position, code and
 // message, and two that tie there come from one rule on one file, whose findings keep their order
-// (a Stream reports each concept's findings of a rule together, in the rule's own order).
+// (the per-concept step reports each concept's findings of a rule together, in the rule's order).
 func (pl *plan) finish(b *okf.Bundle, run []*Rule, given []conceptFacts, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
 	opts, cfg := pl.opts, pl.cfg
 	links := newLinkTable(b)
