@@ -43,54 +43,32 @@ func valueFix(src []byte, memo map[string]any, desc, path string, e okf.Edit) (F
 	return Fix{Description: desc, Path: path, Edits: []okf.Edit{e}, Changes: []okf.Change{ch}}, true
 }
 
-// fixer computes the fix of one finding from the bundle and the file's current text; ok is false
-// when this finding cannot be fixed safely (its text is not where the parser said, the value is
-// written over several lines, the fix would clash with another key). memo holds what a fixer
-// worked out about the file once for all its findings (Fixes keeps one per file; Bound: without
-// it, n findings in one file cost n passes over the file).
-type fixer func(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool)
+// FixDocs says what each fix does, by rule code, for callers that predate Rule.Fix: it is made from
+// the registry (each fixable rule's Fix.Doc), which is where a fix is declared.
+var FixDocs = fixDocs()
 
-// fixers are the rules that offer a fix, by code. Every fix here is safe: it writes what the
-// finding's message already says okf reads or recommends, and applying it twice changes nothing.
-func fixers() map[string]fixer {
-	return map[string]fixer{
-		"OKF201": fixTimestamp, // timestamp-date-only → datetime at 00:00 UTC (D10)
-		"OKF202": fixTimestamp, // timestamp-no-offset → the same time with Z (D10)
-		"OKF104": fixTags,      // tags: "a, b" → [a, b]
-		"OKF107": fixVersionKey,
-		"OKF602": fixRootRelative,   // root-only relative path → /path (D14)
-		"OKF802": fixNotIndexed,     // concept missing from its index → entry appended
-		"OKF013": fixLooseDelimiter, // frontmatter delimiter with spaces or tabs → exactly --- (D2)
+func fixDocs() map[string]string {
+	m := map[string]string{}
+	for _, r := range All() {
+		if r.Fix != nil {
+			m[r.Code] = r.Fix.Doc
+		}
 	}
-}
-
-// FixDocs says what each fix does, for --explain and docs/lint.md.
-var FixDocs = map[string]string{
-	"OKF201": "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes",
-	"OKF202": "adds the Z okf already reads the datetime with (2026-06-20T22:53:05 → 2026-06-20T22:53:05Z), keeping its quotes",
-	"OKF104": "rewrites a tags string as the list it means (\"sales, orders\" → [sales, orders]; a string that is itself a flow list, \"[okf, agent]\" → [okf, agent]) and quotes an item YAML reads as a number or boolean, as written (2026 → \"2026\"); a string whose tags are not clear (\"a, [b\") and other shapes are left to you",
-	"OKF107": "renames the look-alike key to okf_version, when it is the only one and okf_version is not there",
-	"OKF602": "writes the bundle-relative form with a leading / that the path already resolves to (D14), keeping its quotes",
-	"OKF013": "rewrites the delimiter line as exactly --- (its spaces and tabs removed; the line ending stays)",
-	"OKF802": "appends an entry `* [Title](file.md) - description` at the end of the index (merge mode: nothing else in the index changes)",
+	return m
 }
 
 // Fixable reports whether the rule offers a fix (okf lint --fix).
-func (r *Rule) Fixable() bool {
-	_, ok := fixers()[r.Code]
-	return ok
-}
+func (r *Rule) Fixable() bool { return r.Fix != nil }
 
 // Fixes computes the fix of every finding whose rule offers one and can fix it safely, keyed by
 // the finding. Files are read again through the bundle (okf.Root), once each.
 func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
-	fs := fixers()
 	out := map[okf.Diagnostic]Fix{}
 	texts := map[string][]byte{}
 	memos := map[string]map[string]any{}
 	for _, d := range ds {
-		fx := fs[d.Code]
-		if fx == nil || d.Pos.Path == "" {
+		r := ByCode(d.Code)
+		if r == nil || r.Fix == nil || d.Pos.Path == "" {
 			continue
 		}
 		src, ok := texts[d.Pos.Path]
@@ -107,7 +85,7 @@ func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 		if memos[d.Pos.Path] == nil {
 			memos[d.Pos.Path] = map[string]any{}
 		}
-		if f, ok := fx(b, d, src, memos[d.Pos.Path]); ok && len(f.Edits) > 0 {
+		if f, ok := r.Fix.Make(b, d, src, memos[d.Pos.Path]); ok && len(f.Edits) > 0 {
 			out[d] = f
 		}
 	}

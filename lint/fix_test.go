@@ -216,14 +216,20 @@ func FuzzFix(f *testing.F) {
 	})
 }
 
-// Every fix is documented for --explain and the README, and every fixing rule is in the registry.
+// Every fix is documented for --explain and the README, and can make a fix.
 func TestFixDocs(t *testing.T) {
-	for code := range fixers() {
-		if FixDocs[code] == "" {
-			t.Errorf("%s: fix without documentation", code)
+	for _, r := range All() {
+		if r.Fix == nil {
+			continue
 		}
-		if r := ByCode(code); r == nil {
-			t.Errorf("%s: fix for no rule", code)
+		if d := r.Fix.Doc; d == "" || strings.HasSuffix(d, ".") || strings.ToLower(d[:1]) != d[:1] {
+			t.Errorf("%s: fix doc %q must say what the fix does, lowercase, without a trailing period", r.Code, d)
+		}
+		if r.Fix.Make == nil {
+			t.Errorf("%s: fix that makes nothing", r.Code)
+		}
+		if FixDocs[r.Code] != r.Fix.Doc {
+			t.Errorf("%s: FixDocs has %q, the rule %q", r.Code, FixDocs[r.Code], r.Fix.Doc)
 		}
 	}
 	readme, err := os.ReadFile(filepath.Join("..", "docs", "lint.md"))

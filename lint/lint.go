@@ -52,16 +52,16 @@ type Options struct {
 // the configuration's severities and overrides, inline suppressions, the file filter and the
 // baseline are applied, in that order.
 //
-// Rules run in parallel, each over the whole bundle on its own goroutine: a rule only reads the
-// bundle, and its findings are collected in a slice of its own, so the result does not depend on
-// scheduling.
+// It runs the two steps of every run (see engine.go): the per-concept rules on each concept, the
+// concepts in parallel, then the other rules in parallel, each over the whole bundle on its own
+// goroutine. A rule only reads the bundle, and its findings are collected apart, so the result
+// does not depend on scheduling. The bundle's model is left whole.
 func Run(b *okf.Bundle, opts Options) []okf.Diagnostic {
-	pl := newPlan(opts)
-	return pl.finish(b, pl.active, nil, nil, 0)
+	return newPlan(opts).run(b)
 }
 
 // plan is what a run settles before any rule runs: the rules, those the configuration lets run,
-// the window and the workers.
+// which of them run per concept, the facts the others read, the window and the workers.
 type plan struct {
 	opts    Options
 	rules   []*Rule // opts.Rules, or All()
@@ -69,6 +69,11 @@ type plan struct {
 	cfg     *Config
 	window  time.Duration
 	workers int
+
+	perConcept []*Rule // the active ScopeConcept rules: the per-concept step
+	rest       []*Rule // the other active rules: the bundle step
+	whole      bool    // an active rule reads the whole model (ScopeModel): nothing is dropped
+	reads      factSet // the facts of the concepts the rules of rest read
 }
 
 func newPlan(opts Options) *plan {
@@ -95,16 +100,18 @@ func newPlan(opts Options) *plan {
 			pl.active = append(pl.active, r)
 		}
 	}
+	pl.split()
 	return pl
 }
 
-// finish runs the rules in run over the loaded bundle, adds the findings already made (earlier, by
-// a Stream's per-concept rules; given is then the concepts' facts, by index), and applies the
-// configuration, suppressions, filters and baseline.
+// finish is the bundle step (engine.go): it runs the rules in run over the loaded bundle, adds the
+// findings already made (earlier, by the per-concept step; given is then the concepts' facts, by
+// index; nil: built from the model), and applies the configuration, suppressions, filters and
+// baseline.
 //
 // The result does not depend on the order of earlier: findings are sorted by position, code and
 // message, and two that tie there come from one rule on one file, whose findings keep their order
-// (a Stream reports each concept's findings of a rule together, in the rule's own order).
+// (the per-concept step reports each concept's findings of a rule together, in the rule's order).
 func (pl *plan) finish(b *okf.Bundle, run []*Rule, given []conceptFacts, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
 	opts, cfg := pl.opts, pl.cfg
 	links := newLinkTable(b)

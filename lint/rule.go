@@ -9,8 +9,9 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// Rule is one check. It is a value, not an interface (as in go/analysis): its identity and docs are
-// data that --list-rules, --explain, SARIF and the docs/lint.md table all read from one place.
+// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope
+// and fix are data that the engine, --list-rules, --explain, --fix, SARIF and the docs/lint.md table
+// all read from one place. A rule of okf's is its file plus one line in the registry (registry.go).
 type Rule struct {
 	// Code is stable and never reused for another meaning ("OKF001").
 	Code string
@@ -25,9 +26,55 @@ type Rule struct {
 	// Title is a short lowercase summary; Doc explains the rule with a bad and a good example.
 	Title string
 	Doc   string
-	// Check runs the rule over the bundle and reports through the pass. It must not fail: problems
-	// in the bundle are findings, never Go errors.
+	// Scope says what of the bundle Check reads, and so when the engine runs it (see Scope). The
+	// zero value, ScopeModel, is the safe one for a rule that declares nothing.
+	Scope Scope
+	// reads are the facts of the concepts a ScopeBundle rule reads (Pass.facts); the engine keeps
+	// of each concept only the facts some rule of the run reads (TestBundleRulesDeclareTheirFacts).
+	reads factSet
+	// Fix is the rule's mechanical repair of its findings (okf lint --fix), or nil.
+	Fix *Fixer
+	// Check runs the rule over the bundle (for a ScopeConcept rule, over a view holding one concept)
+	// and reports through the pass. It must not fail: problems in the bundle are findings, never Go
+	// errors.
 	Check func(p *Pass)
+}
+
+// Scope is what a rule reads of a bundle. It decides when the engine runs the rule: a ScopeConcept
+// rule as each concept loads, before the concept's model is dropped (a Stream), and the others once
+// the bundle is loaded. Run, Stream and Session run both steps the same way (see engine.go).
+type Scope uint8
+
+const (
+	// ScopeModel reads anything of the bundle's model, every concept's included: a run with such a
+	// rule keeps every concept's model until the end, and runs it there. It is the zero value, so a
+	// rule written outside okf that declares nothing is run as before streaming existed.
+	ScopeModel Scope = iota
+	// ScopeConcept: the rule's findings about a concept depend on that concept alone and on what the
+	// bundle knows of other files (its file set: Stat, ResolvePath, ResolveLink, ReadFile of a file
+	// that is not a concept). Its Check is given a view (okf.Bundle.Alone) whose Concepts is that one
+	// concept, with no index, log or loader diagnostic; it reports on that concept's file only.
+	// TestPerConceptRulesKeepTheirScope checks each rule finds in the views what it would find over
+	// the whole bundle.
+	ScopeConcept
+	// ScopeBundle runs once the bundle is loaded: it reads the bundle's indexes, logs and loader
+	// diagnostics, and of the concepts only the facts it declares (Rule.reads), never their model
+	// (which a Stream has dropped by then).
+	ScopeBundle
+)
+
+// Fixer is a rule's mechanical repair: what it does, for --explain and docs, and how it computes
+// the fix of one finding.
+type Fixer struct {
+	// Doc says what the fix does, lowercase, without a trailing period.
+	Doc string
+	// Make computes the fix of finding d from the bundle and the file's current text; ok is false
+	// when this finding cannot be fixed safely (its text is not where the parser said, the value is
+	// written over several lines, the fix would clash with another key). memo holds what Make
+	// worked out about the file once for all its findings (Fixes keeps one per file; Bound: without
+	// it, n findings in one file cost n passes over the file). Every fix is safe: it writes what the
+	// finding's message already says okf reads or recommends, and applying it twice changes nothing.
+	Make func(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]any) (Fix, bool)
 }
 
 // Source says where the rule comes from, for docs: "spec §5.2" or "convention".

@@ -9,7 +9,7 @@ import (
 // ChangedSinceVerified reports a concept whose content changed after its last verification (D12):
 // `generated.at` is later than the latest `verified[].at`, so the check no longer covers what is
 // written. §5.2 allows it (the two are independent); it is hygiene (D1: info).
-var ChangedSinceVerified = &Rule{Code: "OKF306", Name: "changed-since-verified", Severity: okf.Info, Spec: "§5.2", Decision: "D12",
+var ChangedSinceVerified = &Rule{Code: "OKF306", Name: "changed-since-verified", Severity: okf.Info, Spec: "§5.2", Decision: "D12", Scope: ScopeConcept,
 	Title: "content changed since it was last verified",
 	Doc: "`generated.at` marks the content's last meaningful change; the latest `verified[].at` marks the last check " +
 		"(§5.2). When the change is later, the verification vouches for text that is no longer there (D12). " +

@@ -9,7 +9,7 @@ import (
 // ComputationCount reports an Attested Computation without exactly one computation (§10.3, D17):
 // neither a code block under `# Computation` nor a `computation` path, both, or several blocks. The
 // attester compares a run against one sanctioned computation; zero or two leave it undefined.
-var ComputationCount = &Rule{Code: "OKF702", Name: "computation-count", Severity: okf.Warning, Spec: "§10.3", Decision: "D17",
+var ComputationCount = &Rule{Code: "OKF702", Name: "computation-count", Severity: okf.Warning, Spec: "§10.3", Decision: "D17", Scope: ScopeConcept,
 	Title: "attested computation without exactly one computation",
 	Doc: "Provide the computation one way (§10.3): a single code block under `# Computation`, or `computation` set to a " +
 		"path and no body block. Neither, both, or several blocks leave \"the sanctioned computation\" undefined (D17).\n\n" +

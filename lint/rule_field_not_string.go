@@ -9,7 +9,7 @@ import (
 // FieldNotString reports `title`, `description` or `resource` written as something other than a
 // non-empty string: a number, list, mapping, null or "". Consumers display and follow these as
 // text (§4.1); a wrong shape is a warning (D1).
-var FieldNotString = &Rule{Code: "OKF105", Name: "field-not-string", Severity: okf.Warning, Spec: "§4.1",
+var FieldNotString = &Rule{Code: "OKF105", Name: "field-not-string", Severity: okf.Warning, Spec: "§4.1", Scope: ScopeConcept,
 	Title: "title, description or resource is not a non-empty string",
 	Doc: "`title`, `description` and `resource` are text (§4.1). YAML reads an unquoted `2024` as a number, " +
 		"`true` as a boolean and an empty value as null; quote such values or remove the key.\n\n" +

@@ -5,7 +5,7 @@ import "github.com/okf-tools/okf/okf"
 // FootnoteUndefined reports a footnote reference `[^label]` with no `[^label]: …` definition anywhere
 // in its file (D16: info, in any concept). Renderers show such a reference as literal text, and a
 // reader has nothing to follow. Reported once per label and file, at its first reference.
-var FootnoteUndefined = &Rule{Code: "OKF509", Name: "footnote-undefined", Severity: okf.Info, Spec: "§5.1", Decision: "D16",
+var FootnoteUndefined = &Rule{Code: "OKF509", Name: "footnote-undefined", Severity: okf.Info, Spec: "§5.1", Decision: "D16", Scope: ScopeConcept,
 	Title: "footnote reference without a definition",
 	Doc: "A footnote reference `[^label]` needs a definition `[^label]: …` in the same file; without one, Markdown " +
 		"renders the reference as plain text and the claim points nowhere (D16). This holds in every concept, with or " +

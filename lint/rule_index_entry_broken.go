@@ -5,7 +5,7 @@ import "github.com/okf-tools/okf/okf"
 // IndexEntryBroken reports an index.md link that points to nothing in the bundle (§8, D7: info):
 // the index promises a concept that a reader then cannot open. Every link of the index counts, list
 // entries and links in tables or prose alike (real bundles list concepts in tables).
-var IndexEntryBroken = &Rule{Code: "OKF801", Name: "index-entry-broken", Severity: okf.Info, Spec: "§8", Decision: "D7",
+var IndexEntryBroken = &Rule{Code: "OKF801", Name: "index-entry-broken", Severity: okf.Info, Spec: "§8", Decision: "D7", Scope: ScopeBundle,
 	Title: "index entry points to a missing file",
 	Doc: "An index.md lists its directory's concepts and subdirectories for progressive disclosure (§8). An entry " +
 		"(or any other link of the index, in a table or prose) whose target does not exist sends readers nowhere " +

@@ -14,7 +14,7 @@ import (
 // On such a bundle the per-concept legacy-timestamp warning would fire on every concept (5,120 times
 // on a public wiki of 5,678 files) and drown every other finding, so it is reported at info there and
 // this one warning says what to do.
-var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Warning, Spec: "§13", Decision: "D9",
+var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Warning, Spec: "§13", Decision: "D9", Scope: ScopeBundle, reads: factV02 | factLegacy | factCitations,
 	Title: "bundle is OKF v0.1",
 	Doc: "A bundle whose root index.md declares `okf_version: \"0.1\"`, or that uses the v0.1 `timestamp` or a " +
 		"`# Citations` list and no v0.2 field (`generated`, `verified`, `sources`, `status`, `stale_after`, " +

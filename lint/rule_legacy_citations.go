@@ -9,7 +9,7 @@ import (
 
 // LegacyCitations reports a v0.1 `# Citations` body list, superseded by `sources` (§13.1).
 // Consumers MAY still parse it, so the content is not lost; it is info, with the migration.
-var LegacyCitations = &Rule{Code: "OKF508", Name: "legacy-citations", Severity: okf.Info, Spec: "§13.1",
+var LegacyCitations = &Rule{Code: "OKF508", Name: "legacy-citations", Severity: okf.Info, Spec: "§13.1", Scope: ScopeConcept,
 	Title: "legacy v0.1 # Citations list",
 	Doc: "v0.2 moves provenance into frontmatter `sources` (§5.1); the body `# Citations` list is superseded (§13.1). " +
 		"Move each item into `sources` with an `id` and cite it with a footnote where the claim is made.\n\n" +

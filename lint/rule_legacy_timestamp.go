@@ -10,7 +10,7 @@ import (
 // it as `generated.at` when `generated` is absent and ignores it otherwise; the message spells out
 // the migration. Ignored beside `generated`, it is a leftover (info): a generator writing both keys
 // on each of its 3,509 records got a warning on every one.
-var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10",
+var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10", Scope: ScopeBundle, reads: factV02 | factLegacy | factCitations,
 	Title: "legacy v0.1 timestamp",
 	Doc: "v0.2 records a concept's last content change as `generated: { by, at }` (§5.2); the v0.1 `timestamp` is " +
 		"superseded (§13.1). okf falls back to it when `generated` is absent (D10). Move the value into " +

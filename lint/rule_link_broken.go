@@ -9,7 +9,7 @@ import (
 
 // LinkBroken reports a local link whose target does not exist in the bundle. Consumers MUST tolerate
 // broken links (§6.1), which may be knowledge not yet written, so it is never more than info (D15).
-var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, Spec: "§6.1", Decision: "D15",
+var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeConcept,
 	Title: "link to a file that does not exist",
 	Doc: "A link whose target does not exist is not malformed (§6.1): it may be knowledge not yet written. okf checks " +
 		"local targets only, after stripping `#fragment` and `?query`; links to existing folders, index.md files and " +

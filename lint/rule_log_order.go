@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // LogOrder reports log.md date groups that are not newest first (§9, D8: warning). Readers and
 // agents take the first group as the latest change.
-var LogOrder = &Rule{Code: "OKF803", Name: "log-order", Severity: okf.Warning, Spec: "§9", Decision: "D8",
+var LogOrder = &Rule{Code: "OKF803", Name: "log-order", Severity: okf.Warning, Spec: "§9", Decision: "D8", Scope: ScopeBundle,
 	Title: "log date groups not newest first",
 	Doc: "A log.md is a flat list of date-grouped entries, newest first (§9). A group dated after the group above it " +
 		"is out of order (D8).\n\n" +

@@ -7,7 +7,7 @@ import "github.com/okf-tools/okf/okf"
 // how readers and agents find knowledge; a concept outside both is reachable only by listing files.
 // A bundle with no index.md at all is not checked: its consumers synthesize indexes (§8), so there
 // is no written navigation for a concept to be missing from.
-var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info,
+var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info, Scope: ScopeBundle, reads: factEdges | factReach,
 	Title: "concept neither linked from another concept nor listed in an index",
 	Doc: "Readers and agents find concepts through index.md files (§8) and links between concepts (§6.1). A concept " +
 		"that no index lists and no other concept links to, in its body or in a path-valued field such as " +

@@ -8,7 +8,7 @@ import (
 
 // ParameterUnused reports a declared parameter the computation never binds (§10.2, D17): a hole the
 // agent can fill that changes nothing, usually a renamed placeholder.
-var ParameterUnused = &Rule{Code: "OKF705", Name: "parameter-unused", Severity: okf.Warning, Spec: "§10.2", Decision: "D17",
+var ParameterUnused = &Rule{Code: "OKF705", Name: "parameter-unused", Severity: okf.Warning, Spec: "§10.2", Decision: "D17", Scope: ScopeConcept,
 	Title: "declared parameter never used by the computation",
 	Doc: "Each parameter is a named hole in the computation (§10.2); binding semantics follow `runtime`. A declared " +
 		"parameter the computation never references (`@name` for SQL runtimes, `var('name')` for dbt) is dead or " +

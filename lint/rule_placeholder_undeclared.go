@@ -9,7 +9,7 @@ import (
 // PlaceholderUndeclared reports a placeholder in the computation that no parameter declares
 // (§10.3, D17): `@name` for SQL runtimes, `var('name')` for dbt. The agent may supply values only
 // for declared parameters, so an undeclared hole cannot be bound the sanctioned way.
-var PlaceholderUndeclared = &Rule{Code: "OKF704", Name: "placeholder-undeclared", Severity: okf.Warning, Spec: "§10.3", Decision: "D17",
+var PlaceholderUndeclared = &Rule{Code: "OKF704", Name: "placeholder-undeclared", Severity: okf.Warning, Spec: "§10.3", Decision: "D17", Scope: ScopeConcept,
 	Title: "computation placeholder not declared in parameters",
 	Doc: "The agent MAY only supply values for the declared `parameters` (§10.3). A placeholder the computation binds " +
 		"(`@name` for SQL runtimes such as bigquery or postgres, `var('name')` for dbt) that no parameter declares " +

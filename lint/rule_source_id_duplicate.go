@@ -8,7 +8,7 @@ import (
 
 // SourceIDDuplicate reports two `sources` entries of one concept with the same `id`. The id is the
 // join key of per-claim attribution (§5.1): a footnote citing it cannot tell the two apart.
-var SourceIDDuplicate = &Rule{Code: "OKF503", Name: "source-id-duplicate", Severity: okf.Warning, Spec: "§5.1", Decision: "D16",
+var SourceIDDuplicate = &Rule{Code: "OKF503", Name: "source-id-duplicate", Severity: okf.Warning, Spec: "§5.1", Decision: "D16", Scope: ScopeConcept,
 	Title: "duplicate sources id",
 	Doc: "A `sources[].id` is the stable key a footnote label joins on (§5.1). Two entries with one id make every " +
 		"footnote citing it ambiguous.\n\n" +

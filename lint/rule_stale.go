@@ -5,7 +5,7 @@ import "github.com/okf-tools/okf/okf"
 // Stale reports a concept whose `stale_after` has passed (§5.5: stale when now >= stale_after, D11's
 // injected clock). The bundle itself declared the content untrustworthy past that instant, and
 // consumers warn or refuse (§10.5), so it is a warning.
-var Stale = &Rule{Code: "OKF402", Name: "stale", Severity: okf.Warning, Spec: "§5.5", Decision: "D11",
+var Stale = &Rule{Code: "OKF402", Name: "stale", Severity: okf.Warning, Spec: "§5.5", Decision: "D11", Scope: ScopeConcept,
 	Title: "concept is stale",
 	Doc: "A concept is stale when `now >= stale_after` (§5.5); consumers warn or refuse to serve it (§10.5). `now` is " +
 		"`--now`, else `OKF_NOW`, else the clock (D11). Re-verify the content and move `stale_after` forward.\n\n" +

@@ -15,7 +15,7 @@ import (
 // or declares nothing and writes no field v0.2 added, wrote its `status` before that: a producer
 // key (§4.1), often the same value on every file (`status: active` on 3,492 of 3,509 files of a
 // real bundle). There the rule reports once for the bundle, at info, instead of a warning per file.
-var StatusUnknown = &Rule{Code: "OKF401", Name: "status-unknown", Severity: okf.Warning, Spec: "§5.4", Decision: "D13",
+var StatusUnknown = &Rule{Code: "OKF401", Name: "status-unknown", Severity: okf.Warning, Spec: "§5.4", Decision: "D13", Scope: ScopeBundle, reads: factStatus | factV02,
 	Title: "status is not draft, stable or deprecated",
 	Doc: "`status` is one of `draft`, `stable`, `deprecated` (§5.4); absent means stable. Any other value is treated as " +
 		"stable (D13), so a concept meant to be retired keeps being served as current.\n\n" +

@@ -9,7 +9,9 @@ import (
 // TimestampDateOnly reports a date without a time where §5 asks for a datetime with an offset. D10
 // reads it as 00:00 UTC of that day; the message says so, since every report built on it is
 // approximate.
-var TimestampDateOnly = &Rule{Code: "OKF201", Name: "timestamp-date-only", Severity: okf.Warning, Spec: "§5", Decision: "D10",
+var TimestampDateOnly = &Rule{Code: "OKF201", Name: "timestamp-date-only", Severity: okf.Warning, Spec: "§5", Decision: "D10", Scope: ScopeConcept,
+	Fix: &Fixer{Make: fixTimestamp,
+		Doc: "rewrites the date as the datetime okf already reads it as, 00:00 UTC (2026-09-23 → 2026-09-23T00:00:00Z), keeping its quotes"},
 	Title: "timestamp is a date without a time",
 	Doc: "Every timestamp-valued key (`generated.at`, `verified[].at`, `stale_after`, `sources[].last_modified`, " +
 		"`usage_window.from`/`to`, also inside a source) is an ISO 8601 datetime with an explicit offset (§5). " +

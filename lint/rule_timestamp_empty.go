@@ -4,7 +4,7 @@ import "github.com/okf-tools/okf/okf"
 
 // TimestampEmpty reports a timestamp key written with an empty value, which D10 counts as absent:
 // a `stale_after: ""` silently never expires.
-var TimestampEmpty = &Rule{Code: "OKF203", Name: "timestamp-empty", Severity: okf.Warning, Spec: "§5", Decision: "D10",
+var TimestampEmpty = &Rule{Code: "OKF203", Name: "timestamp-empty", Severity: okf.Warning, Spec: "§5", Decision: "D10", Scope: ScopeConcept,
 	Title: "timestamp is empty",
 	Doc: "An empty timestamp (`at: \"\"` or `at:` with no value) counts as absent (D10): a blank `stale_after` never " +
 		"makes the concept stale, a blank `verified[].at` cannot say how recent the check was.\n\n" +

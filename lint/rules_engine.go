@@ -2,19 +2,11 @@ package lint
 
 import "github.com/okf-tools/okf/okf"
 
-// engineRules are the rules the engine itself reports: inline suppressions and the JSON Schema
-// checks. Their codes are OKF9xx. OKF901 (config-invalid) and OKF902 (config-unknown-key) are
-// retired: a configuration okf cannot use as written is no finding but stops every command (exit
-// 2, okf.ConfigError), so a typo can no longer drop a setting while CI passes; their codes are not
-// reused, and a configuration naming them is told so (retiredRules).
-func engineRules() []*Rule {
-	return []*Rule{
-		ConfigUnknownRule,
-		UnusedSuppression,
-		SchemaMismatch,
-		SchemaUnusable,
-	}
-}
+// The engine rules, OKF9xx: inline suppressions and the JSON Schema checks. OKF901 (config-invalid)
+// and OKF902 (config-unknown-key) are retired: a configuration okf cannot use as written is no
+// finding but stops every command (exit 2, okf.ConfigError), so a typo can no longer drop a setting
+// while CI passes; their codes are not reused, and a configuration naming them is told so
+// (retiredRules).
 
 // Codes of the engine rules that helper functions need before the rule values exist.
 const (
@@ -24,7 +16,7 @@ const (
 
 // The engine rules.
 var (
-	ConfigUnknownRule = &Rule{Code: "OKF903", Name: "unknown-rule", Severity: okf.Warning,
+	ConfigUnknownRule = &Rule{Code: "OKF903", Name: "unknown-rule", Severity: okf.Warning, Scope: ScopeBundle,
 		Title: "suppression names no rule, or an unknown directive",
 		Doc: "A rule code or name in an `<!-- okf-lint-disable … -->` comment matches no rule " +
 			"(`okf lint --list-rules` lists them), so it disables nothing. (In .okf.yaml an unknown rule " +
@@ -37,7 +29,7 @@ var (
 				p.Report(d)
 			}
 		}}
-	UnusedSuppression = &Rule{Code: "OKF904", Name: "unused-suppression", Severity: okf.Info,
+	UnusedSuppression = &Rule{Code: "OKF904", Name: "unused-suppression", Severity: okf.Info, Scope: ScopeBundle,
 		Title: "inline suppression that suppresses nothing",
 		Doc: "An `<!-- okf-lint-disable CODE -->` comment in a concept body turns rules off for that file. When " +
 			"it suppresses no finding, the problem was fixed (or never there): remove the comment, so it does not " +
@@ -46,7 +38,7 @@ var (
 			"Good: no comment.",
 		// Reported by the engine after suppressions are applied; see applySuppressions.
 		Check: func(*Pass) {}}
-	SchemaMismatch = &Rule{Code: codeSchemaMismatch, Name: "schema-mismatch", Severity: okf.Warning, Spec: "§4.1", Decision: "D1",
+	SchemaMismatch = &Rule{Code: codeSchemaMismatch, Name: "schema-mismatch", Severity: okf.Warning, Spec: "§4.1", Decision: "D1", Scope: ScopeConcept,
 		Title: "frontmatter value of the wrong shape",
 		Doc: "Each concept's frontmatter is checked against the JSON Schema of a concept (`okf schema concept`) " +
 			"and, when .okf.yaml maps its `type` to a schema file, against that one too. A value of the wrong " +
@@ -55,7 +47,7 @@ var (
 			"Bad:\n\n    tags: finance\n    sources:\n      - resource: https://wiki.acme/rev\n        usage_count: many\n\n" +
 			"Good:\n\n    tags: [finance]\n    sources:\n      - resource: https://wiki.acme/rev\n        usage_count: 5000",
 		Check: checkSchemas}
-	SchemaUnusable = &Rule{Code: codeSchemaUnusable, Name: "schema-unusable", Severity: okf.Warning,
+	SchemaUnusable = &Rule{Code: codeSchemaUnusable, Name: "schema-unusable", Severity: okf.Warning, Scope: ScopeBundle,
 		Title: "configured schema file cannot be used",
 		Doc: "A `schemas` entry of .okf.yaml names a file that is missing, unreadable, or not a JSON Schema, so " +
 			"concepts of that type are only checked against the built-in schema. The file comes from the bundle, " +

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,8 +133,8 @@ var (
 )
 
 // TestRegistry checks the rule values themselves: codes unique and well formed, names unique
-// kebab-case, every rule documented with a bad and a good example, fixtures present, and severities
-// consistent with D1 (only the §11 conformance rules are errors).
+// kebab-case, every rule documented with a bad and a good example and declaring its scope, fixtures
+// present, and severities consistent with D1 (only the §11 conformance rules are errors).
 func TestRegistry(t *testing.T) {
 	codes := map[string]bool{}
 	names := map[string]bool{}
@@ -142,35 +143,17 @@ func TestRegistry(t *testing.T) {
 		conformance[r] = true
 	}
 	for _, r := range All() {
-		if !codeRE.MatchString(r.Code) {
-			t.Errorf("%s: code must be OKF and three digits", r.Code)
+		for _, p := range ruleProblems(r, conformance[r]) {
+			t.Errorf("%s: %s", r.Code, p)
 		}
 		if codes[r.Code] {
 			t.Errorf("%s: code used twice", r.Code)
 		}
 		codes[r.Code] = true
-		if !nameRE.MatchString(r.Name) {
-			t.Errorf("%s: name %q is not kebab-case", r.Code, r.Name)
-		}
 		if names[r.Name] {
 			t.Errorf("%s: name %q used twice", r.Code, r.Name)
 		}
 		names[r.Name] = true
-		if r.Title == "" || strings.HasSuffix(r.Title, ".") || strings.ToLower(r.Title[:1]) != r.Title[:1] {
-			t.Errorf("%s: title %q must be a short lowercase summary without a trailing period", r.Code, r.Title)
-		}
-		if !strings.Contains(r.Doc, "Bad") || !strings.Contains(r.Doc, "Good") {
-			t.Errorf("%s: doc must show a bad and a good example", r.Code)
-		}
-		if r.Check == nil {
-			t.Errorf("%s: no check", r.Code)
-		}
-		if r.Severity == okf.Error && !conformance[r] {
-			t.Errorf("%s: only the §11 conformance rules may be errors (D1)", r.Code)
-		}
-		if conformance[r] && r.Severity == okf.Error && r.Spec == "" {
-			t.Errorf("%s: an error must cite the spec section it enforces", r.Code)
-		}
 	}
 	for _, r := range familyRules() {
 		if r.Spec == "" && r.Decision == "" && r.Severity != okf.Info {
@@ -198,6 +181,71 @@ func TestRegistry(t *testing.T) {
 	for _, e := range entries {
 		if !codes[e.Name()] {
 			t.Errorf("testdata/rules/%s: no rule has this code", e.Name())
+		}
+	}
+}
+
+// ruleProblems is what is wrong with one rule value of the registry: an ill-formed code or name,
+// missing docs, no check, no declared scope, an undocumented fix, a severity D1 does not allow.
+func ruleProblems(r *Rule, conformance bool) []string {
+	var out []string
+	if !codeRE.MatchString(r.Code) {
+		out = append(out, "code must be OKF and three digits")
+	}
+	if !nameRE.MatchString(r.Name) {
+		out = append(out, fmt.Sprintf("name %q is not kebab-case", r.Name))
+	}
+	if r.Title == "" || strings.HasSuffix(r.Title, ".") || strings.ToLower(r.Title[:1]) != r.Title[:1] {
+		out = append(out, fmt.Sprintf("title %q must be a short lowercase summary without a trailing period", r.Title))
+	}
+	if !strings.Contains(r.Doc, "Bad") || !strings.Contains(r.Doc, "Good") {
+		out = append(out, "doc must show a bad and a good example")
+	}
+	if r.Check == nil {
+		out = append(out, "no check")
+	}
+	if r.Scope != ScopeConcept && r.Scope != ScopeBundle {
+		out = append(out, "no scope declared: a rule of okf's is ScopeConcept or ScopeBundle (ScopeModel stops streaming)")
+	}
+	if r.Scope != ScopeBundle && r.reads != 0 {
+		out = append(out, "only a ScopeBundle rule reads facts (a per-concept rule reads its concept)")
+	}
+	if r.Fix != nil && (r.Fix.Doc == "" || r.Fix.Make == nil) {
+		out = append(out, "a fix must say what it does and make it")
+	}
+	if r.Severity == okf.Error && !conformance {
+		out = append(out, "only the §11 conformance rules may be errors (D1)")
+	}
+	if conformance && r.Severity == okf.Error && r.Spec == "" {
+		out = append(out, "an error must cite the spec section it enforces")
+	}
+	return out
+}
+
+// TestRuleProblemsCatchesBadRules: a rule registered without docs, title, check or scope is
+// caught (each bad value below alone must give a problem, and a good one none).
+func TestRuleProblemsCatchesBadRules(t *testing.T) {
+	good := Rule{Code: "OKF199", Name: "test-good", Severity: okf.Info, Scope: ScopeConcept, Title: "a test rule",
+		Doc: "Bad:\n\n    x\n\nGood:\n\n    y", Check: func(*Pass) {}}
+	if ps := ruleProblems(&good, false); len(ps) != 0 {
+		t.Fatalf("the good rule has problems: %v", ps)
+	}
+	bad := map[string]func(r *Rule){
+		"no doc":            func(r *Rule) { r.Doc = "" },
+		"doc without Good":  func(r *Rule) { r.Doc = "Bad: x" },
+		"no title":          func(r *Rule) { r.Title = "" },
+		"no check":          func(r *Rule) { r.Check = nil },
+		"no scope":          func(r *Rule) { r.Scope = ScopeModel },
+		"facts per concept": func(r *Rule) { r.reads = factTitle },
+		"fix without doc":   func(r *Rule) { r.Fix = &Fixer{Make: fixTags} },
+		"error":             func(r *Rule) { r.Severity = okf.Error },
+		"name":              func(r *Rule) { r.Name = "Test_Good" },
+	}
+	for what, spoil := range bad {
+		r := good
+		spoil(&r)
+		if len(ruleProblems(&r, false)) == 0 {
+			t.Errorf("a rule with %s passes the registry check", what)
 		}
 	}
 }
@@ -237,6 +285,38 @@ func TestAllRulesOnEveryFixture(t *testing.T) {
 			if d.Severity == okf.Error && !conformance[d.Code] {
 				t.Errorf("%s: a non-conformance rule reported an error (D1): %s", dir, d)
 			}
+		}
+	}
+}
+
+// TestRuleFiles: a family rule is found by its name: it is the one rule of lint/rule_<name>.go
+// (its kebab-case name with underscores), and every rule file holds one rule.
+func TestRuleFiles(t *testing.T) {
+	for _, r := range familyRules() {
+		f := "rule_" + strings.ReplaceAll(r.Name, "-", "_") + ".go"
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Errorf("%s %s: %v", r.Code, r.Name, err)
+			continue
+		}
+		if !strings.Contains(string(src), `Code: "`+r.Code+`", Name: "`+r.Name+`"`) {
+			t.Errorf("%s does not define %s %s", f, r.Code, r.Name)
+		}
+	}
+	files, err := filepath.Glob("rule_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), "= &Rule{"); n != 1 {
+			t.Errorf("%s holds %d rules, want one", f, n)
 		}
 	}
 }

@@ -16,11 +16,8 @@ import (
 // link to a file that exists): when it changes, every concept is checked again. A changed
 // configuration is a new Session.
 type Session struct {
-	pl         *plan
-	perConcept []*Rule
-	rest       []*Rule
-	whole      bool // a rule okf does not define runs: every rule runs on the whole bundle
-	schemas    schemaFallback
+	pl      *plan
+	schemas schemaFallback
 
 	files []string                     // the file set cache was made with
 	cache map[*okf.Concept]sessionFind // by the concept's value: WithFile makes a new one for a change
@@ -36,17 +33,15 @@ type sessionFind struct {
 func NewSession(opts Options) *Session {
 	opts.Schemas = nil
 	pl := newPlan(opts)
-	s := &Session{pl: pl, cache: map[*okf.Concept]sessionFind{}}
-	s.perConcept, s.rest, s.whole = pl.splitRules()
-	return s
+	return &Session{pl: pl, cache: map[*okf.Concept]sessionFind{}}
 }
 
 // Check lints b, a bundle of the session's (loaded, or derived with WithFile from one that was),
 // and returns every finding, as Run does. Concepts checked before, unchanged, are not checked
 // again.
 func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
-	if s.whole {
-		return s.pl.finish(b, s.pl.active, nil, nil, 0)
+	if s.pl.whole {
+		return s.pl.run(b) // a rule reads the whole model: nothing is kept between edits
 	}
 	if files := b.Files(); !slices.Equal(files, s.files) {
 		s.files, s.cache = files, map[*okf.Concept]sessionFind{}
@@ -68,13 +63,13 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 		}
 	}
 	s.cache = next
-	return s.pl.finish(b, s.rest, facts, found, n)
+	return s.pl.finish(b, s.pl.rest, facts, found, n)
 }
 
 // checkConcept runs the per-concept rules on c as a Stream does while loading (runPerConcept), on
 // a bundle holding c alone that answers for the whole of b.
 func (s *Session) checkConcept(b *okf.Bundle, c *okf.Concept) sessionFind {
 	var st conceptState
-	f := s.pl.runPerConcept(&st, b.Alone(c), c, s.perConcept, nil, &s.schemas, nil)
+	f := s.pl.runPerConcept(&st, b.Alone(c), c, nil, &s.schemas, nil)
 	return sessionFind{facts: f, ds: st.fc.out}
 }

@@ -18,20 +18,18 @@ import (
 // opts.Schemas.OnFrontmatter as OnFrontmatter, or the schema check parses every frontmatter
 // again); load; then s.Finish(bundle) with the bundle loaded (with a bundle loaded without
 // OnConcept, Finish does what Run does). The bundle's concepts are dropped as they load, so a caller
-// that reads the model afterwards (lint.Fixes) uses Run instead. With a rule okf does not define
-// among opts.Rules (it may read anything of the model), a Stream drops nothing and runs every rule
-// in Finish, as Run does.
+// that reads the model afterwards (lint.Fixes) uses Run instead. With a rule among opts.Rules that
+// reads the whole model (ScopeModel: a rule written outside okf that declares no scope), a Stream
+// drops nothing and runs both steps in Finish, as Run does.
 //
-// One difference with Run, on a bug in okf only: a per-concept rule that panics is reported once,
-// as under Run, and skipped for the concepts loaded after it; the findings it made on the
-// concepts before it (in loading order, not in ID order) are kept.
+// A Stream and Run are the same two steps (engine.go), so the findings are the same by
+// construction. A per-concept rule that panics (a bug in okf) is reported once and skipped for the
+// concepts after; its other findings are left out (plan.dropFailed), so the result does not
+// depend on the order the concepts loaded in.
 type Stream struct {
-	pl         *plan
-	perConcept []*Rule // active rules run by OnConcept
-	rest       []*Rule // active rules run by Finish
-	whole      bool    // a rule okf does not define runs: nothing is done while loading
-	failed     []atomic.Bool
-	schemas    schemaFallback // the schema check's, for concepts opts.Schemas did not see
+	pl      *plan
+	failed  []atomic.Bool  // by per-concept rule: it panicked (reported once, then skipped)
+	schemas schemaFallback // the schema check's, for concepts opts.Schemas did not see
 
 	state sync.Pool // of *conceptState
 
@@ -45,73 +43,21 @@ type Stream struct {
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
 	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}}
-	s.perConcept, s.rest, s.whole = pl.splitRules()
-	s.failed = make([]atomic.Bool, len(s.perConcept))
+	s.failed = make([]atomic.Bool, len(pl.perConcept))
 	return s
 }
-
-// splitRules parts the active rules into those run per concept and the rest. With a rule okf does
-// not define among them (it may read anything of the model), whole is set and every rule is in rest.
-func (pl *plan) splitRules() (perConcept, rest []*Rule, whole bool) {
-	for _, r := range pl.active {
-		if ByCode(r.Code) != r {
-			whole = true
-		}
-	}
-	for _, r := range pl.active {
-		if perConceptRule(r) && !whole {
-			perConcept = append(perConcept, r)
-		} else {
-			rest = append(rest, r)
-		}
-	}
-	return perConcept, rest, whole
-}
-
-// perConceptRules are the rules whose findings about a concept depend on that concept alone, and
-// on the bundle's file set (whether a linked or named file exists) or a file that is not a concept
-// (a computation's SQL): run on a bundle that holds the concept alone (okf.LoadOptions.OnConcept),
-// each reports what it reports in the whole bundle. Each reports on the concept's own file only.
-//
-// Not here, because they read other concepts, indexes, logs or the loader's diagnostics:
-// title-duplicate (OKF108), legacy-timestamp (OKF308, whose severity depends on the whole bundle),
-// status-unknown (OKF401, whose reading of status depends on the bundle's version),
-// legacy-bundle, link-to-deprecated, link-anchor-missing, orphan, the index and log rules, the
-// okf_version rules of the root index, the conformance rules and the engine rules but
-// schema-mismatch (whose findings the loader's SchemaCheck already made for the concept; without
-// one, the rule reads the concept's frontmatter again from its file, as Run does).
-var perConceptRules = sync.OnceValue(func() map[*Rule]bool {
-	return map[*Rule]bool{
-		TitleMissing: true, DescriptionMissing: true, DescriptionNotOneSentence: true, DescriptionTooLong: true, TagsNotStringList: true,
-		FieldNotString: true, BodyEmpty: true, HeadingMissing: true,
-		TimestampDateOnly: true, TimestampNoOffset: true, TimestampEmpty: true, TimestampInvalid: true,
-		GeneratedByMissing: true, VerifiedInvalid: true, VerifiedEntryIncomplete: true, ActorUnconventional: true,
-		ActorTeam: true, ChangedSinceVerified: true, HumanAuthoredUnreviewed: true,
-		Stale: true, ExpiringSoon: true,
-		SourcesNotList: true, SourceResourceMissing: true, SourceIDDuplicate: true, FootnoteUnknownSource: true,
-		SourceNeverCited: true, UsageCountWithoutWindow: true, UsageCountNotInteger: true, LegacyCitations: true,
-		FootnoteUndefined: true,
-		LinkBroken:        true, RootRelativePath: true, PathEscapes: true, SelfLink: true, LinkOutsideBundle: true,
-		ComputationRuntimeMissing: true, ComputationCount: true, ParameterIncomplete: true, PlaceholderUndeclared: true,
-		ParameterUnused: true, ReceiptNotList: true, AttesterUnresolved: true, ComputationFileMissing: true,
-		ExecutorUnresolved: true, ComputationFieldsElsewhere: true, ComputationPartyMissing: true,
-		SchemaMismatch: true,
-	}
-})
-
-func perConceptRule(r *Rule) bool { return perConceptRules()[r] }
 
 // OnConcept runs the per-concept rules on one concept, then strips it (see strip). The loader's
 // workers call it concurrently.
 func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
-	if s.whole {
+	pl := s.pl
+	if pl.whole {
 		return
 	}
-	pl := s.pl
 	st := s.state.Get().(*conceptState)
 	defer s.state.Put(st)
 	fc := &st.fc
-	f := pl.runPerConcept(st, one, c, s.perConcept, pl.opts.Schemas, &s.schemas, s.failed)
+	f := pl.runPerConcept(st, one, c, pl.opts.Schemas, &s.schemas, s.failed)
 	pl.opts.Schemas.forget(c)
 	c.Drop()
 	var ds []okf.Diagnostic
@@ -132,19 +78,19 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 	s.mu.Unlock()
 }
 
-// runPerConcept runs the per-concept rules on c, in one (a bundle holding c alone that answers
-// Stat, ResolvePath, ResolveLink and ReadFile for the whole bundle), into st's collector (st.fc.out),
-// and returns c's facts for the rules that look across files: the one code path of a Stream's
-// loading and of a Session's edit. With failed (a Stream's), a rule that panicked is reported once
-// and skipped for the concepts after.
-func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, rules []*Rule, schemas *SchemaCheck, fallback *schemaFallback, failed []atomic.Bool) conceptFacts {
+// runPerConcept is the per-concept step (engine.go): it runs the per-concept rules on c, in one (a
+// bundle holding c alone that answers Stat, ResolvePath, ResolveLink and ReadFile for the whole
+// bundle), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
+// one code path of Run, of a Stream's loading and of a Session's edit. With failed (Run's and a
+// Stream's), a rule that panicked is reported once and skipped for the concepts after.
+func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed []atomic.Bool) conceptFacts {
 	fc := &st.fc
 	fc.path, fc.out = c.Path, fc.out[:0]
 	st.links = linkTable{b: one}
 	p := &st.pass
 	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
 		schemas: schemas, links: &st.links, report: fc.report, scratch: &st.scratch, fallback: fallback}
-	for k, r := range rules {
+	for k, r := range pl.perConcept {
 		if failed != nil && failed[k].Load() {
 			continue
 		}
@@ -156,6 +102,7 @@ func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept,
 		fc.flush()
 	}
 	f := factsOf(one, c, p.conceptLinks(0))
+	f.keepOnly(pl.reads)
 	*p = Pass{}
 	st.links = linkTable{}
 	return f
@@ -175,10 +122,10 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 	found, n := s.found, s.n
 	seen := s.facts
 	s.found, s.facts = nil, nil
-	if s.whole || len(seen) == 0 {
-		// Nothing was done while loading (a rule okf does not define, or a bundle loaded without
-		// OnConcept, whose model is whole): every rule runs now, as in Run.
-		return s.pl.finish(b, s.pl.active, nil, nil, 0)
+	if s.pl.whole || len(seen) == 0 {
+		// Nothing was done while loading (a rule that reads the whole model, or a bundle loaded
+		// without OnConcept, whose model is whole): both steps run now, as in Run.
+		return s.pl.run(b)
 	}
 	facts := make([]conceptFacts, len(b.Concepts))
 	for i, c := range b.Concepts {
@@ -187,10 +134,14 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 			// Not seen by OnConcept: not a concept of the bundle it was given, which b must be
 			// (its per-concept rules did not run). Its model is whole: its facts at least are right.
 			f = factsOf(b, c, (&Pass{Bundle: b}).conceptLinks(i))
+			f.keepOnly(s.pl.reads)
 		}
 		facts[i] = f
 	}
-	return s.pl.finish(b, s.rest, facts, found, n)
+	if n > 0 {
+		n = s.pl.dropFailed(found, s.failed)
+	}
+	return s.pl.finish(b, s.pl.rest, facts, found, n)
 }
 
 // fileCollector keeps the findings the per-concept rules report on one concept, at most

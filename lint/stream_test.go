@@ -237,6 +237,11 @@ func FuzzStreamMatchesRun(f *testing.F) {
 				return // a file that is also a folder: not a file system
 			}
 		}
+		if op, err := okf.OpenFS(fsys, 0); err != nil {
+			return // refused before any rule runs (a .okf.yml): nothing to compare
+		} else if _, _, err := LoadConfig(op, ""); err != nil {
+			return // a configuration error stops the run (exit 2): nothing to compare
+		}
 		run, stream := lintBoth(t, fsys, Options{Now: streamNow})
 		sameFindings(t, "fuzz", run, stream)
 	})

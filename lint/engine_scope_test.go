@@ -1,0 +1,185 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// scopeBundles loads every fixture, test bundle and corpus bundle (with its .okf.yaml): the inputs
+// the declarations of scope and facts are checked on.
+func scopeBundles(t *testing.T) map[string]Options {
+	t.Helper()
+	var dirs []string
+	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*"),
+		filepath.Join("..", "testdata", "bundles", "*"), filepath.Join(corpusDir, "*")} {
+		m, _ := filepath.Glob(pattern)
+		for _, d := range m {
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 100 {
+		t.Fatalf("found only %d bundles", len(dirs))
+	}
+	out := map[string]Options{}
+	for _, d := range dirs {
+		op, err := okf.OpenFS(os.DirFS(d), 0)
+		if err != nil {
+			t.Fatalf("open %s: %v", d, err)
+		}
+		cfg, _, err := LoadConfig(op, "")
+		if err != nil {
+			continue // a fixture of a bad configuration: no run to compare
+		}
+		out[d] = Options{Now: streamNow, Config: cfg}
+	}
+	return out
+}
+
+func loadFor(t *testing.T, dir string, opts Options) *okf.Bundle {
+	t.Helper()
+	var lo okf.LoadOptions
+	if opts.Config != nil {
+		lo.Ignore = opts.Config.Ignore
+	}
+	b, err := okf.LoadDir(dir, lo)
+	if err != nil {
+		t.Fatalf("load %s: %v", dir, err)
+	}
+	return b
+}
+
+// scopeViolation runs a ScopeConcept rule r the engine's way (on a view of each concept alone) and
+// over the whole bundle at once, as a rule that may read every concept would be run: when the two
+// differ, r's findings depend on something its view does not show (another concept, an index, a
+// log), so r is not a per-concept rule. "" when they agree.
+func scopeViolation(b *okf.Bundle, r *Rule, opts Options) string {
+	opts.Rules = []*Rule{r}
+	engine := Run(b, opts)
+	whole := newPlan(opts).finish(b, []*Rule{r}, nil, nil, 0)
+	if reflect.DeepEqual(engine, whole) {
+		return ""
+	}
+	return fmt.Sprintf("on views of one concept %d findings, over the whole bundle %d: %v / %v", len(engine), len(whole), engine, whole)
+}
+
+// TestPerConceptRulesKeepTheirScope: every rule declared ScopeConcept finds, on the views of one
+// concept the engine gives it, exactly what it finds over the whole bundle, on every fixture and
+// bundle: it reads no other concept's model, no index and no log.
+func TestPerConceptRulesKeepTheirScope(t *testing.T) {
+	bundles := scopeBundles(t)
+	var rules []*Rule
+	for _, r := range All() {
+		if r.Scope == ScopeConcept {
+			rules = append(rules, r)
+		}
+	}
+	if len(rules) < 40 {
+		t.Fatalf("only %d per-concept rules", len(rules))
+	}
+	for dir, opts := range bundles {
+		b := loadFor(t, dir, opts)
+		for _, r := range rules {
+			if v := scopeViolation(b, r, opts); v != "" {
+				t.Errorf("%s %s is declared ScopeConcept but reads beyond its concept in %s: %s", r.Code, r.Name, dir, v)
+			}
+		}
+	}
+}
+
+// TestScopeViolationCaught: a rule declared per concept that reads another concept's model, the
+// bundle's index or the loader's diagnostics is caught by scopeViolation.
+func TestScopeViolationCaught(t *testing.T) {
+	b := load(t, map[string]string{
+		"index.md": "# Metrics\n\n* [A](a.md) - The a.\n",
+		"a.md":     "---\ntype: Metric\ntitle: A\n---\n# A\n",
+		"b.md":     "---\ntype: Metric\ntitle: A\n---\n# B\n",
+		"c.md":     "no frontmatter\n",
+	})
+	bad := map[string]func(p *Pass){
+		"another concept": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				for _, o := range p.Bundle.Concepts {
+					if o != c && o.Frontmatter.Title.Text() == c.Frontmatter.Title.Text() {
+						p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "title also in %s", o.Path)
+					}
+				}
+			}
+		},
+		"the index": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				if p.Bundle.RootIndex() == nil {
+					p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "no index")
+				}
+			}
+		},
+		"the loader's diagnostics": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "%d diagnostics", len(p.Bundle.Diagnostics))
+			}
+		},
+	}
+	for what, check := range bad {
+		r := &Rule{Code: "OKF0T9", Name: "test-peek", Severity: okf.Info, Scope: ScopeConcept, Check: check}
+		if scopeViolation(b, r, Options{Now: streamNow}) == "" {
+			t.Errorf("a per-concept rule reading %s is not caught", what)
+		}
+	}
+	if v := scopeViolation(b, TitleMissing, Options{Now: streamNow}); v != "" {
+		t.Errorf("title-missing: %s", v)
+	}
+}
+
+// factsViolation runs a ScopeBundle rule r alone, so that the run keeps only the facts r declares
+// (Rule.reads), and with every fact kept: when the two differ, r reads a fact it does not declare.
+func factsViolation(b *okf.Bundle, r *Rule, opts Options) string {
+	opts.Rules = []*Rule{r}
+	declared := Run(b, opts)
+	pl := newPlan(opts)
+	pl.reads = allFacts
+	every := pl.run(b)
+	if reflect.DeepEqual(declared, every) {
+		return ""
+	}
+	return fmt.Sprintf("with the facts it declares %d findings, with all %d: %v / %v", len(declared), len(every), declared, every)
+}
+
+// TestBundleRulesDeclareTheirFacts: every ScopeBundle rule, run alone (the run keeps only the facts
+// it declares), finds what it finds with every fact kept, on every fixture and bundle.
+func TestBundleRulesDeclareTheirFacts(t *testing.T) {
+	bundles := scopeBundles(t)
+	for dir, opts := range bundles {
+		b := loadFor(t, dir, opts)
+		for _, r := range All() {
+			if r.Scope != ScopeBundle {
+				continue
+			}
+			if v := factsViolation(b, r, opts); v != "" {
+				t.Errorf("%s %s reads a fact it does not declare in %s: %s", r.Code, r.Name, dir, v)
+			}
+		}
+	}
+}
+
+// TestFactsViolationCaught: a bundle rule reading titles without declaring them is caught.
+func TestFactsViolationCaught(t *testing.T) {
+	b := load(t, map[string]string{"a.md": "---\ntype: Metric\ntitle: A\n---\n# A\n"})
+	r := &Rule{Code: "OKF0T8", Name: "test-undeclared", Severity: okf.Info, Scope: ScopeBundle, Check: func(p *Pass) {
+		for i, f := range p.facts() {
+			p.Reportf(okf.Position{Path: p.Bundle.Concepts[i].Path, Line: 1, Col: 1}, "title %q", f.title.Text())
+		}
+	}}
+	if factsViolation(b, r, Options{Now: streamNow}) == "" {
+		t.Error("a bundle rule reading an undeclared fact is not caught")
+	}
+	r.reads = factTitle
+	if v := factsViolation(b, r, Options{Now: streamNow}); v != "" {
+		t.Errorf("declared, still: %s", v)
+	}
+}

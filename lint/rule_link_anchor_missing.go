@@ -1,0 +1,130 @@
+package lint
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/okf-tools/okf/okf"
+)
+
+// LinkAnchorMissing reports a local link `other.md#some-heading` whose target file exists but has no
+// heading with that anchor (info). Anchors are derived from headings as GitHub does; the reader who
+// follows the link lands at the top of the file instead of the section meant. Like a broken link
+// (§6.1, D15), it is tolerated, never more than info.
+var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeBundle, reads: factHeadings | factFragments,
+	Title: "link to a heading anchor the target file does not have",
+	Doc: "A link may point into a Markdown file with a `#fragment`. The fragment names a heading by its anchor, derived " +
+		"as GitHub does: the heading's text lowercased, punctuation removed except hyphens and underscores, each space " +
+		"a hyphen, and a repeated anchor suffixed -1, -2, … in order. A fragment that matches no heading of an existing " +
+		"target (compared without regard to case, after %-decoding) leaves the reader at the top of the file. Checked " +
+		"for links in concepts and index.md files to concepts and index.md files, same-file `#fragment` links included; " +
+		"anchors written as raw HTML are not seen.\n\n" +
+		"Bad (tables/orders.md has `# Schema` and `# Joins`):\n\n    See [the join keys](/tables/orders.md#join-keys).\n\n" +
+		"Good:\n\n    See [the join keys](/tables/orders.md#joins).",
+	Check: checkLinkAnchorMissing}
+
+func checkLinkAnchorMissing(p *Pass) {
+	b := p.Bundle
+	facts := p.facts()
+	headings := make(map[string][]string, len(b.Concepts)+len(b.Indexes)) // heading texts by file
+	for i, c := range b.Concepts {
+		headings[c.Path] = facts[i].headings
+	}
+	for _, x := range b.Indexes {
+		texts := make([]string, len(x.Body.Headings))
+		for i, h := range x.Body.Headings {
+			texts[i] = h.Text
+		}
+		headings[x.Path] = texts
+	}
+	anchors := map[string]map[string]bool{} // built per target on first use
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		a := headingAnchors(headings[path])
+		anchors[path] = a
+		return a
+	}
+	check := func(from string, links []okf.Link) {
+		for _, l := range links {
+			i := strings.IndexByte(l.Target, '#')
+			if i < 0 || l.Image {
+				continue
+			}
+			frag := l.Target[i+1:]
+			if frag == "" {
+				continue
+			}
+			target := from
+			if i > 0 {
+				r, local := resolveLocal(b, from, l.Target)
+				if !local || !r.Exists || r.IsDir || r.Escapes {
+					continue // not local, or link-broken's finding
+				}
+				target = r.Target
+			}
+			if _, known := headings[target]; !known {
+				continue // a log, a non-.md file: anchors not derived here
+			}
+			want := frag
+			if d, err := url.PathUnescape(frag); err == nil {
+				want = d
+			}
+			if anchorsOf(target)[strings.ToLower(want)] {
+				continue
+			}
+			if target == from {
+				p.Reportf(l.Pos, "link %q names no heading of this file: the anchors here are derived from its headings, as GitHub does (§6.1)", l.Target)
+			} else {
+				p.Reportf(l.Pos, "link %q: %s has no heading with the anchor %q; anchors are derived from headings as GitHub does (§6.1)", l.Target, target, want)
+			}
+		}
+	}
+	for i, c := range b.Concepts {
+		check(c.Path, facts[i].frags)
+	}
+	for _, x := range b.Indexes {
+		check(x.Path, x.Body.Links)
+	}
+}
+
+// headingAnchors returns the anchors GitHub gives a file's headings, lowercased. A repeated anchor
+// gets the first free suffix -1, -2, … (github-slugger's loop, so "A", "A-1", "A" gives a, a-1, a-2).
+func headingAnchors(hs []string) map[string]bool {
+	taken := make(map[string]int, len(hs))
+	for _, h := range hs {
+		base := headingSlug(h)
+		a := base
+		for {
+			if _, dup := taken[a]; !dup {
+				break
+			}
+			taken[base]++
+			a = base + "-" + strconv.Itoa(taken[base])
+		}
+		taken[a] = 0
+	}
+	out := make(map[string]bool, len(taken))
+	for a := range taken {
+		out[a] = true
+	}
+	return out
+}
+
+// headingSlug is GitHub's anchor for a heading text (github-slugger): lowercase, every character
+// that is not a letter, digit, mark, hyphen, underscore or space removed, and each space a hyphen.
+func headingSlug(text string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(text)) {
+		switch {
+		case r == ' ':
+			sb.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r):
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
