@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/sqllex"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -124,7 +125,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 			}
 			seen[n] = true
 		}
-		if t := c.Params[i].Type; t != "" && okf.IsSQLRuntime(c.Runtime) {
+		if t := c.Params[i].Type; t != "" && sqllex.IsSQLRuntime(c.Runtime) {
 			if _, ok := typeAliases[t]; !ok {
 				at(p.Type.Pos, CodeParamType, okf.Info, "parameter %q has type %q, which okf cannot check values against (known: %s)", label, t, strings.Join(TypeNames, ", "))
 			}
@@ -132,8 +133,8 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	}
 	// Placeholders against declarations (D17): @name for SQL runtimes, var('name') for dbt.
 	if c.Source.Text != "" {
-		syntax := okf.PlaceholderSyntax(c.Runtime)
-		phs := okf.Placeholders(c.Source.Text, c.Runtime)
+		syntax := sqllex.PlaceholderSyntax(c.Runtime)
+		phs := sqllex.Placeholders(c.Source.Text, c.Runtime)
 		form := "@%s"
 		if syntax == "dbt" {
 			form = "var('%s')"

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/sqllex"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -51,11 +52,11 @@ type placeholder struct {
 	line, col int // 1-based within the computation text
 }
 
-// placeholders lists the placeholders of a computation in its runtime's syntax (okf.Placeholders,
+// placeholders lists the placeholders of a computation in its runtime's syntax (sqllex.Placeholders,
 // D17), each at a line and column of the text.
 func placeholders(text string, runtime okf.Value) []placeholder {
 	var out []placeholder
-	for _, ph := range okf.Placeholders(text, runtime.Text()) {
+	for _, ph := range sqllex.Placeholders(text, runtime.Text()) {
 		out = append(out, place(text, ph.Offset, ph.Name))
 	}
 	return out
@@ -97,7 +98,7 @@ func boundComputation(b *okf.Bundle, c *okf.Concept, fm *okf.Frontmatter) (ct co
 	if !isAttestedComputation(fm) {
 		return ct, "", false
 	}
-	if syntax = okf.PlaceholderSyntax(fm.Runtime.Text()); syntax == "" {
+	if syntax = sqllex.PlaceholderSyntax(fm.Runtime.Text()); syntax == "" {
 		return ct, "", false
 	}
 	ct, ok = computationOf(b, c)

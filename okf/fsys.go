@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/okf-tools/okf/internal/bytesize"
 )
 
 // DefaultMaxFileSize is the largest file okf reads from a bundle or checkout unless told otherwise
@@ -39,71 +41,13 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	if e.Size < 0 {
-		return fmt.Sprintf("file is larger than the %s size limit", FormatSize(e.Limit))
+		return fmt.Sprintf("file is larger than the %s size limit", bytesize.Format(e.Limit))
 	}
-	return fmt.Sprintf("file is larger than the %s size limit (%s)", FormatSize(e.Limit), FormatSize(e.Size))
+	return fmt.Sprintf("file is larger than the %s size limit (%s)", bytesize.Format(e.Limit), bytesize.Format(e.Size))
 }
 
 // Is makes errors.Is(err, ErrTooLarge) hold.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
-
-// FormatSize shows a byte count the way limits are written: "8 MiB", "512 KiB", "100 bytes", and
-// one decimal when not whole ("12.5 MiB").
-func FormatSize(n int64) string {
-	units := []struct {
-		size int64
-		name string
-	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}}
-	for _, u := range units {
-		if n >= u.size {
-			if n%u.size == 0 {
-				return fmt.Sprintf("%d %s", n/u.size, u.name)
-			}
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
-		}
-	}
-	if n == 1 {
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// ParseSize reads a size as written on the command line or in .okf.yaml: a number of bytes,
-// optionally followed by a unit K, KB, KiB, M, MB, MiB, G, GB or GiB (all binary: 1K = 1024), with
-// or without a space ("8MiB", "512 K", "1048576"). It must be positive.
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i == 0 || i > 15 {
-		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
-	}
-	var n int64
-	for _, c := range t[:i] {
-		n = n*10 + int64(c-'0')
-	}
-	mult := int64(1)
-	switch strings.ToLower(strings.TrimSpace(t[i:])) {
-	case "", "b":
-	case "k", "kb", "kib":
-		mult = 1 << 10
-	case "m", "mb", "mib":
-		mult = 1 << 20
-	case "g", "gb", "gib":
-		mult = 1 << 30
-	default:
-		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
-	}
-	if n <= 0 {
-		return 0, fmt.Errorf("a size must be positive, got %q", s)
-	}
-	if n > (1<<62)/mult {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	return n * mult, nil
-}
 
 // Root is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
 // (OpenRoot), no path, ".." or symbolic link can lead outside the folder it was opened on; only

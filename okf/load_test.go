@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/okf-tools/okf/internal/sqllex"
 )
 
 func loadValid(t *testing.T) *Bundle {
@@ -265,7 +267,7 @@ func TestAccessorsComputationFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	phs := Placeholders(string(data), fm.Runtime.Text())
+	phs := sqllex.Placeholders(string(data), fm.Runtime.Text())
 	if len(phs) != 1 || phs[0].Name != "year" {
 		t.Errorf("placeholders %+v (the one in the comment line must not count)", phs)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -1070,7 +1071,7 @@ func ParseFailOn(vals []string) ([]string, error) {
 	for _, v := range vals {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(FailOn, v) {
-			return nil, okf.UnknownValue("condition", v, FailOn)
+			return nil, suggest.UnknownValue("condition", v, FailOn)
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 )
@@ -15,7 +16,7 @@ func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint
 	res, err := lint.FixBundle(root, load, opts, dryRun)
 	for _, f := range res.Unproven {
 		// Not written: its findings stay in the report.
-		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", okf.EscapeLineStart(displayPath(root, f.Path)), okf.EscapeControl(f.Unproven.Error()))
+		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", escape.LineStart(displayPath(root, f.Path)), escape.Control(f.Unproven.Error()))
 	}
 	if err != nil {
 		return false, fatalErr("%v", err)
@@ -30,7 +31,7 @@ func applyFixes(e *env, root string, load func() (*okf.Bundle, error), opts lint
 	}
 	for _, p := range res.Refused {
 		pos := okf.Position{Path: displayPath(root, p.Path), Line: 1, Col: 1}
-		fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Why))
+		fmt.Fprintf(e.stderr, "okf: %s: %s\n", escape.LineStart(pos.String()), escape.Control(p.Why))
 	}
 	if len(res.Refused) > 0 {
 		return false, &exitError{code: exitFatal}

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -187,7 +188,7 @@ func lintCommand(e *env) *cli.Command {
 					return lintPathErr(err)
 				}
 				if len(skipped) > 0 && !c.Bool("quiet") {
-					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), okf.EscapeControl(strings.Join(skipped, ", ")))
+					fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(skipped), "file"), escape.Control(strings.Join(skipped, ", ")))
 				}
 			}
 			if c.Bool("show-config") {
@@ -547,7 +548,7 @@ func writeBaselineFile(e *env, ds []okf.Diagnostic, root, file string, quiet boo
 	if quiet {
 		return nil
 	}
-	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), okf.EscapeControl(filepath.ToSlash(written)))
+	fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(len(ds), "finding"), escape.Control(filepath.ToSlash(written)))
 	return nil
 }
 

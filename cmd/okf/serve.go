@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/serve"
 	"github.com/urfave/cli/v2"
@@ -94,15 +95,15 @@ func runServe(e *env, c *cli.Context) error {
 		}()
 	}
 	if addr == "" {
-		report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
-		warn := func(msg string) { report(okf.EscapeControl(msg)) }
+		report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), escape.Control(dir)))
+		warn := func(msg string) { report(escape.Control(msg)) }
 		if err := s.ServeStdio(ctx, e.stdin, e.stdout, warn); err != nil && !errors.Is(err, context.Canceled) {
 			return fatalErr("%v", err)
 		}
 		return nil
 	}
 	err = s.ServeHTTP(ctx, addr, serve.HTTPOptions{Token: token, Origins: c.StringSlice("allow-origin")}, func(url string) {
-		report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), okf.EscapeControl(dir), url))
+		report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), escape.Control(dir), url))
 	})
 	if err != nil {
 		return fatalErr("%v", err)
