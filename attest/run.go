@@ -32,12 +32,12 @@ var Runnable = []string{"postgres", "sqlite"}
 // ComputationText returns the computation to run (§10.3): the single block under `# Computation`
 // or the file named by `computation`. Both, neither, several blocks or a missing file are errors.
 func (c *Computation) ComputationText() (string, error) {
-	hasFile := c.Concept.Frontmatter.Computation.Present()
+	hasFile := c.Concept.Frontmatter.Computation().Present()
 	switch {
 	case hasFile && len(c.inline) > 0:
 		return "", fmt.Errorf("%s has both a `computation` path and a code block under # Computation; keep exactly one (§10.3)", c.Concept.Path)
 	case hasFile:
-		v := c.Concept.Frontmatter.Computation.Text()
+		v := c.Concept.Frontmatter.Computation().Text()
 		switch {
 		case c.file.Escapes:
 			return "", fmt.Errorf("%s: computation %q leaves the bundle and is never opened (D14)", c.Concept.Path, v)

@@ -268,7 +268,7 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 	if st != nil && st.cfg != nil && st.cfg.ExpiringWithin > 0 {
 		window = st.cfg.ExpiringWithin
 	}
-	fr := okf.FreshnessOf(fm.StaleAfter, now, window)
+	fr := okf.FreshnessOf(fm.StaleAfter(), now, window)
 	switch {
 	case fr.Stale:
 		fmt.Fprintf(&b, " · **stale** since %s (%s)", fr.Since.UTC().Format("2006-01-02"), relative(fr.Since, now))

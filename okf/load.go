@@ -692,7 +692,7 @@ func indexDiagnostics(x *Index, sp Split) []Diagnostic {
 	if x.Dir() != "" {
 		return []Diagnostic{{Pos: Position{Path: x.Path, Line: 1, Col: 1}, Code: CodeIndexFrontmatter, Severity: Error, Message: "index.md below the bundle root must not have frontmatter (§8); move these keys into a concept or drop them"}}
 	}
-	if v := x.Frontmatter.OKFVersion; v.Kind == Scalar && NewerVersion(v.Raw) {
+	if v := x.Frontmatter.OKFVersion(); v.Kind == Scalar && NewerVersion(v.Raw) {
 		// A newer version may define more root keys (§12): read best effort, and lint says so.
 		return nil
 	}
@@ -743,7 +743,7 @@ func (b *Bundle) RootIndex() *Index {
 // OKFVersion returns the root index's okf_version value (absent when there is none, §12).
 func (b *Bundle) OKFVersion() Value {
 	if x := b.RootIndex(); x != nil {
-		return x.Frontmatter.OKFVersion
+		return x.Frontmatter.OKFVersion()
 	}
 	return Value{}
 }

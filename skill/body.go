@@ -155,10 +155,10 @@ func catalog(b *okf.Bundle, carried []string, now time.Time) string {
 				}
 				st, _ := okf.StatusOf(f.Status)
 				stale := ""
-				if f.StaleAfter.Usable() || f.StaleAfter.Raw != "" {
+				if f.StaleAfter().Usable() || f.StaleAfter().Raw != "" {
 					if now.IsZero() {
-						stale = escape.Markdown(plain(f.StaleAfter.Raw, 40))
-					} else if okf.FreshnessOf(f.StaleAfter, now, 0).Stale {
+						stale = escape.Markdown(plain(f.StaleAfter().Raw, 40))
+					} else if okf.FreshnessOf(f.StaleAfter(), now, 0).Stale {
 						stale = "stale"
 					} else {
 						stale = "no"

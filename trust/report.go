@@ -367,10 +367,10 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	}
 	rc.ChangedSinceVerified = okf.ChangedSinceVerified(f)
 
-	fr := okf.FreshnessOf(f.StaleAfter, opts.Now, opts.ExpiringWithin)
-	rc.timeNote("stale_after", f.StaleAfter)
+	fr := okf.FreshnessOf(f.StaleAfter(), opts.Now, opts.ExpiringWithin)
+	rc.timeNote("stale_after", f.StaleAfter())
 	switch {
-	case !f.StaleAfter.Usable():
+	case !f.StaleAfter().Usable():
 		rc.Freshness = FreshNone
 	case fr.Stale:
 		rc.Freshness = FreshStale
@@ -379,7 +379,7 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	default:
 		rc.Freshness = FreshFresh
 	}
-	if f.StaleAfter.Usable() {
+	if f.StaleAfter().Usable() {
 		rc.StaleAfter = &Stamp{At: fr.Since, Approximate: fr.Approximate}
 	}
 
@@ -404,9 +404,9 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 
 	if okf.IsAttestedComputation(f) {
 		rc.computation = true
-		rc.Runtime = strings.TrimSpace(f.Runtime.Text())
-		if f.Attester != nil {
-			rc.Attester = strings.TrimSpace(f.Attester.Resource.Text())
+		rc.Runtime = strings.TrimSpace(f.Runtime().Text())
+		if f.Attester() != nil {
+			rc.Attester = strings.TrimSpace(f.Attester().Resource.Text())
 		}
 		rc.AttesterProblem = attesterProblem(b, c, rc.Attester, opts.Builtins)
 	}
@@ -448,7 +448,7 @@ func attesterProblem(b *okf.Bundle, c *okf.Concept, res string, builtins []strin
 // the bundle's folder, else "bundle". rows are every concept's row, for the folders and types.
 func bundleName(b *okf.Bundle, rows []*Concept) string {
 	if x := b.RootIndex(); x != nil {
-		if fm := x.Frontmatter; fm != nil && fm.Present && fm.OKFVersion.Kind == okf.Scalar && okf.NewerVersion(fm.OKFVersion.Raw) && fm.Title.IsString() {
+		if fm := x.Frontmatter; fm != nil && fm.Present && fm.OKFVersion().Kind == okf.Scalar && okf.NewerVersion(fm.OKFVersion().Raw) && fm.Title.IsString() {
 			if t := oneLineTitle(fm.Title.Text()); t != "" {
 				return t
 			}

@@ -450,11 +450,11 @@ func attestCheckFindings(b *okf.Bundle, comps []*attest.Computation) []okf.Diagn
 	fields := map[okf.Position]bool{}
 	for _, c := range comps {
 		fm := c.Concept.Frontmatter
-		if fm.Computation.Present() {
-			fields[fm.Computation.Pos] = true
+		if fm.Computation().Present() {
+			fields[fm.Computation().Pos] = true
 		}
-		if fm.Executor != nil && fm.Executor.Resource.Present() {
-			fields[fm.Executor.Resource.Pos] = true
+		if fm.Executor() != nil && fm.Executor().Resource.Present() {
+			fields[fm.Executor().Resource.Pos] = true
 		}
 	}
 	for _, d := range lint.Run(b, lint.Options{Rules: []*lint.Rule{lint.PathEscapes}}) {
