@@ -56,12 +56,12 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // checks apply as far as the file system allows.
 //
 // Root implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
-// so fs.ReadFile(root, p) is capped too. It is safe for concurrent use.
+// so fs.ReadFile(r, p) is capped too. It is safe for concurrent use.
 type Root struct {
-	osRoot *os.Root // nil when built on an fs.FS
-	fsys   fs.FS    // osRoot.FS() or the given file system
-	dir    string   // the folder OpenRoot was given ("" for an fs.FS)
-	max    int64
+	osFS *os.Root // the os.Root it is built on; nil when built on an fs.FS
+	fsys fs.FS    // osFS.FS() or the given file system
+	dir  string   // the folder OpenRoot was given ("" for an fs.FS)
+	max  int64
 }
 
 // OpenRoot opens the folder dir as a Root whose reads are limited to maxSize bytes per file
@@ -72,7 +72,7 @@ func OpenRoot(dir string, maxSize int64) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{osRoot: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
+	return &Root{osFS: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
 }
 
 // NewRoot wraps a file system (tests, embedded bundles, archives) with the same checks: regular
@@ -104,8 +104,8 @@ func (r *Root) MaxFileSize() int64 { return r.max }
 
 // Close releases the folder's handle; reads fail afterwards.
 func (r *Root) Close() error {
-	if r.osRoot != nil {
-		return r.osRoot.Close()
+	if r.osFS != nil {
+		return r.osFS.Close()
 	}
 	return nil
 }
@@ -163,11 +163,11 @@ func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	var f fs.File
-	if r.osRoot != nil {
+	if r.osFS != nil {
 		if err := r.intoGit(c); err != nil {
 			return nil, nil, &fs.PathError{Op: op, Path: name, Err: err}
 		}
-		of, err := r.osRoot.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
+		of, err := r.osFS.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
 		if err != nil {
 			return nil, nil, fixErr(op, name, err)
 		}
@@ -230,7 +230,7 @@ func (r *Root) intoGit(c string) error {
 		return nil
 	}
 	for i := range parts {
-		st, err := r.osRoot.Lstat(filepath.FromSlash(path.Join(parts[:i+1]...)))
+		st, err := r.osFS.Lstat(filepath.FromSlash(path.Join(parts[:i+1]...)))
 		if err != nil {
 			return nil // opening it says why
 		}
@@ -323,7 +323,7 @@ type folderHandle struct {
 // first). Whatever this path does not read plainly (a link, a file that is not regular, an error
 // opening) is handed to ReadFileInto, so errors and their messages are exactly its own.
 func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
-	if r.osRoot == nil {
+	if r.osFS == nil {
 		return r.ReadFileInto(name, buf)
 	}
 	c, err := r.clean("read", name)
@@ -338,7 +338,7 @@ func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, er
 		if folder == "" {
 			folder = "."
 		}
-		if err := h.openIn(r.osRoot, filepath.FromSlash(folder)); err != nil {
+		if err := h.openIn(r.osFS, filepath.FromSlash(folder)); err != nil {
 			return r.ReadFileInto(name, buf)
 		}
 		h.dir, h.open = dir, true
@@ -366,8 +366,8 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		st, err := r.osRoot.Stat(filepath.FromSlash(c))
+	if r.osFS != nil {
+		st, err := r.osFS.Stat(filepath.FromSlash(c))
 		return st, fixErr("stat", name, err)
 	}
 	st, err := fs.Stat(r.fsys, c)
@@ -380,8 +380,8 @@ func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		st, err := r.osRoot.Lstat(filepath.FromSlash(c))
+	if r.osFS != nil {
+		st, err := r.osFS.Lstat(filepath.FromSlash(c))
 		return st, fixErr("lstat", name, err)
 	}
 	if lfs, ok := r.fsys.(fs.ReadLinkFS); ok {
@@ -398,8 +398,8 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		if es, ok := readDirTyped(r.osRoot, c); ok {
+	if r.osFS != nil {
+		if es, ok := readDirTyped(r.osFS, c); ok {
 			return es, nil
 		}
 	}
@@ -412,7 +412,7 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 // is resolved: reading the returned path through the Root then confines it). It is false for a Root
 // built on an fs.FS.
 func (r *Root) Rel(p string) (string, bool) {
-	if r.osRoot == nil {
+	if r.osFS == nil {
 		return "", false
 	}
 	absRoot, err1 := filepath.Abs(r.dir)
