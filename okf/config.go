@@ -56,6 +56,8 @@ type ConfigError struct {
 // keys in 1 MB were as many lines of CI log, each with a "did you mean" to work out.
 const MaxConfigProblems = 100
 
+// Error lists the problems one per line, at most MaxConfigProblems of them and the count of the
+// rest, so that a hostile configuration cannot make the message unbounded.
 func (e *ConfigError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {

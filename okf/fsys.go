@@ -39,6 +39,7 @@ type TooLargeError struct {
 	Limit int64
 }
 
+// Error says the limit, and the file's size when it was known, as the limits are written.
 func (e *TooLargeError) Error() string {
 	if e.Size < 0 {
 		return fmt.Sprintf("file is larger than the %s size limit", bytesize.Format(e.Limit))

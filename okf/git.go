@@ -51,6 +51,7 @@ const (
 	gitBatchHeaderMax = 200
 )
 
+// Errors of the git door, for errors.Is: git missing, no checkout, a planted repository.
 var (
 	// ErrNoGit is returned (wrapped) when git is not installed.
 	ErrNoGit = errors.New("git is not installed")
@@ -73,10 +74,12 @@ type PlantedRepoError struct {
 	Holds []string // what makes it look like one (HEAD, objects, refs, commondir)
 }
 
+// Error names the folder that looks like a git directory.
 func (e *PlantedRepoError) Error() string {
 	return fmt.Sprintf("%q looks like a git repository (it holds %s) inside the checkout %q: a pull request can commit such files, so okf does not use git for this folder", e.Dir, strings.Join(e.Holds, ", "), e.Top)
 }
 
+// Is makes errors.Is(err, ErrPlantedRepo) hold.
 func (e *PlantedRepoError) Is(target error) bool { return target == ErrPlantedRepo }
 
 // chosenGitError is a repository or a git program that the checkout's content chose: a submodule
