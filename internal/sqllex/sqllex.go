@@ -210,7 +210,10 @@ func PlaceholderSyntax(runtime string) string {
 	return ""
 }
 
-var dbtVarRE = &lazyre.Regexp{Expr: `\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`}
+// lazyRegexp is a regular expression compiled on its first use (see internal/lazyre).
+type lazyRegexp = lazyre.Regexp
+
+var dbtVarRE = &lazyRegexp{Expr: `\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`}
 
 // Placeholders lists the parameter references of a computation in order of appearance, in the
 // runtime's syntax (D17): `@name` outside string literals, quoted identifiers and comments for SQL
