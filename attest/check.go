@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/sqllex"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -69,7 +70,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	if c.Runtime == "" {
 		at(typePos, CodeNoRuntime, okf.Warning, "Attested Computation has no runtime; it is REQUIRED for this type and says how parameters bind (§10.2)")
 	}
-	hasFile := fm.Computation.Present()
+	hasFile := fm.Computation().Present()
 	switch {
 	case hasFile && len(c.inline) > 0:
 		at(fm.KeyPos("computation"), CodeBothComputations, okf.Warning, "both `computation` and a code block under # Computation are given; keep exactly one (§10.3)")
@@ -79,24 +80,24 @@ func checkOne(c *Computation) []okf.Diagnostic {
 		at(c.inline[1].Pos, CodeManyBlocks, okf.Warning, "%d code blocks under # Computation; the computation must be a single block (§10.3)", len(c.inline))
 	}
 	if hasFile {
-		v := fm.Computation.Text()
+		v := fm.Computation().Text()
 		switch {
 		case c.file.Escapes:
-			at(fm.Computation.Pos, CodeComputationFile, okf.Warning, "computation %q leaves the bundle and is never opened (D14)", v)
+			at(fm.Computation().Pos, CodeComputationFile, okf.Warning, "computation %q leaves the bundle and is never opened (D14)", v)
 		case c.file.Kind == okf.RefExternal:
 			// A URL is allowed by §6.2; okf cannot read it, which is not a contract breach.
 		case c.file.Kind != okf.RefLocal:
-			at(fm.Computation.Pos, CodeComputationFile, okf.Warning, "computation is not a path (§6.2)")
+			at(fm.Computation().Pos, CodeComputationFile, okf.Warning, "computation is not a path (§6.2)")
 		case !c.file.Exists || c.file.IsDir:
-			at(fm.Computation.Pos, CodeComputationFile, okf.Warning, "computation file %q does not exist in the bundle (D14)", v)
+			at(fm.Computation().Pos, CodeComputationFile, okf.Warning, "computation file %q does not exist in the bundle (D14)", v)
 		}
 	}
 	// Parameters: each needs name, type and required (§10.2).
-	if fm.Parameters.Present() && fm.Parameters.Kind != okf.Sequence && fm.Parameters.Kind != okf.Null {
-		at(fm.Parameters.Pos, CodeParamIncomplete, okf.Warning, "parameters is %s; expected a list of {name, type, required} (§10.2)", fm.Parameters.Describe())
+	if fm.Parameters().Present() && fm.Parameters().Kind != okf.Sequence && fm.Parameters().Kind != okf.Null {
+		at(fm.Parameters().Pos, CodeParamIncomplete, okf.Warning, "parameters is %s; expected a list of {name, type, required} (§10.2)", fm.Parameters().Describe())
 	}
 	seen := map[string]bool{}
-	for i, p := range fm.Parameters.Items {
+	for i, p := range fm.Parameters().Items {
 		var lacks []string
 		if p.Kind != okf.Mapping {
 			at(p.Pos, CodeParamIncomplete, okf.Warning, "parameter %d is %s; expected a mapping {name, type, required} (§10.2)", i+1, p.Describe())
@@ -124,7 +125,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 			}
 			seen[n] = true
 		}
-		if t := c.Params[i].Type; t != "" && okf.IsSQLRuntime(c.Runtime) {
+		if t := c.Params[i].Type; t != "" && sqllex.IsSQLRuntime(c.Runtime) {
 			if _, ok := typeAliases[t]; !ok {
 				at(p.Type.Pos, CodeParamType, okf.Info, "parameter %q has type %q, which okf cannot check values against (known: %s)", label, t, strings.Join(TypeNames, ", "))
 			}
@@ -132,8 +133,8 @@ func checkOne(c *Computation) []okf.Diagnostic {
 	}
 	// Placeholders against declarations (D17): @name for SQL runtimes, var('name') for dbt.
 	if c.Source.Text != "" {
-		syntax := okf.PlaceholderSyntax(c.Runtime)
-		phs := okf.Placeholders(c.Source.Text, c.Runtime)
+		syntax := sqllex.PlaceholderSyntax(c.Runtime)
+		phs := sqllex.Placeholders(c.Source.Text, c.Runtime)
 		form := "@%s"
 		if syntax == "dbt" {
 			form = "var('%s')"
@@ -157,7 +158,7 @@ func checkOne(c *Computation) []okf.Diagnostic {
 			}
 			for i, p := range c.Params {
 				if p.Name != "" && !used[p.Name] {
-					at(fm.Parameters.Items[i].Pos, CodeUnused, okf.Warning, "parameter %q is declared but the computation never uses "+form+" (D17)", p.Name, p.Name)
+					at(fm.Parameters().Items[i].Pos, CodeUnused, okf.Warning, "parameter %q is declared but the computation never uses "+form+" (D17)", p.Name, p.Name)
 				}
 			}
 		}

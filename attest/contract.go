@@ -166,11 +166,11 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 		Concept: c,
 		ID:      c.ID,
 		Title:   fm.Title.Text(),
-		Runtime: strings.TrimSpace(fm.Runtime.Text()),
+		Runtime: strings.TrimSpace(fm.Runtime().Text()),
 		Params:  []Param{},
 		Receipt: []string{},
 	}
-	for _, p := range fm.Parameters.Items {
+	for _, p := range fm.Parameters().Items {
 		req, ok := p.Required.Bool()
 		comp.Params = append(comp.Params, Param{
 			Name:        strings.TrimSpace(p.Name.Text()),
@@ -180,22 +180,22 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 			Pos:         p.Pos,
 		})
 	}
-	if fm.Executor != nil {
-		for _, it := range fm.Executor.Receipt.Items {
+	if fm.Executor() != nil {
+		for _, it := range fm.Executor().Receipt.Items {
 			if t := strings.TrimSpace(it.Text()); t != "" {
 				comp.Receipt = append(comp.Receipt, t)
 			}
 		}
 	}
 	comp.inline = okf.ComputationBlocks(c)
-	if fm.Computation.Present() {
-		comp.file = b.ResolvePath(c.Path, fm.Computation.Text())
+	if fm.Computation().Present() {
+		comp.file = b.ResolvePath(c.Path, fm.Computation().Text())
 	}
 	switch {
-	case fm.Computation.Present() && len(comp.inline) > 0:
+	case fm.Computation().Present() && len(comp.inline) > 0:
 		// Both: ambiguous, Check warns and Load refuses.
-	case fm.Computation.Present():
-		comp.Source = Source{Kind: "file", Path: comp.file.Target, Pos: fm.Computation.Pos}
+	case fm.Computation().Present():
+		comp.Source = Source{Kind: "file", Path: comp.file.Target, Pos: fm.Computation().Pos}
 		if comp.file.Kind == okf.RefLocal && comp.file.Exists && !comp.file.IsDir {
 			if data, err := b.ReadFile(comp.file.Target); err == nil {
 				comp.Source.Text = string(data)
@@ -213,15 +213,15 @@ func Read(b *okf.Bundle, c *okf.Concept, allowOutside bool) *Computation {
 // by `..` or through a symbolic link, is marked Outside and given no File unless allowOutside.
 func resolveAttester(b *okf.Bundle, c *okf.Concept, allowOutside bool) Attester {
 	fm := c.Frontmatter
-	if fm.Attester == nil || !fm.Attester.Resource.Present() || strings.TrimSpace(fm.Attester.Resource.Text()) == "" {
+	if fm.Attester() == nil || !fm.Attester().Resource.Present() || strings.TrimSpace(fm.Attester().Resource.Text()) == "" {
 		a := Attester{State: "undeclared", Problem: "no attester.resource is declared"}
-		if fm.Attester != nil {
-			a.Pos = fm.Attester.Pos
+		if fm.Attester() != nil {
+			a.Pos = fm.Attester().Pos
 		}
 		return a
 	}
-	val := strings.TrimSpace(fm.Attester.Resource.Text())
-	a := Attester{Resource: val, Pos: fm.Attester.Resource.Pos, State: "unrunnable"}
+	val := strings.TrimSpace(fm.Attester().Resource.Text())
+	a := Attester{Resource: val, Pos: fm.Attester().Resource.Pos, State: "unrunnable"}
 	if name, ok := strings.CutPrefix(val, "builtin:"); ok {
 		a.Kind, a.State = "builtin", "ok"
 		if _, known := builtins[name]; !known {

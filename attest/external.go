@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -340,7 +341,7 @@ func copyBundleUntil(b *okf.Bundle, dir string, stop func() bool) error {
 			total += (n + pageSize - 1) / pageSize * pageSize
 		}
 		if total > bundleCopyLimit {
-			return fmt.Errorf("the bundle's files take more than %s, the most okf copies for an attester", okf.FormatSize(bundleCopyLimit))
+			return fmt.Errorf("the bundle's files take more than %s, the most okf copies for an attester", bytesize.Format(bundleCopyLimit))
 		}
 	}
 	return nil

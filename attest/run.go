@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/sqllex"
 	"github.com/okf-tools/okf/okf"
 
 	// Drivers for the two runtimes okf executes: pure Go, so no C toolchain or client is needed.
@@ -31,12 +32,12 @@ var Runnable = []string{"postgres", "sqlite"}
 // ComputationText returns the computation to run (§10.3): the single block under `# Computation`
 // or the file named by `computation`. Both, neither, several blocks or a missing file are errors.
 func (c *Computation) ComputationText() (string, error) {
-	hasFile := c.Concept.Frontmatter.Computation.Present()
+	hasFile := c.Concept.Frontmatter.Computation().Present()
 	switch {
 	case hasFile && len(c.inline) > 0:
 		return "", fmt.Errorf("%s has both a `computation` path and a code block under # Computation; keep exactly one (§10.3)", c.Concept.Path)
 	case hasFile:
-		v := c.Concept.Frontmatter.Computation.Text()
+		v := c.Concept.Frontmatter.Computation().Text()
 		switch {
 		case c.file.Escapes:
 			return "", fmt.Errorf("%s: computation %q leaves the bundle and is never opened (D14)", c.Concept.Path, v)
@@ -182,7 +183,7 @@ func Prepare(comp *Computation, supplied map[string]string) (text string, values
 		declared[p.Name] = true
 	}
 	seen := map[string]bool{}
-	for _, ph := range okf.Placeholders(text, comp.Runtime) {
+	for _, ph := range sqllex.Placeholders(text, comp.Runtime) {
 		if !declared[ph.Name] && !seen[ph.Name] {
 			seen[ph.Name] = true
 			problems = append(problems, fmt.Sprintf("the computation uses @%s, which no parameter declares", ph.Name))
@@ -255,7 +256,7 @@ func Execute(ctx context.Context, comp *Computation, text string, values map[str
 		}
 		query = text
 		seen := map[string]bool{}
-		for _, ph := range okf.Placeholders(text, comp.Runtime) {
+		for _, ph := range sqllex.Placeholders(text, comp.Runtime) {
 			if !seen[ph.Name] {
 				seen[ph.Name] = true
 				args = append(args, sql.Named(ph.Name, values[ph.Name]))

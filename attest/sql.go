@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/sqllex"
 )
 
 var simpleIdent = &lazyRegexp{Expr: `^[a-z_][a-z0-9_]*$`}
@@ -16,11 +16,11 @@ var simpleIdent = &lazyRegexp{Expr: `^[a-z_][a-z0-9_]*$`}
 // String literals and numbers stay exactly as written.
 func canonicalTokens(src, runtime string) []string {
 	var out []string
-	for _, t := range okf.LexSQL(src, runtime) {
+	for _, t := range sqllex.Lex(src, runtime) {
 		switch t.Kind {
-		case okf.SQLWord:
+		case sqllex.Word:
 			out = append(out, strings.ToLower(t.Text))
-		case okf.SQLQuoted:
+		case sqllex.Quoted:
 			inner := t.Text[1:]
 			if len(inner) > 0 {
 				inner = inner[:len(inner)-1]
@@ -90,8 +90,8 @@ func positional(src, runtime string) (string, []string) {
 	var order []string
 	num := map[string]int{}
 	last := 0
-	for _, t := range okf.LexSQL(src, runtime) {
-		if t.Kind != okf.SQLParam {
+	for _, t := range sqllex.Lex(src, runtime) {
+		if t.Kind != sqllex.Param {
 			continue
 		}
 		name := t.Text[1:]

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/sqllex"
 )
 
 func TestCanonicalSQLEqual(t *testing.T) {
@@ -61,14 +61,14 @@ func TestCanonicalSQLDifferent(t *testing.T) {
 func TestPlaceholders(t *testing.T) {
 	src := "SELECT '@notme', \"@nor_me\" -- @comment\n, @@session_var FROM t /* @x */ WHERE a = @a AND b = @b_2 AND c = @a AND e@>f"
 	var got []string
-	for _, p := range okf.Placeholders(src, "postgres") {
+	for _, p := range sqllex.Placeholders(src, "postgres") {
 		got = append(got, p.Name)
 	}
 	want := []string{"a", "b_2", "a"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Placeholders = %v, want %v", got, want)
 	}
-	if n := len(okf.Placeholders("where y = {{ var('year') }} and s = {{ var(\"segment\") }}", "dbt")); n != 2 {
+	if n := len(sqllex.Placeholders("where y = {{ var('year') }} and s = {{ var(\"segment\") }}", "dbt")); n != 2 {
 		t.Errorf("dbt placeholders: found %d vars, want 2", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -134,7 +135,7 @@ func (d *ConceptData) Body() string {
 	b.WriteString("# Source\n\n")
 	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(d.SourceTitle), linkDest(d.URL))
 	if d.Byline != "" {
-		fmt.Fprintf(&b, " (author: %s)", okf.EscapeMarkdown(d.Byline))
+		fmt.Fprintf(&b, " (author: %s)", escape.Markdown(d.Byline))
 	}
 	b.WriteString(".\n")
 	content := b.String()
@@ -147,7 +148,7 @@ func escapeLinkText(s string) string {
 
 // linkDest writes a link destination, in angle brackets when it holds spaces or parentheses. A
 // control character, line or paragraph separator, bidi control or invalid UTF-8 byte (what
-// okf.EscapeControl escapes) is percent-encoded: no destination holds a line break (none may, even
+// escape.Control escapes) is percent-encoded: no destination holds a line break (none may, even
 // in brackets), so a name from the bundle cannot start a line of the file (`::error …`) or reorder
 // it, and resolving the target decodes it back (D15).
 func linkDest(s string) string {
@@ -676,15 +677,15 @@ func CheckURLTemplate(t string) error {
 // DefaultURL is the generic engine's URL template.
 const DefaultURL = "{site}/{slug}"
 
-// encodeUnsafe percent-encodes the bytes of each rune okf.EscapeControl would escape.
+// encodeUnsafe percent-encodes the bytes of each rune escape.Control would escape.
 func encodeUnsafe(s string) string {
-	if okf.EscapeControl(s) == s {
+	if escape.Control(s) == s {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || okf.EscapeControl(chunk) != chunk {
+		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || escape.Control(chunk) != chunk {
 			for j := 0; j < size; j++ {
 				fmt.Fprintf(&b, "%%%02X", s[i+j])
 			}

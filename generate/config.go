@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -105,7 +106,7 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		k, v := top.Content[i], top.Content[i+1]
 		name := strings.ReplaceAll(k.Value, "-", "_")
 		if !slices.Contains(known, name) {
-			if s := okf.Closest(name, known); s != "" {
+			if s := suggest.Closest(name, known); s != "" {
 				add(k, s, "unknown key %q", k.Value)
 			} else {
 				add(k, "", "unknown key %q; valid keys: %s", k.Value, strings.Join(known, ", "))
@@ -142,11 +143,11 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		switch k.Value {
 		case "engine":
 			if _, err := LookupEngine(cfg.Engine); err != nil {
-				add(v, okf.Closest(cfg.Engine, EngineNames()), "%s: %q: expected one of %s", written[i/2], cfg.Engine, strings.Join(EngineNames(), ", "))
+				add(v, suggest.Closest(cfg.Engine, EngineNames()), "%s: %q: expected one of %s", written[i/2], cfg.Engine, strings.Join(EngineNames(), ", "))
 			}
 		case "group_by":
 			if g := cfg.GroupBy; g != GroupByDirectory && g != GroupByType {
-				add(v, okf.Closest(g, []string{GroupByDirectory, GroupByType}), "%s: %q: expected %q or %q", written[i/2], g, GroupByDirectory, GroupByType)
+				add(v, suggest.Closest(g, []string{GroupByDirectory, GroupByType}), "%s: %q: expected %q or %q", written[i/2], g, GroupByDirectory, GroupByType)
 			}
 		}
 	}

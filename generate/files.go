@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -42,7 +43,7 @@ func (c *confinedDir) ReadPost(name string) ([]byte, error) {
 	}
 	data, err := c.Root.ReadFile(name)
 	if errors.Is(err, okf.ErrTooLarge) {
-		return nil, fmt.Errorf("larger than the %s limit (--max-file-size); left out", okf.FormatSize(c.Root.MaxFileSize()))
+		return nil, fmt.Errorf("larger than the %s limit (--max-file-size); left out", bytesize.Format(c.Root.MaxFileSize()))
 	}
 	if errors.Is(err, okf.ErrNotRegular) {
 		return nil, errNotRegular

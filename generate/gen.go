@@ -18,6 +18,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -389,7 +390,7 @@ func MakePlan(opts Options) (*Plan, error) {
 			}
 		}
 		plan.journal, _ = json.Marshal(j)
-		plan.journal = okf.EscapeJSONLog(plan.journal) // as all JSON okf writes
+		plan.journal = escape.JSONLog(plan.journal) // as all JSON okf writes
 	}
 	return plan, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -302,7 +303,7 @@ func TestIndexTargetHostileName(t *testing.T) {
 		if strings.HasPrefix(strings.TrimSpace(line), "::") {
 			t.Errorf("index line is a workflow command: %q\n%s", line, sub)
 		}
-		if okf.EscapeControl(line) != line {
+		if escape.Control(line) != line {
 			t.Errorf("index line holds control text: %q", line)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -69,11 +70,11 @@ func NewBaseline(ds []okf.Diagnostic) *Baseline {
 }
 
 // Marshal renders the baseline as indented JSON ending in a newline. Its paths come from the
-// bundle, so it is escaped as all JSON okf writes (okf.EscapeJSONLog): a baseline printed or
+// bundle, so it is escaped as all JSON okf writes (escape.JSONLog): a baseline printed or
 // diffed in a CI log carries no workflow command.
 func (b *Baseline) Marshal() []byte {
 	out, _ := json.MarshalIndent(b, "", "  ")
-	return append(okf.EscapeJSONLog(out), '\n')
+	return append(escape.JSONLog(out), '\n')
 }
 
 // ParseBaseline reads a baseline file written by NewBaseline.

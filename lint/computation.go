@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/sqllex"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -25,11 +26,11 @@ type computationText struct {
 func computationOf(b *okf.Bundle, c *okf.Concept) (computationText, bool) {
 	fm := c.Frontmatter
 	blocks := okf.ComputationBlocks(c)
-	if fm.Computation.Present() {
-		if len(blocks) > 0 || fm.Computation.Kind != okf.Scalar {
+	if fm.Computation().Present() {
+		if len(blocks) > 0 || fm.Computation().Kind != okf.Scalar {
 			return computationText{}, false
 		}
-		r := b.ResolvePath(c.Path, fm.Computation.Raw)
+		r := b.ResolvePath(c.Path, fm.Computation().Raw)
 		if r.Kind != okf.RefLocal || !r.Exists || r.IsDir || r.Escapes {
 			return computationText{}, false
 		}
@@ -51,11 +52,11 @@ type placeholder struct {
 	line, col int // 1-based within the computation text
 }
 
-// placeholders lists the placeholders of a computation in its runtime's syntax (okf.Placeholders,
+// placeholders lists the placeholders of a computation in its runtime's syntax (sqllex.Placeholders,
 // D17), each at a line and column of the text.
 func placeholders(text string, runtime okf.Value) []placeholder {
 	var out []placeholder
-	for _, ph := range okf.Placeholders(text, runtime.Text()) {
+	for _, ph := range sqllex.Placeholders(text, runtime.Text()) {
 		out = append(out, place(text, ph.Offset, ph.Name))
 	}
 	return out
@@ -73,7 +74,7 @@ func place(text string, off int, name string) placeholder {
 // when the text came from a file (the finding belongs to the concept that declares the contract).
 func (ct computationText) pos(c *okf.Concept, ph placeholder) okf.Position {
 	if ct.block == nil {
-		return at(c.Frontmatter.Computation, fileStart(c))
+		return at(c.Frontmatter.Computation(), fileStart(c))
 	}
 	bp := ct.block.Pos
 	if ct.block.Fenced {
@@ -97,7 +98,7 @@ func boundComputation(b *okf.Bundle, c *okf.Concept, fm *okf.Frontmatter) (ct co
 	if !isAttestedComputation(fm) {
 		return ct, "", false
 	}
-	if syntax = okf.PlaceholderSyntax(fm.Runtime.Text()); syntax == "" {
+	if syntax = sqllex.PlaceholderSyntax(fm.Runtime().Text()); syntax == "" {
 		return ct, "", false
 	}
 	ct, ok = computationOf(b, c)

@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -120,7 +121,7 @@ func NewPrinter(format string) (Printer, error) {
 	case "github":
 		return GitHubPrinter{}, nil
 	}
-	return nil, okf.UnknownValue("format", format, Formats)
+	return nil, suggest.UnknownValue("format", format, Formats)
 }
 
 // ruleName returns the kebab-case name of the rule with code among the report's rules (Rules, when

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -46,7 +47,7 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 		case okf.Info:
 			cmd = "notice"
 		}
-		props := []string{"file=" + ghProperty(okf.EscapeControl(r.path(d.Pos.Path)))}
+		props := []string{"file=" + ghProperty(escape.Control(r.path(d.Pos.Path)))}
 		if d.Pos.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Pos.Line))
 			if d.Pos.Col > 0 {
@@ -65,7 +66,7 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 			title += ", " + pluralThousands(it.group.files, "file")
 			msg += "\n" + strings.TrimSpace(it.group.line())
 		}
-		props = append(props, "title="+ghProperty(okf.EscapeControl(title)))
+		props = append(props, "title="+ghProperty(escape.Control(title)))
 		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(msg))
 	}
 	if err := writeTextItems(bw, r, rest); err != nil {
@@ -83,12 +84,12 @@ func (GitHubPrinter) Print(w io.Writer, r *Report) error {
 
 // ghData escapes a workflow command's message, as the Actions runner unescapes it (its
 // ActionCommand.UnescapeData: %25, %0D, %0A). A line break stays one, as %0A (the annotation shows
-// it); every other control character is escaped first (okf.EscapeControl), so none reaches the log or
+// it); every other control character is escaped first (escape.Control), so none reaches the log or
 // the annotation.
 func ghData(s string) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = okf.EscapeControl(l)
+		lines[i] = escape.Control(l)
 	}
 	return ghDataEscapes.Replace(strings.Join(lines, "\n"))
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
 )
 
 // JSONPrinter writes one JSON document: the findings and a summary. Its fields are stable (see the
@@ -67,7 +67,7 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 		}
 		bw.WriteString("\n    ")
 		buf = js.appendFinding(buf[:0], &f)
-		bw.Write(okf.EscapeJSONLog(buf))
+		bw.Write(escape.JSONLog(buf))
 	}
 	if len(r.Diagnostics) > 0 {
 		bw.WriteString("\n  ")

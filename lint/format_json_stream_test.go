@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -104,10 +105,10 @@ func TestJSONFindingsByHand(t *testing.T) {
 	}
 }
 
-// writeJSON writes v as indented JSON, safe to print to a CI log (okf.EscapeJSONLog), all at once:
+// writeJSON writes v as indented JSON, safe to print to a CI log (escape.JSONLog), all at once:
 // the reference the streamed formats are compared with.
 func writeJSON(w io.Writer, v any) error {
-	return okf.EncodeJSONLog(w, v, "  ", false)
+	return escape.EncodeJSONLog(w, v, "  ", false)
 }
 
 // TestSARIFStreamed: the SARIF log written result by result is byte for byte the log encoded

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -20,7 +21,7 @@ const excerptWidth = 160
 
 // PrettyPrinter is for people at a terminal: each finding with its severity, then the source line
 // with the offending text underlined `^~~~` (measured in runes, as columns are), then a summary.
-// Bundle text (paths, messages, the source line) is escaped with okf.EscapeControl, so no line of
+// Bundle text (paths, messages, the source line) is escaped with escape.Control, so no line of
 // output can be started or recoloured by the bundle; the underline counts escaped runes, so it
 // still points at the column.
 type PrettyPrinter struct{}
@@ -40,11 +41,11 @@ func (PrettyPrinter) Print(w io.Writer, r *Report) error {
 	v := newView(r)
 	for _, it := range v.items {
 		d := it.d
-		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(okf.EscapeLineStart(r.path(d.Pos.Path)), int(d.Pos.Line), int(d.Pos.Col))),
-			paint(severityColour(d.Severity), d.Severity.String()), okf.EscapeControl(oneLine(d.Message)), d.Code)
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", paint(ansiBold, positionText(escape.LineStart(r.path(d.Pos.Path)), int(d.Pos.Line), int(d.Pos.Col))),
+			paint(severityColour(d.Severity), d.Severity.String()), escape.Control(oneLine(d.Message)), d.Code)
 		src.write(bw, r, d, paint)
 		if it.group != nil {
-			fmt.Fprintln(bw, okf.EscapeControl(it.group.line()))
+			fmt.Fprintln(bw, escape.Control(it.group.line()))
 		}
 	}
 	if !r.Quiet {
@@ -161,7 +162,7 @@ func (s *sourceLine) offset(i int) int {
 
 // excerpt returns the source shown for a finding at column col (1-based runes) and its underline:
 // the whole line when it has at most excerptWidth runes, otherwise a window of excerptWidth runes
-// around the column with "…" at a cut end. Every rune is escaped as okf.EscapeControl does (the
+// around the column with "…" at a cut end. Every rune is escaped as escape.Control does (the
 // [ of ##[ included), except a tab, which is kept (in the underline too) so the marker lines up. The underline is blanks up to
 // the column, then `^` and a `~` for every further rune of the offending text, which ends at the
 // end position when it is on the same line, at the end of the line when the end is on a later line,
@@ -199,9 +200,9 @@ func (s *sourceLine) excerpt(col, endLine, endCol int) (text, mark string) {
 		case r == '\t':
 			shown = "\t"
 		case r == '[' && prev1 == '#' && prev2 == '#':
-			shown = `\x5b` // as okf.EscapeControl writes the [ of ##[, a legacy workflow command
+			shown = `\x5b` // as escape.Control writes the [ of ##[, a legacy workflow command
 		default:
-			shown = okf.EscapeControl(string(r))
+			shown = escape.Control(string(r))
 		}
 		prev1, prev2 = r, prev1
 		t.WriteString(shown)

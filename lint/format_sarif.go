@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -196,12 +197,12 @@ func writeSARIF(w io.Writer, log sarifLog, n int, result func(i int) sarifResult
 	const empty = `"results": []`
 	at := bytes.LastIndex(doc, []byte(empty))
 	if n == 0 || at < 0 {
-		_, err := w.Write(okf.EscapeJSONLog(doc))
+		_, err := w.Write(escape.JSONLog(doc))
 		return err
 	}
 	open := at + len(empty) - 1 // the results' ']'
 	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(okf.EscapeJSONLog(doc[:open]))
+	bw.Write(escape.JSONLog(doc[:open]))
 	const depth = "        " // log, runs, run, results
 	var rb bytes.Buffer
 	renc := json.NewEncoder(&rb)
@@ -216,10 +217,10 @@ func writeSARIF(w io.Writer, log sarifLog, n int, result func(i int) sarifResult
 		if err := renc.Encode(result(i)); err != nil {
 			return err
 		}
-		bw.Write(okf.EscapeJSONLog(bytes.TrimSuffix(rb.Bytes(), []byte("\n"))))
+		bw.Write(escape.JSONLog(bytes.TrimSuffix(rb.Bytes(), []byte("\n"))))
 	}
 	bw.WriteString("\n      ")
-	bw.Write(okf.EscapeJSONLog(doc[open:]))
+	bw.Write(escape.JSONLog(doc[open:]))
 	return bw.Flush()
 }
 

@@ -220,7 +220,7 @@ func hostileReport() *Report {
 }
 
 // TestFormatsEscapeHostileText: the expected lines are worked out by hand from the escaping rules
-// (okf.EscapeControl, okf.EscapeLineStart, the runner's %-escapes): each finding stays on its line,
+// (escape.Control, escape.LineStart, the runner's %-escapes): each finding stays on its line,
 // no control character reaches the output, and no line can be read as a workflow command other
 // than the github format's own.
 func TestFormatsEscapeHostileText(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -17,8 +18,8 @@ type TextPrinter struct{}
 // Print writes one line per finding, and under the first finding of a group a line indented by two
 // spaces, which error parsers do not read as a finding. A line break inside a message is folded
 // into a space, so a finding is never split over two lines that a CI error matcher would read as
-// two; every other control character of the bundle's text is escaped (okf.EscapeControl), and the
-// path, which starts the line, cannot start a workflow command (okf.EscapeLineStart).
+// two; every other control character of the bundle's text is escaped (escape.Control), and the
+// path, which starts the line, cannot start a workflow command (escape.LineStart).
 func (TextPrinter) Print(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	v := newView(r)
@@ -42,16 +43,16 @@ func writeTextItems(bw *bufio.Writer, r *Report, items []viewItem) error {
 	for i, it := range items {
 		d := it.d
 		if i == 0 || d.Pos.Path != lastPath {
-			lastPath, shown = d.Pos.Path, okf.EscapeLineStart(r.path(d.Pos.Path))
+			lastPath, shown = d.Pos.Path, escape.LineStart(r.path(d.Pos.Path))
 		}
 		d.Pos.Path = shown
-		d.Message = okf.EscapeControl(oneLine(d.Message))
+		d.Message = escape.Control(oneLine(d.Message))
 		line = appendDiagnostic(line[:0], d)
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}
 		if it.group != nil {
-			bw.WriteString(okf.EscapeControl(it.group.line()))
+			bw.WriteString(escape.Control(it.group.line()))
 			bw.WriteByte('\n')
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -85,7 +86,7 @@ func TestConfigCannotRaiseSizeLimitFar(t *testing.T) {
 	}
 	for _, ok := range []string{"1KiB", "32MiB", "20MiB"} {
 		c := mustConfig(t, "max_file_size: "+ok+"\n")
-		if n, _ := okf.ParseSize(ok); c.MaxFileSize != n {
+		if n, _ := bytesize.Parse(ok); c.MaxFileSize != n {
 			t.Errorf("max_file_size %s: read as %d", ok, c.MaxFileSize)
 		}
 	}

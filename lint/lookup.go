@@ -8,7 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/suggest"
 )
 
 // LookupFold is Lookup without regard to case: "okf101" and "Description-Missing" name rules too,
@@ -38,7 +39,7 @@ func UnknownRuleError(codeOrName string) error {
 		names = append(names, r.Code, r.Name)
 	}
 	msg := fmt.Sprintf("unknown rule %q", codeOrName)
-	if s := okf.Closest(codeOrName, names); s != "" {
+	if s := suggest.Closest(codeOrName, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return fmt.Errorf("%s; okf lint --list-rules lists them", msg)
@@ -70,7 +71,7 @@ func WriteRules(w io.Writer, rules []*Rule, format string) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(append(okf.EscapeJSONLog(data), '\n'))
+		_, err = w.Write(append(escape.JSONLog(data), '\n'))
 		return err
 	case "text", "pretty":
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -20,7 +20,7 @@ var AttesterUnresolved = &Rule{Code: "OKF707", Name: "attester-unresolved", Seve
 
 func checkAttesterUnresolved(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		a := fm.Attester
+		a := fm.Attester()
 		if a == nil || !isAttestedComputation(fm) {
 			return
 		}

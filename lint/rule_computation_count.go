@@ -23,10 +23,10 @@ func checkComputationCount(p *Pass) {
 			return
 		}
 		blocks := okf.ComputationBlocks(c)
-		path := fm.Computation.Present()
+		path := fm.Computation().Present()
 		switch {
 		case path && len(blocks) > 0:
-			p.Reportf(blocks[0].Pos, "computation is given twice: computation: %q and %s under # Computation; keep one (§10.3)", fm.Computation.Raw, blockCount(len(blocks)))
+			p.Reportf(blocks[0].Pos, "computation is given twice: computation: %q and %s under # Computation; keep one (§10.3)", fm.Computation().Raw, blockCount(len(blocks)))
 		case !path && len(blocks) == 0:
 			p.Reportf(fileStart(c), "attested computation has no computation: add one code block under # Computation, or set computation to a file path (§10.3)")
 		case len(blocks) > 1:

@@ -15,7 +15,7 @@ var ComputationFileMissing = &Rule{Code: "OKF708", Name: "computation-file-missi
 
 func checkComputationFileMissing(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		v := fm.Computation
+		v := fm.Computation()
 		if !v.Present() || !isAttestedComputation(fm) {
 			return
 		}

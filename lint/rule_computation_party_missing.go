@@ -21,10 +21,10 @@ func checkComputationPartyMissing(p *Pass) {
 			return
 		}
 		pos := fm.KeyPos("type")
-		if fm.Executor == nil {
+		if fm.Executor() == nil {
 			p.Reportf(pos, "attested computation has no executor: say how it is run, for example executor: { resource: /references/skills/run-on-bq.md, receipt: [job_id, executed_sql, result] } (§10.2, D17)")
 		}
-		if fm.Attester == nil {
+		if fm.Attester() == nil {
 			p.Reportf(pos, "attested computation has no attester: nothing can check its result; add attester: { resource: /references/attesters/revenue.py } (§10.2, D17)")
 		}
 	})

@@ -23,7 +23,7 @@ func checkComputationRuntimeMissing(p *Pass) {
 		if !isAttestedComputation(fm) {
 			return
 		}
-		rt := fm.Runtime
+		rt := fm.Runtime()
 		switch {
 		case !rt.Present():
 			p.Reportf(fileStart(c), "attested computation has no runtime: add one, for example runtime: bigquery (§10.2, REQUIRED)")

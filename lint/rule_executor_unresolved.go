@@ -22,7 +22,7 @@ var ExecutorUnresolved = &Rule{Code: "OKF709", Name: "executor-unresolved", Seve
 
 func checkExecutorUnresolved(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		e := fm.Executor
+		e := fm.Executor()
 		if e == nil || e.Kind != okf.Mapping || !isAttestedComputation(fm) {
 			return
 		}

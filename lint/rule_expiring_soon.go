@@ -19,12 +19,12 @@ var ExpiringSoon = &Rule{Code: "OKF403", Name: "expiring-soon", Severity: okf.In
 
 func checkExpiringSoon(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		f := okf.FreshnessOf(fm.StaleAfter, p.Now, p.ExpiringWithin)
+		f := okf.FreshnessOf(fm.StaleAfter(), p.Now, p.ExpiringWithin)
 		if !f.Expiring {
 			return
 		}
-		p.Reportf(at(fm.StaleAfter.Value, fileStart(c)), "concept becomes stale at %s (stale_after%s), within %s of now: plan its re-verification (§5.5, D11)",
-			rfc3339(fm.StaleAfter), approxNote(fm.StaleAfter), humanDuration(p.ExpiringWithin))
+		p.Reportf(at(fm.StaleAfter().Value, fileStart(c)), "concept becomes stale at %s (stale_after%s), within %s of now: plan its re-verification (§5.5, D11)",
+			rfc3339(fm.StaleAfter()), approxNote(fm.StaleAfter()), humanDuration(p.ExpiringWithin))
 	})
 }
 

@@ -87,9 +87,9 @@ func declaresV02(p *Pass) (bool, string) {
 func hasV02Field(fm *okf.Frontmatter) bool {
 	_, knownStatus := okf.StatusOf(fm.Status)
 	return fm.Generated != nil || fm.Verified.Present() || fm.Sources.Present() ||
-		(fm.Status.Present() && knownStatus) || (fm.StaleAfter.Present() && fm.StaleAfter.Usable()) ||
-		fm.UsageWindow != nil || fm.Runtime.Present() || fm.Parameters.Present() ||
-		fm.Computation.Present() || fm.Executor != nil || fm.Attester != nil
+		(fm.Status.Present() && knownStatus) || (fm.StaleAfter().Present() && fm.StaleAfter().Usable()) ||
+		fm.UsageWindow() != nil || fm.Runtime().Present() || fm.Parameters().Present() ||
+		fm.Computation().Present() || fm.Executor() != nil || fm.Attester() != nil
 }
 
 func checkLegacyBundle(p *Pass) {

@@ -30,7 +30,7 @@ func checkOKFVersionUnknown(p *Pass) {
 	if x == nil || x.Frontmatter == nil || !x.Frontmatter.Present {
 		return
 	}
-	v := x.Frontmatter.OKFVersion
+	v := x.Frontmatter.OKFVersion()
 	if !v.Present() || (v.Kind == okf.Scalar && knownVersions[strings.TrimSpace(v.Raw)]) {
 		return
 	}

@@ -19,7 +19,7 @@ var ParameterIncomplete = &Rule{Code: "OKF703", Name: "parameter-incomplete", Se
 
 func checkParameterIncomplete(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		ps := fm.Parameters
+		ps := fm.Parameters()
 		if !ps.Present() || !isAttestedComputation(fm) {
 			return
 		}

@@ -24,10 +24,10 @@ func checkParameterUnused(p *Pass) {
 			return
 		}
 		used := map[string]bool{}
-		for _, ph := range placeholders(ct.text, fm.Runtime) {
+		for _, ph := range placeholders(ct.text, fm.Runtime()) {
 			used[ph.name] = true
 		}
-		for i, it := range fm.Parameters.Items {
+		for i, it := range fm.Parameters().Items {
 			name := strings.TrimSpace(it.Name.Text())
 			if name == "" || used[name] {
 				continue

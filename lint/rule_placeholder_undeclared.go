@@ -21,8 +21,8 @@ var PlaceholderUndeclared = &Rule{Code: "OKF704", Name: "placeholder-undeclared"
 
 // declaredParameters returns the names of an Attested Computation's parameters.
 func declaredParameters(fm *okf.Frontmatter) map[string]bool {
-	names := make(map[string]bool, len(fm.Parameters.Items))
-	for _, it := range fm.Parameters.Items {
+	names := make(map[string]bool, len(fm.Parameters().Items))
+	for _, it := range fm.Parameters().Items {
 		if n := strings.TrimSpace(it.Name.Text()); n != "" {
 			names[n] = true
 		}
@@ -38,7 +38,7 @@ func checkPlaceholderUndeclared(p *Pass) {
 		}
 		declared := declaredParameters(fm)
 		reported := map[string]bool{}
-		for _, ph := range placeholders(ct.text, fm.Runtime) {
+		for _, ph := range placeholders(ct.text, fm.Runtime()) {
 			if declared[ph.name] || reported[ph.name] {
 				continue
 			}

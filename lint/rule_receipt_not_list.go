@@ -18,7 +18,7 @@ var ReceiptNotList = &Rule{Code: "OKF706", Name: "receipt-not-list", Severity: o
 
 func checkReceiptNotList(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		e := fm.Executor
+		e := fm.Executor()
 		if e == nil || !isAttestedComputation(fm) {
 			return
 		}

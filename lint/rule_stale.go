@@ -15,13 +15,13 @@ var Stale = &Rule{Code: "OKF402", Name: "stale", Severity: okf.Warning, Spec: "�
 
 func checkStale(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		f := okf.FreshnessOf(fm.StaleAfter, p.Now, p.ExpiringWithin)
+		f := okf.FreshnessOf(fm.StaleAfter(), p.Now, p.ExpiringWithin)
 		if !f.Stale {
 			return
 		}
 		// The message holds only facts of the bundle, never the clock: a finding must read the same
 		// tomorrow, or baselines and SARIF fingerprints would churn every day.
-		p.ReportText(at(fm.StaleAfter.Value, fileStart(c)), "concept is stale since "+rfc3339(fm.StaleAfter)+" (stale_after"+
-			approxNote(fm.StaleAfter)+"): re-verify it and move stale_after forward (§5.5)")
+		p.ReportText(at(fm.StaleAfter().Value, fileStart(c)), "concept is stale since "+rfc3339(fm.StaleAfter())+" (stale_after"+
+			approxNote(fm.StaleAfter())+"): re-verify it and move stale_after forward (§5.5)")
 	})
 }

@@ -14,7 +14,7 @@ var UsageCountWithoutWindow = &Rule{Code: "OKF506", Name: "usage-count-without-w
 
 func checkUsageCountWithoutWindow(p *Pass) {
 	withFrontmatter(p.Bundle, func(c *okf.Concept, fm *okf.Frontmatter) {
-		if fm.UsageWindow != nil {
+		if fm.UsageWindow() != nil {
 			return
 		}
 		for i, s := range fm.Sources.Items {

@@ -82,12 +82,12 @@ func timestampFields(buf []namedTimestamp, fm *okf.Frontmatter) []namedTimestamp
 			add("verified.at", i, e.At)
 		}
 	}
-	add("stale_after", -1, fm.StaleAfter)
+	add("stale_after", -1, fm.StaleAfter())
 	for i, s := range fm.Sources.Items {
 		add("last_modified", i, s.LastModified)
 		window("usage_window", i, s.UsageWindow)
 	}
-	window("usage_window", -1, fm.UsageWindow)
+	window("usage_window", -1, fm.UsageWindow())
 	return out
 }
 
@@ -129,12 +129,12 @@ func pathFields(buf []pathField, fm *okf.Frontmatter) []pathField {
 	for i, s := range fm.Sources.Items {
 		add("sources[].resource", i, s.Resource)
 	}
-	add("computation", -1, fm.Computation)
-	if fm.Executor != nil {
-		add("executor.resource", -1, fm.Executor.Resource)
+	add("computation", -1, fm.Computation())
+	if fm.Executor() != nil {
+		add("executor.resource", -1, fm.Executor().Resource)
 	}
-	if fm.Attester != nil {
-		add("attester.resource", -1, fm.Attester.Resource)
+	if fm.Attester() != nil {
+		add("attester.resource", -1, fm.Attester().Resource)
 	}
 	return out
 }

@@ -59,8 +59,8 @@ func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 			}
 			m[k.Name] = items
 		case "usage_window":
-			if f.UsageWindow != nil {
-				m[k.Name] = p.window(f.UsageWindow)
+			if f.UsageWindow() != nil {
+				m[k.Name] = p.window(f.UsageWindow())
 			} else {
 				m[k.Name] = p.value(val)
 			}
@@ -88,12 +88,12 @@ func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 				m[k.Name] = p.value(val)
 			}
 		case "parameters":
-			if f.Parameters.Kind != okf.Sequence {
+			if f.Parameters().Kind != okf.Sequence {
 				m[k.Name] = p.value(val)
 				continue
 			}
-			items := make([]any, len(f.Parameters.Items))
-			for i, it := range f.Parameters.Items {
+			items := make([]any, len(f.Parameters().Items))
+			for i, it := range f.Parameters().Items {
 				if it.Kind != okf.Mapping {
 					items[i] = p.value(it.Value)
 					continue
@@ -106,20 +106,20 @@ func projection(f *okf.Frontmatter) (v map[string]any, ok bool) {
 			}
 			m[k.Name] = items
 		case "executor":
-			if f.Executor != nil && f.Executor.Kind == okf.Mapping {
+			if f.Executor() != nil && f.Executor().Kind == okf.Mapping {
 				e := map[string]any{}
-				p.put(e, "resource", f.Executor.Resource)
-				if f.Executor.Receipt.Present() {
-					e["receipt"] = p.list(f.Executor.Receipt)
+				p.put(e, "resource", f.Executor().Resource)
+				if f.Executor().Receipt.Present() {
+					e["receipt"] = p.list(f.Executor().Receipt)
 				}
 				m[k.Name] = e
 			} else {
 				m[k.Name] = p.value(val)
 			}
 		case "attester":
-			if f.Attester != nil && f.Attester.Kind == okf.Mapping {
+			if f.Attester() != nil && f.Attester().Kind == okf.Mapping {
 				e := map[string]any{}
-				p.put(e, "resource", f.Attester.Resource)
+				p.put(e, "resource", f.Attester().Resource)
 				m[k.Name] = e
 			} else {
 				m[k.Name] = p.value(val)

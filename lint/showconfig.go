@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/bytesize"
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -53,9 +55,9 @@ func WriteShownConfig(w io.Writer, shown []ShownConfig) error {
 		lines := strings.SplitAfter(data, "\n")
 		for i, l := range lines {
 			if body, ok := strings.CutSuffix(l, "\n"); ok {
-				lines[i] = okf.EscapeLineStart(body) + "\n"
+				lines[i] = escape.LineStart(body) + "\n"
 			} else {
-				lines[i] = okf.EscapeLineStart(l)
+				lines[i] = escape.LineStart(l)
 			}
 		}
 		if _, err := io.WriteString(w, strings.Join(lines, "")); err != nil {
@@ -91,7 +93,7 @@ func (s ShownConfig) node() *yaml.Node {
 		ign.Content = append(ign.Content, str(p))
 	}
 	put("ignore", ign, "the bundle's .okf.yaml's, always; .okfignore's patterns apply too")
-	put("max_file_size", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(s.MaxFileSize)}, okf.FormatSize(s.MaxFileSize))
+	put("max_file_size", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(s.MaxFileSize)}, bytesize.Format(s.MaxFileSize))
 	window := s.ExpiringWithin
 	if window == 0 {
 		window = c.ExpiringWithin

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -65,7 +66,7 @@ func parseSuppressions(b *okf.Bundle, comments func(i int) []okf.Comment) *suppr
 				d.line = cm.EndLine + 1
 			default:
 				msg := fmt.Sprintf("unknown directive %q (okf knows %s)", word, strings.Join(knownDirectives, " and "))
-				if near := okf.Closest(word, knownDirectives); near != "" {
+				if near := suggest.Closest(word, knownDirectives); near != "" {
 					msg = fmt.Sprintf("unknown directive %q (did you mean %s?)", word, near)
 				}
 				s.diags = append(s.diags, okf.Diagnostic{Pos: cm.Pos, Code: ConfigUnknownRule.Code, Severity: ConfigUnknownRule.Severity, Message: msg})

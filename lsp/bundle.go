@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 )
@@ -176,7 +177,7 @@ func (b *bundleState) check(now time.Time) {
 	for rel := range b.oversize {
 		b.findings[rel] = []okf.Diagnostic{{Pos: okf.Position{Path: rel, Line: 1, Col: 1}, Code: okf.CodeUnreadable, Severity: okf.Error,
 			Message: fmt.Sprintf("not read: this text is larger than the %s size limit (%s); skipped (raise the limit with --max-file-size or max_file_size in .okf.yaml)",
-				okf.FormatSize(b.limit()), okf.FormatSize(int64(len(b.buffers[rel]))))}}
+				bytesize.Format(b.limit()), bytesize.Format(int64(len(b.buffers[rel]))))}}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/internal/lazyre"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
@@ -122,7 +123,7 @@ func (c *cursor) used(values func(*okf.Concept) []string, what, typed string) ([
 		for _, v := range values(k) {
 			// A value with a line break or control character is not offered: picked, it would be
 			// inserted as written (new frontmatter lines in the user's file).
-			if v = strings.TrimSpace(v); v != "" && okf.EscapeControl(v) == v && strings.Contains(strings.ToLower(v), lower) {
+			if v = strings.TrimSpace(v); v != "" && escape.Control(v) == v && strings.Contains(strings.ToLower(v), lower) {
 				count[v]++
 			}
 		}
@@ -143,7 +144,7 @@ func (c *cursor) used(values func(*okf.Concept) []string, what, typed string) ([
 	}
 	out := make([]completionItem, len(vs))
 	for i, v := range vs {
-		out[i] = completionItem{Label: okf.EscapeControl(v), Kind: completionKindValue, Detail: fmt.Sprintf("%s used by %d concept(s)", what, count[v]), SortText: fmt.Sprintf("%05d", i)}
+		out[i] = completionItem{Label: escape.Control(v), Kind: completionKindValue, Detail: fmt.Sprintf("%s used by %d concept(s)", what, count[v]), SortText: fmt.Sprintf("%05d", i)}
 	}
 	return out, cut
 }
@@ -162,7 +163,7 @@ func (c *cursor) linkTargets(typed string) ([]completionItem, bool) {
 		if k.Path == c.rel {
 			continue
 		}
-		if okf.EscapeControl(k.Path) != k.Path {
+		if escape.Control(k.Path) != k.Path {
 			continue // a name with a line break or control character: not inserted into a link
 		}
 		title := k.Frontmatter.Title.Text()
@@ -176,7 +177,7 @@ func (c *cursor) linkTargets(typed string) ([]completionItem, bool) {
 		if len(out) == maxCompletions {
 			return out, true
 		}
-		out = append(out, completionItem{Label: okf.EscapeControl(target), Kind: completionKindFile, Detail: okf.EscapeControl(title), SortText: target})
+		out = append(out, completionItem{Label: escape.Control(target), Kind: completionKindFile, Detail: escape.Control(title), SortText: target})
 	}
 	return out, false
 }
@@ -301,7 +302,7 @@ func (s *server) documentSymbol(params raw) (any, *rpcError) {
 		group := documentSymbol{Name: "frontmatter", Kind: symbolKindNamespace}
 		for _, k := range fm.Keys {
 			r := lineRange(int(k.Pos.Line))
-			name := okf.EscapeControl(k.Name)
+			name := escape.Control(k.Name)
 			if strings.TrimSpace(name) == "" {
 				name = "(empty key)"
 			}
@@ -345,7 +346,7 @@ func (s *server) workspaceSymbol(params raw) (any, *rpcError) {
 			if q != "" && !strings.Contains(strings.ToLower(title), q) && !strings.Contains(strings.ToLower(k.ID), q) {
 				continue
 			}
-			out = append(out, symbolInformation{Name: okf.EscapeControl(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: okf.EscapeControl(k.Frontmatter.Type.Text())})
+			out = append(out, symbolInformation{Name: escape.Control(title), Kind: symbolKindFile, Location: st.fileLocation(k.Path, 1), ContainerName: escape.Control(k.Frontmatter.Type.Text())})
 			if len(out) >= 500 {
 				return out, nil
 			}
@@ -365,7 +366,7 @@ func headingTree(hs []okf.Heading, lineRange func(int) lspRange) []documentSymbo
 	var roots, stack []*node
 	for _, h := range hs {
 		r := lineRange(int(h.Pos.Line))
-		name := okf.EscapeControl(h.Text)
+		name := escape.Control(h.Text)
 		if strings.TrimSpace(name) == "" {
 			name = "(empty heading)" // the protocol wants a name; an editor drops the outline without one
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/internal/lazyre"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
@@ -240,13 +241,13 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 	if title == "" {
 		title = k.ID
 	}
-	fmt.Fprintf(&b, "**%s**", okf.EscapeMarkdown(title))
+	fmt.Fprintf(&b, "**%s**", escape.Markdown(title))
 	if t := fm.Type.Text(); t != "" {
 		fmt.Fprintf(&b, " · %s", codeSpan(t))
 	}
 	fmt.Fprintf(&b, "\n\n%s", codeSpan(k.Path))
 	if d := fm.Description.Text(); d != "" {
-		fmt.Fprintf(&b, "\n\n%s", okf.EscapeMarkdown(d))
+		fmt.Fprintf(&b, "\n\n%s", escape.Markdown(d))
 	}
 	tier := okf.TierOf(fm.Verified)
 	fmt.Fprintf(&b, "\n\n**Trust**: %s", tier)
@@ -267,7 +268,7 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 	if st != nil && st.cfg != nil && st.cfg.ExpiringWithin > 0 {
 		window = st.cfg.ExpiringWithin
 	}
-	fr := okf.FreshnessOf(fm.StaleAfter, now, window)
+	fr := okf.FreshnessOf(fm.StaleAfter(), now, window)
 	switch {
 	case fr.Stale:
 		fmt.Fprintf(&b, " · **stale** since %s (%s)", fr.Since.UTC().Format("2006-01-02"), relative(fr.Since, now))
@@ -282,9 +283,9 @@ func conceptSummary(k *okf.Concept, now time.Time, st *bundleState) string {
 // codeSpan writes text from a bundle as a Markdown code span: fenced with one backtick more than
 // its longest run of them (and spaced when it starts or ends with one), so no backtick in it ends
 // the span early and the rest cannot be read as a link, an image or HTML; control characters are
-// escaped as everywhere (okf.EscapeControl), so it stays on its line.
+// escaped as everywhere (escape.Control), so it stays on its line.
 func codeSpan(s string) string {
-	s = okf.EscapeControl(s)
+	s = escape.Control(s)
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {

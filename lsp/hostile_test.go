@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/yuin/goldmark"
 )
 
@@ -231,7 +231,7 @@ func TestCompletionSymbolsHostileText(t *testing.T) {
 	}
 }
 
-func okfEscaped(s string) string { return okf.EscapeControl(s) }
+func okfEscaped(s string) string { return escape.Control(s) }
 
 // controlStrings are the strings of a JSON value that hold control text.
 func controlStrings(data []byte) []string {
@@ -242,7 +242,7 @@ func controlStrings(data []byte) []string {
 	walk = func(v any) {
 		switch v := v.(type) {
 		case string:
-			if okf.EscapeControl(v) != v {
+			if escape.Control(v) != v {
 				out = append(out, v)
 			}
 		case []any:

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 )
@@ -145,7 +146,7 @@ func (s *server) run(ctx context.Context) error {
 func (s *server) showError(err error) {
 	lines := strings.Split(err.Error(), "\n")
 	for i, l := range lines {
-		lines[i] = okf.EscapeControl(l) // line breaks kept: one problem per line, as on the terminal
+		lines[i] = escape.Control(l) // line breaks kept: one problem per line, as on the terminal
 	}
 	_ = s.conn.notify("window/showMessage", map[string]any{"type": 1, "message": "okf: " + strings.Join(lines, "\n")})
 }
@@ -485,7 +486,7 @@ func (s *server) toLSP(d *openDoc, f okf.Diagnostic) lspDiagnostic {
 	case okf.Warning:
 		sev = severityWarning
 	}
-	ld := lspDiagnostic{Range: lspRange{d.text.pos(start), d.text.pos(end)}, Severity: sev, Code: f.Code, Source: "okf", Message: okf.EscapeControl(f.Message)}
+	ld := lspDiagnostic{Range: lspRange{d.text.pos(start), d.text.pos(end)}, Severity: sev, Code: f.Code, Source: "okf", Message: escape.Control(f.Message)}
 	if r := lint.ByCode(f.Code); r != nil {
 		ld.CodeDescription = &codeDescription{Href: RulesDocURL + strings.ToLower(r.Code) + "-" + r.Name}
 	}

@@ -373,8 +373,8 @@ func timestamps(fm *okf.Frontmatter) []namedTS {
 	for i, v := range fm.Verified.Entries {
 		add(fmt.Sprintf("verified[%d].at", i), v.At)
 	}
-	add("stale_after", fm.StaleAfter)
-	if w := fm.UsageWindow; w != nil {
+	add("stale_after", fm.StaleAfter())
+	if w := fm.UsageWindow(); w != nil {
 		add("usage_window.from", w.From)
 		add("usage_window.to", w.To)
 	}
@@ -575,7 +575,7 @@ func migrateRootIndex(b *okf.Bundle, x *okf.Index) *fileEdits {
 		f.block(okf.Position{}, "root index.md frontmatter cannot be read: okf_version not set")
 		return f
 	}
-	v := fm.OKFVersion
+	v := fm.OKFVersion()
 	if v.Present() {
 		if v.Kind == okf.Scalar && strings.TrimSpace(v.Raw) == "0.2" {
 			return f

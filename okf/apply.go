@@ -114,9 +114,9 @@ func checkChange(r *Root, c FileChange) string {
 	case c.Old != nil && (err != nil || !bytes.Equal(cur, c.Old)):
 		return "changed since it was read: not rewritten"
 	}
-	if dir := path.Dir(c.Path); dir != "." && r.osRoot != nil {
-		// Missing folders are made through the confined root: never outside it.
-		if err := r.osRoot.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+	if dir := path.Dir(c.Path); dir != "." && r.osFS != nil {
+		// Missing folders are made through the confined file system: never outside the root.
+		if err := r.osFS.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
 			return fmt.Sprintf("cannot make its folder: %v", unwrapPath(err))
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/okf-tools/okf/internal/bytesize"
+	"github.com/okf-tools/okf/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -54,6 +56,8 @@ type ConfigError struct {
 // keys in 1 MB were as many lines of CI log, each with a "did you mean" to work out.
 const MaxConfigProblems = 100
 
+// Error lists the problems one per line, at most MaxConfigProblems of them and the count of the
+// rest, so that a hostile configuration cannot make the message unbounded.
 func (e *ConfigError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
@@ -293,7 +297,7 @@ func (p *configParser) unknownKey(k *yaml.Node, keys []string, where string) {
 		p.more++
 		return
 	}
-	if s := Closest(k.Value, keys); s != "" {
+	if s := suggest.Closest(k.Value, keys); s != "" {
 		p.add(k, s, "unknown key %q%s", k.Value, where)
 		return
 	}
@@ -334,7 +338,7 @@ func (p *configParser) rules(v *yaml.Node, key string) []RuleSetting {
 			}
 			var s string
 			if names != nil {
-				s = Closest(k.Value, names())
+				s = suggest.Closest(k.Value, names())
 			}
 			msg := fmt.Sprintf("%s: unknown rule %q", key, k.Value)
 			if s == "" {
@@ -357,7 +361,7 @@ func (p *configParser) rules(v *yaml.Node, key string) []RuleSetting {
 				shown := YAMLShape(val)
 				s := ""
 				if val.Kind == yaml.ScalarNode {
-					s = Closest(val.Value, severityWords)
+					s = suggest.Closest(val.Value, severityWords)
 				}
 				p.add(val, s, "%s: %s: want off, error, warning or info, found %s", key, k.Value, shown)
 				continue
@@ -449,7 +453,7 @@ func (p *configParser) schemas(v *yaml.Node) {
 // size reads max_file_size: a number of bytes or a size with a unit (8MiB, 512KiB), at most
 // MaxConfigFileSize.
 func (p *configParser) size(v *yaml.Node) int64 {
-	n, err := ParseSize(v.Value)
+	n, err := bytesize.Parse(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil {
 		why := "" // what is wrong with a number, beside that it is no size
 		switch t := strings.TrimSpace(v.Value); {
@@ -466,7 +470,7 @@ func (p *configParser) size(v *yaml.Node) int64 {
 	}
 	if n > MaxConfigFileSize {
 		p.add(v, "", "max_file_size %s is over the %s a bundle's configuration may set (only --max-file-size goes past it)",
-			FormatSize(n), FormatSize(MaxConfigFileSize))
+			bytesize.Format(n), bytesize.Format(MaxConfigFileSize))
 		return MaxConfigFileSize
 	}
 	return n

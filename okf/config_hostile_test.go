@@ -32,17 +32,3 @@ func TestConfigProblemsBounded(t *testing.T) {
 		t.Errorf("the error is %d lines ending %q, want at most %d and the count of the rest", len(lines), lines[len(lines)-1], MaxConfigProblems+1)
 	}
 }
-
-// TestClosestLongWord: a did-you-mean for a 1 MB key compares it with each candidate without
-// converting it to runes per candidate (no candidate can be within 3 edits of it).
-func TestClosestLongWord(t *testing.T) {
-	word := strings.Repeat("ignore", 200000)
-	cands := make([]string, 200)
-	for i := range cands {
-		cands[i] = fmt.Sprintf("candidate%d", i)
-	}
-	allocs := testing.AllocsPerRun(2, func() { Closest(word, cands) })
-	if allocs > 10 {
-		t.Errorf("Closest allocated %v times for a long word, want a few (not one per candidate)", allocs)
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/okf-tools/okf/internal/suggest"
 )
 
 // Position is a place in a bundle file: a slash path relative to the bundle root and a 1-based line
@@ -73,7 +75,7 @@ func ParseSeverity(s string) (Severity, error) {
 	case "info":
 		return Info, nil
 	}
-	return 0, UnknownValue("severity", s, severityNames[:])
+	return 0, suggest.UnknownValue("severity", s, severityNames[:])
 }
 
 // MarshalText makes a Severity serialize as its name in JSON.

@@ -9,11 +9,17 @@
 // The spec's meaning that every command shares lives here once, as pure functions taking the clock
 // as an argument: ParseTimestamp (decision D10), TierOf and ChangedSinceVerified (D12), StatusOf
 // (D13), FreshnessOf and ResolveNow (D11), ResolvePath (D14), ResolveLink (D15), ClassifyActor (§7),
-// and the Attested Computation helpers ComputationBlocks and Placeholders (D17).
+// and the Attested Computation helpers IsAttestedComputation and ComputationBlocks (§10; the
+// placeholders of its SQL are internal/sqllex's, D17).
 //
 // Edit, ApplyEdits and UnifiedDiff are the rewrite machinery okf migrate and okf lint --fix share:
 // an edit replaces the text at a position the parser gave (ScalarSpan, KeySpan), so a rewritten file
 // keeps its key order, comments and quoting.
 //
-// This package imports no other package of the module.
+// A bundle's root is its top folder, named by a path (Target.Root, FindRoot, ApplyChanges' root);
+// the file system confined to it, through which every file is read, is a Root (OpenRoot, NewRoot,
+// Opened.Root), named fsys or r inside the package.
+//
+// This package imports no other package of the module but the leaves under internal/ (escaping,
+// did-you-mean, sizes, diffs), which import nothing of okf's; internal/arch keeps it so.
 package okf

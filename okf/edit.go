@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/textdiff"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -378,7 +379,7 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 		}
 		groups = append(groups, group{from, to, []Edit{e}})
 	}
-	lines := splitLines(src)
+	lines := textdiff.Lines(src)
 	lineOf := func(off int) int { return bytes.Count(src[:off], []byte{'\n'}) } // 0-based
 	type hunk struct {
 		oldStart  int // 0-based first old line shown
@@ -421,11 +422,11 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 				h.body = append(h.body, " "+lines[i])
 			}
 		}
-		for _, l := range splitLines(chunk) {
+		for _, l := range textdiff.Lines(chunk) {
 			h.body = append(h.body, "-"+l)
 			h.removed++
 		}
-		for _, l := range splitLines(newChunk) {
+		for _, l := range textdiff.Lines(newChunk) {
 			h.body = append(h.body, "+"+l)
 			h.added++
 		}
@@ -436,7 +437,7 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 	path = strings.TrimPrefix(path, "/") // an absolute path reads a/tmp/x.md, as git would write it
 	// The header is one line whatever the file is named: a line break in a name is written \n
 	// (a name is bundle text; the body's lines are escaped by whoever prints the diff).
-	path = EscapeControl(path)
+	path = escape.Control(path)
 	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", path, path)
 	shift := 0
 	for _, h := range hunks {
@@ -447,7 +448,7 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 			}
 		}
 		oldN, newN := ctx+h.removed, ctx+h.added
-		fmt.Fprintf(&b, "@@ -%s +%s @@\n", hunkRange(h.oldStart, oldN), hunkRange(h.oldStart+shift, newN))
+		fmt.Fprintf(&b, "@@ -%s +%s @@\n", textdiff.HunkRange(h.oldStart, oldN), textdiff.HunkRange(h.oldStart+shift, newN))
 		shift += h.added - h.removed
 		for _, l := range h.body {
 			b.WriteString(l)
@@ -457,26 +458,4 @@ func UnifiedDiff(path string, src []byte, edits []Edit) string {
 		}
 	}
 	return b.String()
-}
-
-func hunkRange(start0, n int) string {
-	if n == 0 {
-		return strconv.Itoa(start0) + ",0"
-	}
-	return strconv.Itoa(start0+1) + "," + strconv.Itoa(n)
-}
-
-// splitLines cuts text into lines, each keeping its "\n" (the last may have none).
-func splitLines(b []byte) []string {
-	var out []string
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			out = append(out, string(b))
-			break
-		}
-		out = append(out, string(b[:i+1]))
-		b = b[i+1:]
-	}
-	return out
 }

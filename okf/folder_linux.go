@@ -22,8 +22,8 @@ type folderOS struct {
 	fd     int
 }
 
-func (h *folderHandle) openIn(root *os.Root, folder string) error {
-	f, err := root.Open(folder)
+func (h *folderHandle) openIn(fsys *os.Root, folder string) error {
+	f, err := fsys.Open(folder)
 	if err != nil {
 		return err
 	}
@@ -73,15 +73,15 @@ func (f fdReader) Read(p []byte) (int, error) {
 	}
 }
 
-// readDirTyped lists the folder dir of root, sorted by name, as root.FS().ReadDir does but without
+// readDirTyped lists the folder dir of fsys, sorted by name, as fsys.FS().ReadDir does but without
 // its lstat of every entry (os does one per entry for a folder opened in a Root): the entry types
 // come from getdents(2), and an entry of unknown type (a file system that gives none) is lstat-ed
 // through the folder's descriptor, by its bare name, as os does for any folder. The folder is
-// opened through root (confined); a duplicate of its descriptor is listed as a plain os.File. Each
-// entry's Info is Lstat through root. ok is false on any error, for the caller to go the Root's way
+// opened through fsys (confined); a duplicate of its descriptor is listed as a plain os.File. Each
+// entry's Info is Lstat through fsys. ok is false on any error, for the caller to go the Root's way
 // and report it in its words.
-func readDirTyped(root *os.Root, dir string) (es []fs.DirEntry, ok bool) {
-	f, err := root.Open(filepath.FromSlash(dir))
+func readDirTyped(fsys *os.Root, dir string) (es []fs.DirEntry, ok bool) {
+	f, err := fsys.Open(filepath.FromSlash(dir))
 	if err != nil {
 		return nil, false
 	}
@@ -103,18 +103,20 @@ func readDirTyped(root *os.Root, dir string) (es []fs.DirEntry, ok bool) {
 	}
 	es = make([]fs.DirEntry, len(entries))
 	for i, e := range entries {
-		es[i] = rootDirEntry{e, root, path.Join(dir, e.Name())}
+		es[i] = confinedDirEntry{e, fsys, path.Join(dir, e.Name())}
 	}
 	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return es, true
 }
 
-// rootDirEntry is a directory entry whose Info is read through the Root, never by a path from the
-// working directory.
-type rootDirEntry struct {
+// confinedDirEntry is a directory entry whose Info is read through the confined file system, never
+// by a path from the working directory.
+type confinedDirEntry struct {
 	fs.DirEntry
-	root *os.Root
+	fsys *os.Root
 	path string // slash path from the root
 }
 
-func (e rootDirEntry) Info() (fs.FileInfo, error) { return e.root.Lstat(filepath.FromSlash(e.path)) }
+func (e confinedDirEntry) Info() (fs.FileInfo, error) {
+	return e.fsys.Lstat(filepath.FromSlash(e.path))
+}

@@ -8,23 +8,23 @@ import (
 )
 
 // folderOS is an os.Root on the folder: a file is opened in it by its bare name.
-type folderOS struct{ root *os.Root }
+type folderOS struct{ fsys *os.Root }
 
-func (h *folderHandle) openIn(root *os.Root, folder string) error {
-	sub, err := root.OpenRoot(folder)
+func (h *folderHandle) openIn(fsys *os.Root, folder string) error {
+	sub, err := fsys.OpenRoot(folder)
 	if err != nil {
 		return err
 	}
-	h.root = sub
+	h.fsys = sub
 	return nil
 }
 
-func (h *folderHandle) closeOS() { h.root.Close() }
+func (h *folderHandle) closeOS() { h.fsys.Close() }
 
 // read reads the regular file base of the folder; ok is false when it is something else, or could
 // not be opened, for the caller to go the Root's way.
 func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, ok bool, err error) {
-	f, err := h.root.OpenFile(base, os.O_RDONLY|openNonblock, 0)
+	f, err := h.fsys.OpenFile(base, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, false, nil
 	}

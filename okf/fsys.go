@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/okf-tools/okf/internal/bytesize"
 )
 
 // DefaultMaxFileSize is the largest file okf reads from a bundle or checkout unless told otherwise
@@ -37,73 +39,16 @@ type TooLargeError struct {
 	Limit int64
 }
 
+// Error says the limit, and the file's size when it was known, as the limits are written.
 func (e *TooLargeError) Error() string {
 	if e.Size < 0 {
-		return fmt.Sprintf("file is larger than the %s size limit", FormatSize(e.Limit))
+		return fmt.Sprintf("file is larger than the %s size limit", bytesize.Format(e.Limit))
 	}
-	return fmt.Sprintf("file is larger than the %s size limit (%s)", FormatSize(e.Limit), FormatSize(e.Size))
+	return fmt.Sprintf("file is larger than the %s size limit (%s)", bytesize.Format(e.Limit), bytesize.Format(e.Size))
 }
 
 // Is makes errors.Is(err, ErrTooLarge) hold.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
-
-// FormatSize shows a byte count the way limits are written: "8 MiB", "512 KiB", "100 bytes", and
-// one decimal when not whole ("12.5 MiB").
-func FormatSize(n int64) string {
-	units := []struct {
-		size int64
-		name string
-	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}}
-	for _, u := range units {
-		if n >= u.size {
-			if n%u.size == 0 {
-				return fmt.Sprintf("%d %s", n/u.size, u.name)
-			}
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
-		}
-	}
-	if n == 1 {
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// ParseSize reads a size as written on the command line or in .okf.yaml: a number of bytes,
-// optionally followed by a unit K, KB, KiB, M, MB, MiB, G, GB or GiB (all binary: 1K = 1024), with
-// or without a space ("8MiB", "512 K", "1048576"). It must be positive.
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i == 0 || i > 15 {
-		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
-	}
-	var n int64
-	for _, c := range t[:i] {
-		n = n*10 + int64(c-'0')
-	}
-	mult := int64(1)
-	switch strings.ToLower(strings.TrimSpace(t[i:])) {
-	case "", "b":
-	case "k", "kb", "kib":
-		mult = 1 << 10
-	case "m", "mb", "mib":
-		mult = 1 << 20
-	case "g", "gb", "gib":
-		mult = 1 << 30
-	default:
-		return 0, fmt.Errorf("want a size such as 8MiB, 512KiB or 1048576, got %q", s)
-	}
-	if n <= 0 {
-		return 0, fmt.Errorf("a size must be positive, got %q", s)
-	}
-	if n > (1<<62)/mult {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	return n * mult, nil
-}
 
 // Root is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
 // (OpenRoot), no path, ".." or symbolic link can lead outside the folder it was opened on; only
@@ -112,12 +57,12 @@ func ParseSize(s string) (int64, error) {
 // checks apply as far as the file system allows.
 //
 // Root implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
-// so fs.ReadFile(root, p) is capped too. It is safe for concurrent use.
+// so fs.ReadFile(r, p) is capped too. It is safe for concurrent use.
 type Root struct {
-	osRoot *os.Root // nil when built on an fs.FS
-	fsys   fs.FS    // osRoot.FS() or the given file system
-	dir    string   // the folder OpenRoot was given ("" for an fs.FS)
-	max    int64
+	osFS *os.Root // the os.Root it is built on; nil when built on an fs.FS
+	fsys fs.FS    // osFS.FS() or the given file system
+	dir  string   // the folder OpenRoot was given ("" for an fs.FS)
+	max  int64
 }
 
 // OpenRoot opens the folder dir as a Root whose reads are limited to maxSize bytes per file
@@ -128,7 +73,7 @@ func OpenRoot(dir string, maxSize int64) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{osRoot: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
+	return &Root{osFS: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
 }
 
 // NewRoot wraps a file system (tests, embedded bundles, archives) with the same checks: regular
@@ -160,8 +105,8 @@ func (r *Root) MaxFileSize() int64 { return r.max }
 
 // Close releases the folder's handle; reads fail afterwards.
 func (r *Root) Close() error {
-	if r.osRoot != nil {
-		return r.osRoot.Close()
+	if r.osFS != nil {
+		return r.osFS.Close()
 	}
 	return nil
 }
@@ -219,11 +164,11 @@ func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	var f fs.File
-	if r.osRoot != nil {
+	if r.osFS != nil {
 		if err := r.intoGit(c); err != nil {
 			return nil, nil, &fs.PathError{Op: op, Path: name, Err: err}
 		}
-		of, err := r.osRoot.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
+		of, err := r.osFS.OpenFile(filepath.FromSlash(c), os.O_RDONLY|openNonblock, 0)
 		if err != nil {
 			return nil, nil, fixErr(op, name, err)
 		}
@@ -286,7 +231,7 @@ func (r *Root) intoGit(c string) error {
 		return nil
 	}
 	for i := range parts {
-		st, err := r.osRoot.Lstat(filepath.FromSlash(path.Join(parts[:i+1]...)))
+		st, err := r.osFS.Lstat(filepath.FromSlash(path.Join(parts[:i+1]...)))
 		if err != nil {
 			return nil // opening it says why
 		}
@@ -379,7 +324,7 @@ type folderHandle struct {
 // first). Whatever this path does not read plainly (a link, a file that is not regular, an error
 // opening) is handed to ReadFileInto, so errors and their messages are exactly its own.
 func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
-	if r.osRoot == nil {
+	if r.osFS == nil {
 		return r.ReadFileInto(name, buf)
 	}
 	c, err := r.clean("read", name)
@@ -394,7 +339,7 @@ func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, er
 		if folder == "" {
 			folder = "."
 		}
-		if err := h.openIn(r.osRoot, filepath.FromSlash(folder)); err != nil {
+		if err := h.openIn(r.osFS, filepath.FromSlash(folder)); err != nil {
 			return r.ReadFileInto(name, buf)
 		}
 		h.dir, h.open = dir, true
@@ -422,8 +367,8 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		st, err := r.osRoot.Stat(filepath.FromSlash(c))
+	if r.osFS != nil {
+		st, err := r.osFS.Stat(filepath.FromSlash(c))
 		return st, fixErr("stat", name, err)
 	}
 	st, err := fs.Stat(r.fsys, c)
@@ -436,8 +381,8 @@ func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		st, err := r.osRoot.Lstat(filepath.FromSlash(c))
+	if r.osFS != nil {
+		st, err := r.osFS.Lstat(filepath.FromSlash(c))
 		return st, fixErr("lstat", name, err)
 	}
 	if lfs, ok := r.fsys.(fs.ReadLinkFS); ok {
@@ -454,8 +399,8 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.osRoot != nil {
-		if es, ok := readDirTyped(r.osRoot, c); ok {
+	if r.osFS != nil {
+		if es, ok := readDirTyped(r.osFS, c); ok {
 			return es, nil
 		}
 	}
@@ -468,7 +413,7 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 // is resolved: reading the returned path through the Root then confines it). It is false for a Root
 // built on an fs.FS.
 func (r *Root) Rel(p string) (string, bool) {
-	if r.osRoot == nil {
+	if r.osFS == nil {
 		return "", false
 	}
 	absRoot, err1 := filepath.Abs(r.dir)

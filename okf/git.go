@@ -14,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/okf-tools/okf/internal/bytesize"
+	"github.com/okf-tools/okf/internal/escape"
 )
 
 // GitRepo is the one door through which okf runs git: the git repository of a checkout, named
@@ -48,6 +51,7 @@ const (
 	gitBatchHeaderMax = 200
 )
 
+// Errors of the git door, for errors.Is: git missing, no checkout, a planted repository.
 var (
 	// ErrNoGit is returned (wrapped) when git is not installed.
 	ErrNoGit = errors.New("git is not installed")
@@ -70,10 +74,12 @@ type PlantedRepoError struct {
 	Holds []string // what makes it look like one (HEAD, objects, refs, commondir)
 }
 
+// Error names the folder that looks like a git directory.
 func (e *PlantedRepoError) Error() string {
 	return fmt.Sprintf("%q looks like a git repository (it holds %s) inside the checkout %q: a pull request can commit such files, so okf does not use git for this folder", e.Dir, strings.Join(e.Holds, ", "), e.Top)
 }
 
+// Is makes errors.Is(err, ErrPlantedRepo) hold.
 func (e *PlantedRepoError) Is(target error) bool { return target == ErrPlantedRepo }
 
 // chosenGitError is a repository or a git program that the checkout's content chose: a submodule
@@ -362,12 +368,12 @@ func (r *GitRepo) run(stdin io.Reader, limit int64, command string, args ...stri
 	err := cmd.Run()
 	switch {
 	case out.over:
-		return nil, fmt.Errorf("git %s answered more than %s: stopped", command, FormatSize(limit))
+		return nil, fmt.Errorf("git %s answered more than %s: stopped", command, bytesize.Format(limit))
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, fmt.Errorf("git %s took longer than %s: stopped", command, GitTimeout)
 	case err != nil:
 		if msg := strings.TrimSpace(errb.b.String()); msg != "" {
-			return nil, errors.New(EscapeControl(msg))
+			return nil, errors.New(escape.Control(msg))
 		}
 		return nil, err
 	}
@@ -515,7 +521,7 @@ func (r *GitRepo) ReadBlobs(entries []GitTreeEntry) ([][]byte, error) {
 		// Bound: one blob listed under many paths costs git nothing to store and okf its size
 		// each time (a 1 MiB blob under 300 paths: 1 GB of memory).
 		if total += e.Size; total > MaxGitBlobsTotal {
-			return nil, fmt.Errorf("the files to read add up to more than %s (okf.MaxGitBlobsTotal): not read", FormatSize(MaxGitBlobsTotal))
+			return nil, fmt.Errorf("the files to read add up to more than %s (okf.MaxGitBlobsTotal): not read", bytesize.Format(MaxGitBlobsTotal))
 		}
 	}
 	out, err := r.run(strings.NewReader(in.String()), limit, "cat-file", "--batch")

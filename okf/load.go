@@ -176,14 +176,14 @@ func (b *Bundle) FileRoot() *Root {
 // folder, regular files only, at most its size limit). The bundle keeps the Root to read files
 // again (Bundle.ReadFile, Frontmatter.Raw).
 func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
-	if r.osRoot == nil {
+	if r.osFS == nil {
 		return Load(r, opts)
 	}
 	real, err := filepath.EvalSymlinks(r.dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), osRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
+	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), realRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
 	b, err := l.load()
 	if err != nil {
 		return nil, err
@@ -202,10 +202,10 @@ func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
 }
 
 type loader struct {
-	fsys   *Root  // every read goes through it
-	osRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
-	opts   LoadOptions
-	gate   *byteGate // bounds the bytes parsed at once (ParseBudget)
+	fsys     *Root  // every read goes through it
+	realRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
+	opts     LoadOptions
+	gate     *byteGate // bounds the bytes parsed at once (ParseBudget)
 }
 
 type fileKind int
@@ -395,12 +395,12 @@ func (l *loader) load() (*Bundle, error) {
 
 // followLink decides whether a symbolic link may be read: only when it leads inside the root (D5).
 func (l *loader) followLink(p string) (fs.FileInfo, bool, string) {
-	if l.osRoot != "" {
-		real, err := filepath.EvalSymlinks(filepath.Join(l.osRoot, filepath.FromSlash(p)))
+	if l.realRoot != "" {
+		real, err := filepath.EvalSymlinks(filepath.Join(l.realRoot, filepath.FromSlash(p)))
 		if err != nil {
 			return nil, false, fmt.Sprintf("broken symbolic link: %v", unwrapPathError(err))
 		}
-		rel, err := filepath.Rel(l.osRoot, real)
+		rel, err := filepath.Rel(l.realRoot, real)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, false, fmt.Sprintf("symbolic link leads outside the bundle (to %q): not followed", real)
 		}
@@ -692,7 +692,7 @@ func indexDiagnostics(x *Index, sp Split) []Diagnostic {
 	if x.Dir() != "" {
 		return []Diagnostic{{Pos: Position{Path: x.Path, Line: 1, Col: 1}, Code: CodeIndexFrontmatter, Severity: Error, Message: "index.md below the bundle root must not have frontmatter (§8); move these keys into a concept or drop them"}}
 	}
-	if v := x.Frontmatter.OKFVersion; v.Kind == Scalar && NewerVersion(v.Raw) {
+	if v := x.Frontmatter.OKFVersion(); v.Kind == Scalar && NewerVersion(v.Raw) {
 		// A newer version may define more root keys (§12): read best effort, and lint says so.
 		return nil
 	}
@@ -743,7 +743,7 @@ func (b *Bundle) RootIndex() *Index {
 // OKFVersion returns the root index's okf_version value (absent when there is none, §12).
 func (b *Bundle) OKFVersion() Value {
 	if x := b.RootIndex(); x != nil {
-		return x.Frontmatter.OKFVersion
+		return x.Frontmatter.OKFVersion()
 	}
 	return Value{}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/okf-tools/okf/internal/sqllex"
 )
 
 func loadValid(t *testing.T) *Bundle {
@@ -137,7 +139,7 @@ func TestAccessorsSources(t *testing.T) {
 	if s2.UsageWindow == nil || !s2.UsageWindow.To.Time.Equal(mustTime("2026-06-30T23:59:59Z")) {
 		t.Errorf("per-source window %+v", s2.UsageWindow)
 	}
-	w := fm.UsageWindow
+	w := fm.UsageWindow()
 	if w == nil || !w.From.Time.Equal(mustTime("2026-05-01T00:00:00Z")) || w.From.Pos != pos(p, 24, 23) {
 		t.Errorf("usage_window %+v", w)
 	}
@@ -200,13 +202,13 @@ func TestAccessorsLifecycle(t *testing.T) {
 		if s != want.status || !known {
 			t.Errorf("%s: status %v known=%v, want %v", id, s, known, want.status)
 		}
-		if f := FreshnessOf(fm.StaleAfter, now, DefaultExpiringWindow); f.Stale != want.stale {
+		if f := FreshnessOf(fm.StaleAfter(), now, DefaultExpiringWindow); f.Stale != want.stale {
 			t.Errorf("%s: stale %v, want %v", id, f.Stale, want.stale)
 		}
 	}
 	rev := concept(t, b, "metrics/revenue").Frontmatter
-	if rev.StaleAfter.Pos != pos("metrics/revenue.md", 9, 14) || rev.Status.Pos != pos("metrics/revenue.md", 6, 9) {
-		t.Errorf("positions %v %v", rev.StaleAfter.Pos, rev.Status.Pos)
+	if rev.StaleAfter().Pos != pos("metrics/revenue.md", 9, 14) || rev.Status.Pos != pos("metrics/revenue.md", 6, 9) {
+		t.Errorf("positions %v %v", rev.StaleAfter().Pos, rev.Status.Pos)
 	}
 }
 
@@ -214,27 +216,27 @@ func TestAccessorsAttestedComputation(t *testing.T) {
 	c := concept(t, loadValid(t), "computations/revenue")
 	fm := c.Frontmatter
 	p := "computations/revenue.md"
-	if fm.Runtime.Text() != "sqlite" || fm.Runtime.Pos != pos(p, 7, 10) {
-		t.Errorf("runtime %+v", fm.Runtime)
+	if fm.Runtime().Text() != "sqlite" || fm.Runtime().Pos != pos(p, 7, 10) {
+		t.Errorf("runtime %+v", fm.Runtime())
 	}
-	if len(fm.Parameters.Items) != 1 {
-		t.Fatalf("parameters %+v", fm.Parameters)
+	if len(fm.Parameters().Items) != 1 {
+		t.Fatalf("parameters %+v", fm.Parameters())
 	}
-	par := fm.Parameters.Items[0]
+	par := fm.Parameters().Items[0]
 	if par.Name.Text() != "year" || par.Type.Text() != "integer" || par.Name.Pos != pos(p, 9, 13) {
 		t.Errorf("parameter %+v", par)
 	}
 	if req, ok := par.Required.Bool(); !ok || !req {
 		t.Errorf("required %+v", par.Required)
 	}
-	if fm.Computation.Present() {
+	if fm.Computation().Present() {
 		t.Errorf("computation path should be absent")
 	}
-	if fm.Executor == nil || fm.Executor.Resource.Text() != "/playbooks/run-on-sqlite.md" || len(fm.Executor.Receipt.Items) != 3 || fm.Executor.Receipt.Items[2].Text() != "result" {
-		t.Errorf("executor %+v", fm.Executor)
+	if fm.Executor() == nil || fm.Executor().Resource.Text() != "/playbooks/run-on-sqlite.md" || len(fm.Executor().Receipt.Items) != 3 || fm.Executor().Receipt.Items[2].Text() != "result" {
+		t.Errorf("executor %+v", fm.Executor())
 	}
-	if fm.Attester == nil || fm.Attester.Resource.Text() != "/attesters/sql_equality.py" || fm.Attester.Resource.Pos != pos(p, 14, 13) {
-		t.Errorf("attester %+v", fm.Attester)
+	if fm.Attester() == nil || fm.Attester().Resource.Text() != "/attesters/sql_equality.py" || fm.Attester().Resource.Pos != pos(p, 14, 13) {
+		t.Errorf("attester %+v", fm.Attester())
 	}
 	if len(c.Body.CodeBlocks) != 1 {
 		t.Fatalf("code blocks %+v", c.Body.CodeBlocks)
@@ -254,10 +256,10 @@ func TestAccessorsComputationFile(t *testing.T) {
 	c := concept(t, b, "computations/orders-count")
 	fm := c.Frontmatter
 	p := "computations/orders-count.md"
-	if fm.Computation.Text() != "/computations/sql/orders-by-year.sql" || fm.Computation.Pos != pos(p, 8, 14) {
-		t.Errorf("computation %+v", fm.Computation)
+	if fm.Computation().Text() != "/computations/sql/orders-by-year.sql" || fm.Computation().Pos != pos(p, 8, 14) {
+		t.Errorf("computation %+v", fm.Computation())
 	}
-	r := b.ResolvePath(c.Path, fm.Computation.Text())
+	r := b.ResolvePath(c.Path, fm.Computation().Text())
 	if !r.Exists || r.Target != "computations/sql/orders-by-year.sql" {
 		t.Errorf("computation path resolves to %+v", r)
 	}
@@ -265,15 +267,15 @@ func TestAccessorsComputationFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	phs := Placeholders(string(data), fm.Runtime.Text())
+	phs := sqllex.Placeholders(string(data), fm.Runtime().Text())
 	if len(phs) != 1 || phs[0].Name != "year" {
 		t.Errorf("placeholders %+v (the one in the comment line must not count)", phs)
 	}
 	if len(ComputationBlocks(c)) != 0 {
 		t.Errorf("no inline computation expected")
 	}
-	if fm.Attester.Resource.Text() != "builtin:sql-equality" || b.ResolvePath(c.Path, fm.Attester.Resource.Text()).Kind != RefExternal {
-		t.Errorf("builtin attester %+v", fm.Attester)
+	if fm.Attester().Resource.Text() != "builtin:sql-equality" || b.ResolvePath(c.Path, fm.Attester().Resource.Text()).Kind != RefExternal {
+		t.Errorf("builtin attester %+v", fm.Attester())
 	}
 	if fm.Verified.Shape != VerifiedAbsent {
 		t.Errorf("verified %+v", fm.Verified)
@@ -398,13 +400,13 @@ func TestFrontmatterAliasedMappings(t *testing.T) {
 		t.Fatalf("diagnostics %v", diags)
 	}
 	fm := c.Frontmatter
-	if fm.Executor == nil || fm.Executor.Resource.Text() != "/s/run.md" || len(fm.Executor.Receipt.Items) != 1 {
-		t.Errorf("executor %+v, want resource /s/run.md and one receipt field (through *ex)", fm.Executor)
-	} else if fm.Executor.Resource.Pos != pos("a.md", 3, 20) {
-		t.Errorf("executor.resource at %v, want 3:20 where it is written", fm.Executor.Resource.Pos)
+	if fm.Executor() == nil || fm.Executor().Resource.Text() != "/s/run.md" || len(fm.Executor().Receipt.Items) != 1 {
+		t.Errorf("executor %+v, want resource /s/run.md and one receipt field (through *ex)", fm.Executor())
+	} else if fm.Executor().Resource.Pos != pos("a.md", 3, 20) {
+		t.Errorf("executor.resource at %v, want 3:20 where it is written", fm.Executor().Resource.Pos)
 	}
-	if fm.Attester == nil || fm.Attester.Resource.Text() != "builtin:sql-equality" {
-		t.Errorf("attester %+v, want builtin:sql-equality (through *at)", fm.Attester)
+	if fm.Attester() == nil || fm.Attester().Resource.Text() != "builtin:sql-equality" {
+		t.Errorf("attester %+v, want builtin:sql-equality (through *at)", fm.Attester())
 	}
 	if len(fm.Sources.Items) != 1 || fm.Sources.Items[0].ID.Text() != "a" || fm.Sources.Items[0].Resource.Text() != "https://a.example" {
 		t.Errorf("sources %+v, want one entry with id a (through *src)", fm.Sources.Items)

@@ -75,12 +75,14 @@ type NotBundleError struct {
 	Msg  string
 }
 
+// Error is the message as a command prints it.
 func (e *NotBundleError) Error() string { return e.Msg }
 
 // PathError is another problem with the paths named: outside the bundle --root names, an
 // unreadable --root, standard input's folder missing (exit 2 in the CLI).
 type PathError struct{ Msg string }
 
+// Error is the message as a command prints it.
 func (e *PathError) Error() string { return e.Msg }
 
 func pathErrorf(format string, a ...any) error { return &PathError{Msg: fmt.Sprintf(format, a...)} }

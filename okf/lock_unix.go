@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/okf-tools/okf/internal/escape"
 )
 
 // LockBundle takes the bundle's write lock for holder (the command, "okf lint --fix"): an exclusive
@@ -46,7 +48,7 @@ func LockBundle(out, holder string) (unlock func(), err error) {
 			if who == "" {
 				who = "another okf command"
 			}
-			return nil, fmt.Errorf("%w: %s is writing this bundle (%s is held); run again when it has finished", ErrLocked, EscapeControl(who), name)
+			return nil, fmt.Errorf("%w: %s is writing this bundle (%s is held); run again when it has finished", ErrLocked, escape.Control(who), name)
 		}
 		return nil, fmt.Errorf("bundle lock %s: %w", name, err)
 	}

@@ -100,7 +100,7 @@ func TestDrop(t *testing.T) {
 		if c.Path != "a.md" || c.ID != "a" || fm.Present != tc.present {
 			t.Errorf("%q: dropped concept %s/%s, present %v", tc.src, c.Path, c.ID, fm.Present)
 		}
-		if fm.Type.Present() || fm.Title.Present() || len(fm.Keys) != 0 || len(fm.Tags.Items) != 0 || fm.Runtime.Present() || len(c.Body.Links) != 0 || len(c.Body.Headings) != 0 {
+		if fm.Type.Present() || fm.Title.Present() || len(fm.Keys) != 0 || len(fm.Tags.Items) != 0 || fm.Runtime().Present() || len(c.Body.Links) != 0 || len(c.Body.Headings) != 0 {
 			t.Errorf("%q: the dropped concept keeps its model: %+v %+v", tc.src, fm, c.Body)
 		}
 	}

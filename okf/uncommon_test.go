@@ -31,8 +31,8 @@ func TestUncommonShared(t *testing.T) {
 		}
 	}
 	c, _ := ParseConcept("a.md", []byte("---\ntype: Attested Computation\nruntime: sqlite\nstale_after: 2026-01-01T00:00:00Z\n---\n# T\n"))
-	if c.Frontmatter.Runtime.Text() != "sqlite" || c.Frontmatter.StaleAfter.Value.Raw != "2026-01-01T00:00:00Z" {
-		t.Errorf("runtime %q, stale_after %q", c.Frontmatter.Runtime.Text(), c.Frontmatter.StaleAfter.Value.Raw)
+	if c.Frontmatter.Runtime().Text() != "sqlite" || c.Frontmatter.StaleAfter().Value.Raw != "2026-01-01T00:00:00Z" {
+		t.Errorf("runtime %q, stale_after %q", c.Frontmatter.Runtime().Text(), c.Frontmatter.StaleAfter().Value.Raw)
 	}
 	if !reflect.DeepEqual(noUncommon, &uncommon{}) {
 		t.Fatalf("the shared empty value was written to: %+v", noUncommon)

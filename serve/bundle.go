@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/trust"
 )
@@ -505,6 +506,6 @@ func (o *Options) now() time.Time {
 
 func (o *Options) report(format string, a ...any) {
 	if o.Report != nil {
-		o.Report(okf.EscapeControl(fmt.Sprintf(format, a...)))
+		o.Report(escape.Control(fmt.Sprintf(format, a...)))
 	}
 }

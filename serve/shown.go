@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -80,7 +81,7 @@ func showActor(s string) string {
 }
 
 // stamp is an actor as the trust tool gives it: in By when valid, else in AsWritten, escaped for any
-// display (okf.EscapeControl) and clipped; with okf's reading as Kind. An absent actor is neither.
+// display (escape.Control) and clipped; with okf's reading as Kind. An absent actor is neither.
 func stamp(s string) Stamp {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -149,15 +150,15 @@ func staleNote(p *okf.Position) string {
 // cannot see, and clipped to n bytes.
 func oneLine(s string, n int) string { return clip(escapeShown(s), n) }
 
-// escapeShown is okf.EscapeControl (control characters, line and paragraph separators, bidi
+// escapeShown is escape.Control (control characters, line and paragraph separators, bidi
 // controls, invalid UTF-8, `##[`) and, besides, every rune that renders as nothing or as a blank
 // that is not a space: format characters (Cf: zero-width spaces and joiners, the tag characters
 // U+E0000–U+E007F, soft hyphen, bidi marks), other default-ignorable code points (the Hangul
 // fillers, U+034F, U+115F, U+1160, U+3164, U+FFA0), variation selectors, private-use, surrogate and
 // unassigned code points. They are written \uXXXX (or \UXXXXXXXX). Printers other than the
-// server's answers keep okf.EscapeControl: a terminal shows such runes as the text's author meant.
+// server's answers keep escape.Control: a terminal shows such runes as the text's author meant.
 func escapeShown(s string) string {
-	s = okf.EscapeControl(s)
+	s = escape.Control(s)
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -252,7 +252,7 @@ func (s *Server) freshness(d *doc) string {
 	if d.concept == nil {
 		return trust.FreshNone
 	}
-	sa := d.concept.Frontmatter.StaleAfter
+	sa := d.concept.Frontmatter.StaleAfter()
 	if !sa.Usable() {
 		return trust.FreshNone
 	}
@@ -456,7 +456,7 @@ func (s *Server) trustLine(snap *snapshot, d *doc) string {
 	if r != nil && r.ChangedSinceVerified {
 		parts = append(parts, "changed since verified")
 	}
-	sa := d.concept.Frontmatter.StaleAfter
+	sa := d.concept.Frontmatter.StaleAfter()
 	switch f := s.freshness(d); f {
 	case trust.FreshNone:
 		parts = append(parts, "no stale_after")
@@ -648,8 +648,8 @@ func (s *Server) trust(_ context.Context, _ *mcp.CallToolRequest, in TrustIn) (*
 		ID: d.id, Tier: d.tier.String(), Status: d.status.String(), Freshness: s.freshness(d),
 		Verified: []Stamp{}, Sources: []Source{}, DerivesFrom: []string{}, FlaggedUpstream: []trust.Upstream{}, UsedBy: []string{},
 	}
-	if f.StaleAfter.Usable() {
-		out.StaleAfter = when(f.StaleAfter.Time, f.StaleAfter.Approximate())
+	if f.StaleAfter().Usable() {
+		out.StaleAfter = when(f.StaleAfter().Time, f.StaleAfter().Approximate())
 	}
 	for _, v := range f.Verified.Entries {
 		if len(out.Verified) == maxList {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -135,29 +136,29 @@ func catalog(b *okf.Bundle, carried []string, now time.Time) string {
 	for _, d := range dirs {
 		heading := "(root)"
 		if d != "" {
-			heading = okf.EscapeMarkdown(d) + "/"
+			heading = escape.Markdown(d) + "/"
 		}
 		fmt.Fprintf(&w, "\n## %s\n\n| file | title | type | tier | status | %s |\n|---|---|---|---|---|---|\n", heading, last)
 		for _, p := range byDir[d] {
-			cell := fmt.Sprintf("[%s](%s)", okf.EscapeMarkdown(path.Base(p)), link(BundleDir+"/"+p))
+			cell := fmt.Sprintf("[%s](%s)", escape.Markdown(path.Base(p)), link(BundleDir+"/"+p))
 			c := b.ConceptAt(p)
 			switch {
 			case c != nil:
 				f := c.Frontmatter
 				title := ""
 				if t := plain(f.Title.Text(), maxTitle); t != "" {
-					title = quote(okf.EscapeMarkdown(t))
+					title = quote(escape.Markdown(t))
 				}
 				typ := ""
 				if t := plain(f.Type.Text(), maxTitle); t != "" {
-					typ = quote(okf.EscapeMarkdown(t))
+					typ = quote(escape.Markdown(t))
 				}
 				st, _ := okf.StatusOf(f.Status)
 				stale := ""
-				if f.StaleAfter.Usable() || f.StaleAfter.Raw != "" {
+				if f.StaleAfter().Usable() || f.StaleAfter().Raw != "" {
 					if now.IsZero() {
-						stale = okf.EscapeMarkdown(plain(f.StaleAfter.Raw, 40))
-					} else if okf.FreshnessOf(f.StaleAfter, now, 0).Stale {
+						stale = escape.Markdown(plain(f.StaleAfter().Raw, 40))
+					} else if okf.FreshnessOf(f.StaleAfter(), now, 0).Stale {
 						stale = "stale"
 					} else {
 						stale = "no"

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -181,7 +182,7 @@ var BudgetFormats = []string{"text", "json", "markdown"}
 func WriteBudget(w io.Writer, r *Budget, format string) error {
 	switch format {
 	case "json":
-		return okf.EncodeJSONLog(w, r, "  ", true)
+		return escape.EncodeJSONLog(w, r, "  ", true)
 	case "markdown":
 		return writeBudgetMarkdown(w, r)
 	case "text":
@@ -192,7 +193,7 @@ func WriteBudget(w io.Writer, r *Budget, format string) error {
 
 func writeBudgetText(w io.Writer, r *Budget) error {
 	var b strings.Builder
-	esc := okf.EscapeControl
+	esc := escape.Control
 	fmt.Fprintf(&b, "skill %s, in %s tokens\n\n", esc(r.Skill), r.Tokenizer)
 	fmt.Fprintf(&b, "level 1  metadata (name, description)  %7d\n", r.Metadata.Tokens)
 	fmt.Fprintf(&b, "level 2  SKILL.md body                 %7d  (guideline %d)\n", r.Body.Tokens, BodyGuideline)
@@ -231,8 +232,8 @@ func writeBudgetText(w io.Writer, r *Budget) error {
 
 func writeBudgetMarkdown(w io.Writer, r *Budget) error {
 	var b strings.Builder
-	md := okf.EscapeMarkdown
-	fmt.Fprintf(&b, "### Context budget of skill %s (%s tokens)\n\n", okf.EscapeMarkdownCode(r.Skill), r.Tokenizer)
+	md := escape.Markdown
+	fmt.Fprintf(&b, "### Context budget of skill %s (%s tokens)\n\n", escape.MarkdownCode(r.Skill), r.Tokenizer)
 	b.WriteString("| level | what | tokens |\n|---|---|---:|\n")
 	fmt.Fprintf(&b, "| 1 | metadata (name, description) | %d |\n", r.Metadata.Tokens)
 	fmt.Fprintf(&b, "| 2 | SKILL.md body (guideline %d) | %d |\n", BodyGuideline, r.Body.Tokens)

@@ -20,6 +20,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -481,4 +482,4 @@ func link(p string) string {
 }
 
 // shown is a path as the skill's Markdown shows it: escaped, at most maxShownPath characters.
-func shown(p string) string { return okf.EscapeMarkdown(plain(p, maxShownPath)) }
+func shown(p string) string { return escape.Markdown(plain(p, maxShownPath)) }

@@ -7,7 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/suggest"
 )
 
 // Formats lists the output formats, in the order the help text shows them.
@@ -43,7 +44,7 @@ func Write(w io.Writer, r *Report, format string, o WriteOptions) error {
 	case "html":
 		return writeHTML(w, r, o)
 	}
-	return okf.UnknownValue("format", format, Formats)
+	return suggest.UnknownValue("format", format, Formats)
 }
 
 // approxMark follows every value read conservatively from a date-only or offset-less timestamp.
@@ -346,7 +347,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 	if o.Width > 0 {
 		w = &fitWriter{w: ew, width: o.Width}
 	}
-	esc := okf.EscapeControl
+	esc := escape.Control
 	paint := func(colour, s string) string {
 		if o.Color {
 			return colour + s + reset
@@ -512,10 +513,10 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeJSON writes the report as okf writes all JSON (okf.EncodeJSONLog): the same values, with
+// writeJSON writes the report as okf writes all JSON (escape.EncodeJSONLog): the same values, with
 // no `##[`, control, bidi or separator character raw, whatever the bundle's titles and actors hold.
 func writeJSON(w io.Writer, r *Report) error {
-	return okf.EncodeJSONLog(w, r, "  ", false)
+	return escape.EncodeJSONLog(w, r, "  ", false)
 }
 
 // concepts counts concepts in words: "1 concept", "7 concepts".

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -117,11 +118,11 @@ func TestHostileMarkdown(t *testing.T) {
 			t.Errorf("markdown holds %q unescaped", bad)
 		}
 	}
-	// The title is there, escaped as okf.EscapeMarkdown does it; the ID is a code span.
-	if !strings.Contains(out, okf.EscapeMarkdown(hostileTitle)) {
+	// The title is there, escaped as escape.Markdown does it; the ID is a code span.
+	if !strings.Contains(out, escape.Markdown(hostileTitle)) {
 		t.Error("the title is not printed escaped")
 	}
-	if !strings.Contains(out, okf.EscapeMarkdownCode(id)) {
+	if !strings.Contains(out, escape.MarkdownCode(id)) {
 		t.Error("the ID is not printed as a code span")
 	}
 
@@ -147,8 +148,8 @@ func TestHostileMarkdown(t *testing.T) {
 		t.Errorf("the title's cell = %q, want the title as text", cell)
 	}
 	idCell := regexp.MustCompile(`<tr>\s*<td><code>([^<]*)</code></td>\s*<td>Attested Computation</td>`).FindStringSubmatch(h)
-	if idCell == nil || stdhtml.UnescapeString(idCell[1]) != okf.EscapeControl(id) {
-		t.Errorf("the ID's cell = %q, want %q as code", idCell, okf.EscapeControl(id))
+	if idCell == nil || stdhtml.UnescapeString(idCell[1]) != escape.Control(id) {
+		t.Errorf("the ID's cell = %q, want %q as code", idCell, escape.Control(id))
 	}
 }
 
@@ -176,7 +177,7 @@ func TestHostileHTML(t *testing.T) {
 	}
 	found := false
 	for _, c := range data.C {
-		if c[0] == okf.EscapeControl(id) {
+		if c[0] == escape.Control(id) {
 			found = true
 			if c[1] != hostileTitle {
 				t.Errorf("title in the data = %q, want %q", c[1], hostileTitle)

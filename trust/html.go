@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
 )
 
 // The page is one self-contained file: inline CSS, inline JS and inline SVG, and a Content Security
@@ -40,7 +40,7 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 		"sub": func(a, b float64) float64 { return a - b },
 		// esc shows control characters and bidi overrides of bundle text as visible escapes;
 		// html/template then makes the text inert HTML.
-		"esc": okf.EscapeControl,
+		"esc": escape.Control,
 		// light reports the palette colours that take dark text.
 		"light": func(class string) bool {
 			return slices.Contains([]string{"machine", "unverified", "draft", "fresh", "expiring", "none"}, class)
@@ -253,7 +253,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				if n > 1 {
 					tk.IDs += ", "
 				}
-				tk.IDs += okf.EscapeControl(c.ID)
+				tk.IDs += escape.Control(c.ID)
 			} else if n == 21 {
 				tk.IDs += ", …"
 			}
@@ -301,7 +301,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	strs := map[string]int{"": 0}
 	data := pageData{S: []string{""}, C: [][]any{}, Q: [][]any{}}
 	str := func(v string) int {
-		v = okf.EscapeControl(v)
+		v = escape.Control(v)
 		if i, ok := strs[v]; ok {
 			return i
 		}
@@ -339,7 +339,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		if c.AttesterProblem != "" {
 			fl = append(fl, "attester")
 		}
-		esc := okf.EscapeControl
+		esc := escape.Control
 		data.C = append(data.C, []any{esc(c.ID), esc(c.Title), str(c.Type), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
 			by(c.Generated), at(c.Generated), at(c.StaleAfter), str(c.Freshness), c.Sources, str(strings.Join(fl, ", ")),
 			esc(up), upWhy, upMore, str(extra)})
@@ -352,11 +352,11 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 	if r.Changes != nil {
 		base = r.Changes.Base
 	}
-	plain := inline{id: okf.EscapeControl, text: okf.EscapeControl, approx: approxMark}
+	plain := inline{id: escape.Control, text: escape.Control, approx: approxMark}
 	for i, q := range r.Queue {
 		ev := evidence(q, base, plain)
 		if i < top {
-			p.Queue = append(p.Queue, htmlQueueItem{N: i + 1, ID: okf.EscapeControl(q.ID), Touched: q.Touched, Evidence: ev})
+			p.Queue = append(p.Queue, htmlQueueItem{N: i + 1, ID: escape.Control(q.ID), Touched: q.Touched, Evidence: ev})
 			continue
 		}
 		touched := 0
@@ -376,7 +376,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				p.LineMore++
 				continue
 			}
-			p.Lineage = append(p.Lineage, okf.EscapeControl(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), u.chainText())))
+			p.Lineage = append(p.Lineage, escape.Control(fmt.Sprintf("%s derives from %s (%s): %s", c.ID, u.ID, strings.Join(u.Reasons, ", "), u.chainText())))
 		}
 	}
 	for _, c := range r.Concepts {
@@ -385,7 +385,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 				p.NotesMore++
 				continue
 			}
-			p.Notes = append(p.Notes, okf.EscapeControl(fmt.Sprintf("%s: %s", c.Path, n)))
+			p.Notes = append(p.Notes, escape.Control(fmt.Sprintf("%s: %s", c.Path, n)))
 		}
 	}
 	return pageTmpl().Execute(w, p)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/escape"
 )
 
 // DefaultMaxChars is the default --max-bytes budget of the Markdown report: the 65,536 characters a
@@ -19,9 +19,9 @@ const MinMaxChars = 2048
 const DefaultTop = 50
 
 // Every bundle string in the Markdown report is text, never markup: IDs and paths are code spans
-// (okf.EscapeMarkdownCode, which no content can close), titles, types, actors and notes are
-// escaped with okf.EscapeMarkdown (no link, image, mention, HTML tag or table break).
-var mdInline = inline{id: okf.EscapeMarkdownCode, text: okf.EscapeMarkdown, approx: `\~`}
+// (escape.MarkdownCode, which no content can close), titles, types, actors and notes are
+// escaped with escape.Markdown (no link, image, mention, HTML tag or table break).
+var mdInline = inline{id: escape.MarkdownCode, text: escape.Markdown, approx: `\~`}
 
 // mdBudget writes Markdown without passing max characters (0: no limit). GitHub refuses a comment
 // with "Body is too long (maximum is 65536 characters)": characters, not bytes. A character is

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -366,10 +367,10 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	}
 	rc.ChangedSinceVerified = okf.ChangedSinceVerified(f)
 
-	fr := okf.FreshnessOf(f.StaleAfter, opts.Now, opts.ExpiringWithin)
-	rc.timeNote("stale_after", f.StaleAfter)
+	fr := okf.FreshnessOf(f.StaleAfter(), opts.Now, opts.ExpiringWithin)
+	rc.timeNote("stale_after", f.StaleAfter())
 	switch {
-	case !f.StaleAfter.Usable():
+	case !f.StaleAfter().Usable():
 		rc.Freshness = FreshNone
 	case fr.Stale:
 		rc.Freshness = FreshStale
@@ -378,7 +379,7 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	default:
 		rc.Freshness = FreshFresh
 	}
-	if f.StaleAfter.Usable() {
+	if f.StaleAfter().Usable() {
 		rc.StaleAfter = &Stamp{At: fr.Since, Approximate: fr.Approximate}
 	}
 
@@ -403,9 +404,9 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 
 	if okf.IsAttestedComputation(f) {
 		rc.computation = true
-		rc.Runtime = strings.TrimSpace(f.Runtime.Text())
-		if f.Attester != nil {
-			rc.Attester = strings.TrimSpace(f.Attester.Resource.Text())
+		rc.Runtime = strings.TrimSpace(f.Runtime().Text())
+		if f.Attester() != nil {
+			rc.Attester = strings.TrimSpace(f.Attester().Resource.Text())
 		}
 		rc.AttesterProblem = attesterProblem(b, c, rc.Attester, opts.Builtins)
 	}
@@ -447,7 +448,7 @@ func attesterProblem(b *okf.Bundle, c *okf.Concept, res string, builtins []strin
 // the bundle's folder, else "bundle". rows are every concept's row, for the folders and types.
 func bundleName(b *okf.Bundle, rows []*Concept) string {
 	if x := b.RootIndex(); x != nil {
-		if fm := x.Frontmatter; fm != nil && fm.Present && fm.OKFVersion.Kind == okf.Scalar && okf.NewerVersion(fm.OKFVersion.Raw) && fm.Title.IsString() {
+		if fm := x.Frontmatter; fm != nil && fm.Present && fm.OKFVersion().Kind == okf.Scalar && okf.NewerVersion(fm.OKFVersion().Raw) && fm.Title.IsString() {
 			if t := oneLineTitle(fm.Title.Text()); t != "" {
 				return t
 			}
@@ -1070,7 +1071,7 @@ func ParseFailOn(vals []string) ([]string, error) {
 	for _, v := range vals {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(FailOn, v) {
-			return nil, okf.UnknownValue("condition", v, FailOn)
+			return nil, suggest.UnknownValue("condition", v, FailOn)
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

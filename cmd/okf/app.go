@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
-	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -172,18 +172,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	var ee *exitError
 	if errors.As(err, &ee) {
 		for _, l := range ee.lines {
-			fmt.Fprintf(stderr, "%s\n", okf.EscapeLineStart(l))
+			fmt.Fprintf(stderr, "%s\n", escape.LineStart(l))
 		}
 		if ee.msg != "" {
-			fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(ee.msg))
+			fmt.Fprintf(stderr, "okf: %s\n", escape.Control(ee.msg))
 		}
 		if ee.hint != "" {
-			fmt.Fprintf(stderr, "%s\n", okf.EscapeControl(ee.hint))
+			fmt.Fprintf(stderr, "%s\n", escape.Control(ee.hint))
 		}
 		return ee.code
 	}
 	// Anything urfave/cli reports itself (unknown command, flag parse errors) is bad usage.
-	fmt.Fprintf(stderr, "okf: %s\n", okf.EscapeControl(err.Error()))
+	fmt.Fprintf(stderr, "okf: %s\n", escape.Control(err.Error()))
 	return exitUsage
 }
 

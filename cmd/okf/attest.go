@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -100,7 +102,7 @@ func (p painter) outcome(o attest.Outcome) string {
 	case attest.Fail:
 		return p.paint(ansiRed, string(o))
 	}
-	return p.paint(ansiYellow, okf.EscapeControl(string(o)))
+	return p.paint(ansiYellow, escape.Control(string(o)))
 }
 
 func allowOutsideFlag() cli.Flag {
@@ -195,7 +197,7 @@ func subcommand(name, usage, argsUsage, desc string, flags []cli.Flag, action fu
 		switch f := aliased(c2, "format", "f", "text"); {
 		case name == "check", f == "", f == "text", f == "json": // check takes okf lint's formats
 		default:
-			return usageErr("attest %s: --format: %v", name, okf.UnknownValue("format", f, []string{"text", "json"}))
+			return usageErr("attest %s: --format: %v", name, suggest.UnknownValue("format", f, []string{"text", "json"}))
 		}
 		// --color too is checked before anything runs (attest run would otherwise query first).
 		if err := checkColor(c2); err != nil {
@@ -225,11 +227,11 @@ func loadAttest(c *cli.Context, path string) (*attest.Loaded, error) {
 	return l, nil
 }
 
-// writeJSON writes v as indented JSON as okf writes all JSON (okf.EncodeJSONLog): no `##[` a CI
+// writeJSON writes v as indented JSON as okf writes all JSON (escape.EncodeJSONLog): no `##[` a CI
 // runner would read as a command, no control, bidi or separator character raw, even inside the
 // raw JSON an attester or a receipt file supplied.
 func writeJSON(w io.Writer, v any) error {
-	return okf.EncodeJSONLog(w, v, "  ", false)
+	return escape.EncodeJSONLog(w, v, "  ", false)
 }
 
 func attestListCommand(e *env) *cli.Command {
@@ -269,7 +271,7 @@ func attestListCommand(e *env) *cli.Command {
 				}
 				under := ""
 				if scope != "" {
-					under = " under " + okf.EscapeControl(scope) + " (the list is limited to it)"
+					under = " under " + escape.Control(scope) + " (the list is limited to it)"
 				}
 				fmt.Fprintf(w, "%s%s\n", countOf(len(comps), "attested computation"), under)
 			})
@@ -284,16 +286,16 @@ func nonNil(c []*attest.Computation) []*attest.Computation {
 }
 
 // printComputation writes a computation's contract. Every value comes from the bundle and is
-// escaped (okf.EscapeControl; the ID, which starts a line, with okf.EscapeLineStart). show turns a
+// escaped (escape.Control; the ID, which starts a line, with escape.LineStart). show turns a
 // bundle path into the path okf lint prints (from the working directory), so an inline block's
 // position opens in an editor as a finding's does.
 func printComputation(w io.Writer, comp *attest.Computation, show func(string) string, p painter) {
-	esc := okf.EscapeControl
+	esc := escape.Control
 	title := ""
 	if comp.Title != "" {
 		title = "  (" + esc(comp.Title) + ")"
 	}
-	fmt.Fprintf(w, "%s%s\n", p.paint(ansiBold, okf.EscapeLineStart(comp.ID)), title)
+	fmt.Fprintf(w, "%s%s\n", p.paint(ansiBold, escape.LineStart(comp.ID)), title)
 	rt := comp.Runtime
 	if rt == "" {
 		rt = "(none)"
@@ -443,11 +445,11 @@ func attestCheckFindings(b *okf.Bundle, comps []*attest.Computation) []okf.Diagn
 	fields := map[okf.Position]bool{}
 	for _, c := range comps {
 		fm := c.Concept.Frontmatter
-		if fm.Computation.Present() {
-			fields[fm.Computation.Pos] = true
+		if fm.Computation().Present() {
+			fields[fm.Computation().Pos] = true
 		}
-		if fm.Executor != nil && fm.Executor.Resource.Present() {
-			fields[fm.Executor.Resource.Pos] = true
+		if fm.Executor() != nil && fm.Executor().Resource.Present() {
+			fields[fm.Executor().Resource.Pos] = true
 		}
 	}
 	for _, d := range lint.Run(b, lint.Options{Rules: []*lint.Rule{lint.PathEscapes}}) {
@@ -605,8 +607,8 @@ func ptr(s string) *string { return &s }
 // the bundle or the attester: escaped, so none can start a line or carry a control sequence (each
 // stderr line is shown on a line of its own, and cannot begin a workflow command).
 func printResult(w io.Writer, r *attest.Result, p painter) {
-	esc := okf.EscapeControl
-	fmt.Fprintf(w, "%s: %s\n", okf.EscapeLineStart(r.Concept), p.outcome(r.Outcome))
+	esc := escape.Control
+	fmt.Fprintf(w, "%s: %s\n", escape.LineStart(r.Concept), p.outcome(r.Outcome))
 	kind := r.Kind
 	if kind == "" {
 		kind = "not runnable"
@@ -624,7 +626,7 @@ func printResult(w io.Writer, r *attest.Result, p painter) {
 	if r.StderrTail != "" {
 		fmt.Fprintf(w, "  stderr:\n")
 		for _, l := range strings.Split(r.StderrTail, "\n") {
-			fmt.Fprintf(w, "    %s\n", okf.EscapeLineStart(l))
+			fmt.Fprintf(w, "    %s\n", escape.LineStart(l))
 		}
 	}
 }
@@ -636,7 +638,7 @@ func oneLineJSON(b []byte) string {
 	if err := json.Compact(&buf, b); err == nil {
 		b = buf.Bytes()
 	}
-	return okf.EscapeControl(string(b))
+	return escape.Control(string(b))
 }
 
 func attestRunCommand(e *env) *cli.Command {
@@ -698,7 +700,7 @@ func attestRunCommand(e *env) *cli.Command {
 			}
 			// Escaped once, here: the file written, the attester's request and what is printed
 			// hold the same bytes (the same JSON values as rec).
-			recJSON = okf.EscapeJSONLog(recJSON)
+			recJSON = escape.JSONLog(recJSON)
 			if out := c.String("receipt-out"); out != "" {
 				if err := okf.WriteFileAtomic(out, indentJSON(recJSON), 0o644); err != nil {
 					return fatalErr("--receipt-out: cannot write %q: %v", out, unwrapPathErr(err))
@@ -715,7 +717,7 @@ func attestRunCommand(e *env) *cli.Command {
 			err = attestReport(c, e, map[string]any{"receipt": rec, "attestation": res}, func(w io.Writer, p painter) {
 				fmt.Fprintf(w, "receipt:\n%s", indentJSON(recJSON))
 				if rec.Error != nil {
-					fmt.Fprintf(w, "%s %s\n", p.paint(ansiRed, "run failed:"), okf.EscapeControl(*rec.Error))
+					fmt.Fprintf(w, "%s %s\n", p.paint(ansiRed, "run failed:"), escape.Control(*rec.Error))
 				}
 				printResult(w, res, p)
 			})

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +32,7 @@ func checkColor(c *cli.Context) error {
 	case "auto", "always", "never", "":
 		return nil
 	default:
-		return usageErr("--color: %v", okf.UnknownValue("value", v, []string{"auto", "always", "never"}))
+		return usageErr("--color: %v", suggest.UnknownValue("value", v, []string{"auto", "always", "never"}))
 	}
 }
 

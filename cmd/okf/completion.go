@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -73,7 +73,7 @@ func completionCommand(e *env) *cli.Command {
 				}
 				fmt.Fprint(e.stdout, s)
 			default:
-				return usageErr("completion: %v", okf.UnknownValue("shell", c.Args().First(), []string{"bash", "zsh", "fish"}))
+				return usageErr("completion: %v", suggest.UnknownValue("shell", c.Args().First(), []string{"bash", "zsh", "fish"}))
 			}
 			return nil
 		},

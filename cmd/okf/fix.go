@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 )
@@ -15,7 +16,7 @@ func printFixes(e *env, b lint.BundleRun, dryRun, quiet, failed bool) (diffed bo
 	res, show := b.Fix, b.Display
 	for _, f := range res.Unproven {
 		// Not written: its findings stay in the report.
-		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", okf.EscapeLineStart(show(f.Path)), okf.EscapeControl(f.Unproven.Error()))
+		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", escape.LineStart(show(f.Path)), escape.Control(f.Unproven.Error()))
 	}
 	if failed {
 		return false
@@ -30,7 +31,7 @@ func printFixes(e *env, b lint.BundleRun, dryRun, quiet, failed bool) (diffed bo
 	}
 	for _, p := range res.Refused {
 		pos := okf.Position{Path: show(p.Path), Line: 1, Col: 1}
-		fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Why))
+		fmt.Fprintf(e.stderr, "okf: %s: %s\n", escape.LineStart(pos.String()), escape.Control(p.Why))
 	}
 	if len(res.Refused) == 0 && res.Fixed > 0 && !quiet {
 		fmt.Fprintf(e.stderr, "okf: fixed %s in %s\n", countOf(res.Fixed, "finding"), countOf(len(res.Files), "file"))

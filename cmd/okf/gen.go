@@ -12,6 +12,10 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/generate"
+	"github.com/okf-tools/okf/internal/bytesize"
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/suggest"
+	"github.com/okf-tools/okf/internal/textdiff"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -40,7 +44,7 @@ func genCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "authors", Usage: "authors file (keys to names, YAML) or folder of author documents at `PATH`", DefaultText: "the engine's"},
 			&cli.BoolFlag{Name: "md-as-mdx", Usage: "read .md posts as MDX (--md-as-mdx=false to turn off)", DefaultText: "the engine's"},
 			&cli.BoolFlag{Name: "skip-future", Usage: "leave out posts published after --now (scheduled posts)"},
-			&cli.StringFlag{Name: "max-file-size", Usage: "skip posts larger than `SIZE` (e.g. 512KiB, 8MiB)", Value: okf.FormatSize(generate.MaxPostSize)},
+			&cli.StringFlag{Name: "max-file-size", Usage: "skip posts larger than `SIZE` (e.g. 512KiB, 8MiB)", Value: bytesize.Format(generate.MaxPostSize)},
 			&cli.StringFlag{Name: "out", Usage: "bundle `DIR` to write"},
 			&cli.StringFlag{Name: "concepts", Usage: "concept map `FILE` (name: slug, or name: {post, type, title, tags})"},
 			&cli.BoolFlag{Name: "all", Usage: "one concept per post, named by slug"},
@@ -93,12 +97,12 @@ func genCommand(e *env) *cli.Command {
 				}
 			}
 			if note := opts.SiteInfo.Describe(); note != "" {
-				fmt.Fprintf(e.stderr, "okf: note: %s\n", okf.EscapeControl(note))
+				fmt.Fprintf(e.stderr, "okf: note: %s\n", escape.Control(note))
 			}
 			for _, list := range [][]generate.PostProblem{plan.Problems, plan.Warnings} {
 				for _, p := range list {
 					p.Pos.Path = filepath.ToSlash(filepath.Join(opts.Posts, filepath.FromSlash(p.Pos.Path)))
-					fmt.Fprintf(e.stderr, "okf: warning: %s\n", okf.EscapeControl(p.String()))
+					fmt.Fprintf(e.stderr, "okf: warning: %s\n", escape.Control(p.String()))
 				}
 			}
 			if n := len(plan.Recovered); n > 0 {
@@ -107,7 +111,7 @@ func genCommand(e *env) *cli.Command {
 			if skipped := plan.Count(generate.Skipped); res.Withheld {
 				for _, a := range plan.Actions {
 					if a.Kind == generate.Skipped {
-						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
+						fmt.Fprintf(e.stderr, "okf: skipped %q: %s\n", a.Name, escape.Control(a.Reason))
 					}
 				}
 				fmt.Fprintf(e.stderr, "okf: --strict: %d skipped concept(s), %d unreadable post(s); nothing written\n", skipped, len(plan.Problems))
@@ -117,7 +121,7 @@ func genCommand(e *env) *cli.Command {
 				// As every --dry-run: the diff on stdout (for git apply), what it leaves out on stderr.
 				for _, a := range plan.Actions {
 					if a.Kind == generate.Skipped {
-						fmt.Fprintf(e.stderr, "okf: would skip %q: %s\n", a.Name, okf.EscapeControl(a.Reason))
+						fmt.Fprintf(e.stderr, "okf: would skip %q: %s\n", a.Name, escape.Control(a.Reason))
 					}
 				}
 				printChangeDiff(e, opts.Out, plan.Files)
@@ -147,7 +151,7 @@ func genCommand(e *env) *cli.Command {
 // printPlan writes one line per concept and per index or log file, then a count. A preview says
 // what would happen ("create"), a run what did ("created"): only the first `written` files of the
 // plan, so a failed write is never reported as done. Paths and reasons come from the posts:
-// escaped (okf.EscapeControl), so none can start a line of its own.
+// escaped (escape.Control), so none can start a line of its own.
 func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 	verb := func(k generate.ActionKind) string {
 		if !preview {
@@ -164,13 +168,13 @@ func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 	for _, a := range plan.Actions {
 		switch {
 		case a.Kind == generate.Skipped:
-			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, okf.EscapeControl(a.Reason))
+			fmt.Fprintf(e.stdout, "%-9s %q: %s\n", verb(a.Kind), a.Name, escape.Control(a.Reason))
 		case (a.Kind == generate.Created || a.Kind == generate.Updated) && !done[a.Path]:
 			conceptFiles[a.Path] = true
 			continue // not written
 		default:
 			conceptFiles[a.Path] = true
-			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), okf.EscapeControl(a.Path))
+			fmt.Fprintf(e.stdout, "%-9s %s\n", verb(a.Kind), escape.Control(a.Path))
 		}
 		counts[a.Kind]++
 	}
@@ -182,7 +186,7 @@ func printPlan(e *env, plan *generate.Plan, preview bool, written int) {
 		if !preview {
 			v += "d"
 		}
-		fmt.Fprintf(e.stdout, "%-9s %s\n", v, okf.EscapeControl(f.Path))
+		fmt.Fprintf(e.stdout, "%-9s %s\n", v, escape.Control(f.Path))
 	}
 	fmt.Fprintf(e.stdout, "%d created, %d updated, %d unchanged, %d skipped\n",
 		counts[generate.Created], counts[generate.Updated], counts[generate.Unchanged], counts[generate.Skipped])
@@ -230,14 +234,14 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		opts.MarkdownIsMDX = cfg.MarkdownIsMDX
 	}
 	if size := str("max-file-size", cfg.MaxFileSize, false); size != "" {
-		n, err := okf.ParseSize(size)
+		n, err := bytesize.Parse(size)
 		if err != nil {
 			return opts, usageErr("--max-file-size: %v", err)
 		}
 		if !c.IsSet("max-file-size") && n > lint.MaxConfigFileSize {
 			// okf-gen.yaml lies in the checkout: like .okf.yaml, it cannot raise the limit far.
 			return opts, usageErr("%s: max-file-size %s is over the %s a configuration file may set (raise it past that with --max-file-size)",
-				cfgPath, okf.FormatSize(n), okf.FormatSize(lint.MaxConfigFileSize))
+				cfgPath, bytesize.Format(n), bytesize.Format(lint.MaxConfigFileSize))
 		}
 		opts.MaxFileSize = n
 	}
@@ -297,13 +301,13 @@ func genOptions(c *cli.Context, e *env) (generate.Options, error) {
 		return opts, usageErr("--site %q: expected an absolute http(s) URL such as https://blog.example.com", opts.Site)
 	}
 	if _, err := generate.LookupEngine(opts.Engine); err != nil {
-		return opts, usageErr("--engine: %v", okf.UnknownValue("engine", opts.Engine, generate.EngineNames()))
+		return opts, usageErr("--engine: %v", suggest.UnknownValue("engine", opts.Engine, generate.EngineNames()))
 	}
 	switch {
 	case opts.DescriptionLength < 2:
 		return opts, usageErr("--description-length %d: expected at least 2", opts.DescriptionLength)
 	case opts.GroupBy != generate.GroupByDirectory && opts.GroupBy != generate.GroupByType:
-		return opts, usageErr("--group-by: %v", okf.UnknownValue("grouping", opts.GroupBy, []string{generate.GroupByDirectory, generate.GroupByType}))
+		return opts, usageErr("--group-by: %v", suggest.UnknownValue("grouping", opts.GroupBy, []string{generate.GroupByDirectory, generate.GroupByType}))
 	}
 	if fi, err := os.Stat(opts.Posts); err != nil || !fi.IsDir() {
 		return opts, fatalErr("posts folder %q cannot be read: expected a folder of .md/.mdx posts", opts.Posts)
@@ -385,7 +389,7 @@ func indexCommand(e *env) *cli.Command {
 			}
 			g := c.String("group-by")
 			if g != generate.GroupByDirectory && g != generate.GroupByType {
-				return usageErr("--group-by: %v", okf.UnknownValue("grouping", g, []string{generate.GroupByDirectory, generate.GroupByType}))
+				return usageErr("--group-by: %v", suggest.UnknownValue("grouping", g, []string{generate.GroupByDirectory, generate.GroupByType}))
 			}
 			// The bundle is found as okf lint finds it: a folder below the root regenerates its own
 			// indexes and those below, as folder indexes of the bundle found above (never a root
@@ -411,7 +415,7 @@ func indexCommand(e *env) *cli.Command {
 					if would {
 						v = "would " + ch.Verb()
 					}
-					fmt.Fprintf(e.stdout, "%s %s\n", v, okf.EscapeControl(show(ch.Path)))
+					fmt.Fprintf(e.stdout, "%s %s\n", v, escape.Control(show(ch.Path)))
 				}
 			}
 			if err != nil && (preview || written == 0) {
@@ -444,7 +448,7 @@ func indexCommand(e *env) *cli.Command {
 func printChangeDiff(e *env, root string, changes []okf.FileChange) {
 	var d strings.Builder
 	for _, ch := range changes {
-		d.WriteString(okf.ChangeDiff(displayPath(root, ch.Path), ch.Old, ch.New))
+		d.WriteString(textdiff.Unified(displayPath(root, ch.Path), ch.Old, ch.New))
 	}
 	if d.Len() == 0 {
 		fmt.Fprintln(e.stderr, "okf: nothing to change")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
 )
@@ -19,7 +20,7 @@ func flagMaxFileSize(c *cli.Context) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	n, err := okf.ParseSize(s)
+	n, err := bytesize.Parse(s)
 	if err != nil {
 		return 0, usageErr("--max-file-size: %v", err)
 	}

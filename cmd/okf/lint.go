@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/lint"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -160,7 +161,7 @@ func lintCommand(e *env) *cli.Command {
 			}
 			res, err := lint.Lint(c.Context, req)
 			if len(res.Skipped) > 0 && !c.Bool("quiet") {
-				fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(res.Skipped), "file"), okf.EscapeControl(strings.Join(res.Skipped, ", ")))
+				fmt.Fprintf(e.stderr, "okf: skipped %s in no OKF bundle: %s\n", countOf(len(res.Skipped), "file"), escape.Control(strings.Join(res.Skipped, ", ")))
 			}
 			diffed := false
 			for _, b := range res.Bundles {
@@ -185,7 +186,7 @@ func lintCommand(e *env) *cli.Command {
 				return nil
 			case req.WriteBaseline && res.BaselineWritten != "":
 				if !c.Bool("quiet") {
-					fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(res.Recorded, "finding"), okf.EscapeControl(res.BaselineWritten))
+					fmt.Fprintf(e.stderr, "okf: recorded %s in %s\n", countOf(res.Recorded, "finding"), escape.Control(res.BaselineWritten))
 				}
 				return nil
 			}

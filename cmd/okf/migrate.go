@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/migrate"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -51,14 +52,14 @@ func migrateCommand(e *env) *cli.Command {
 				return openErr(err, "")
 			}
 			plan := res.Plan // with an error of writing it: its problems are still said
-			show := func(p string) string { return okf.EscapeControl(displayPath(root, p)) }
+			show := func(p string) string { return escape.Control(displayPath(root, p)) }
 			for _, p := range plan.Left {
 				pos := p.Pos
 				pos.Path = displayPath(root, pos.Path)
 				if p.Pos.Path == "" {
 					pos.Path = root // about the bundle as a whole
 				}
-				fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
+				fmt.Fprintf(e.stderr, "okf: %s: %s\n", escape.LineStart(pos.String()), escape.Control(p.Message))
 			}
 			switch {
 			case c.Bool("dry-run"):
@@ -83,7 +84,7 @@ func migrateCommand(e *env) *cli.Command {
 			for _, p := range refused {
 				pos := p.Pos
 				pos.Path = displayPath(root, pos.Path)
-				fmt.Fprintf(e.stderr, "okf: %s: %s\n", okf.EscapeLineStart(pos.String()), okf.EscapeControl(p.Message))
+				fmt.Fprintf(e.stderr, "okf: %s: %s\n", escape.LineStart(pos.String()), escape.Control(p.Message))
 			}
 			fmt.Fprintf(e.stderr, "okf: %s migrated, %s left untouched\n", countOf(len(written), "file"), countOf(untouched(plan.Left)+len(refused), "file"))
 			if len(refused) > 0 {
@@ -114,12 +115,12 @@ func escapeDiff(d string) string {
 		body := strings.TrimSuffix(l, "\n")
 		parts := strings.Split(body, "\t")
 		for j, p := range parts {
-			parts[j] = okf.EscapeControl(p)
+			parts[j] = escape.Control(p)
 		}
 		esc := strings.Join(parts, "\t")
 		// A line that starts with :: after white space (a context line " ::error …", or after a
 		// tab or a no-break space, which the Actions runner trims too) would be a workflow
-		// command: its first colon is written \x3a, as okf.EscapeLineStart writes it.
+		// command: its first colon is written \x3a, as escape.LineStart writes it.
 		if t := strings.TrimLeftFunc(esc, unicode.IsSpace); strings.HasPrefix(t, ":") {
 			esc = esc[:len(esc)-len(t)] + `\x3a` + t[1:]
 		}

@@ -10,7 +10,7 @@ import (
 
 // TestPrintResultEscapes: an attester controls its reason, details and stderr. Each stays on its
 // own line, with control characters escaped, and no line can be read as a workflow command: the
-// expected text is worked out by hand from okf.EscapeControl and okf.EscapeLineStart.
+// expected text is worked out by hand from escape.Control and escape.LineStart.
 func TestPrintResultEscapes(t *testing.T) {
 	reason := "bad\n::error file=a.md::forged \x1b[31mred"
 	r := &attest.Result{

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/schemas"
 	"github.com/urfave/cli/v2"
 )
@@ -38,7 +38,7 @@ func schemaCommand(e *env) *cli.Command {
 			name := strings.TrimSuffix(c.Args().First(), ".schema.json")
 			b, ok := schemas.Text(name)
 			if !ok {
-				return usageErr("%v", okf.UnknownValue("schema", name, schemas.Names()))
+				return usageErr("%v", suggest.UnknownValue("schema", name, schemas.Names()))
 			}
 			_, err := e.stdout.Write(b)
 			return err

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/serve"
 	"github.com/urfave/cli/v2"
@@ -98,15 +99,15 @@ func runServe(e *env, c *cli.Context) error {
 	err = serve.Run(ctx, serve.Request{
 		Options: serve.Options{Dir: dir, Load: okf.LoadOptions{MaxFileSize: limit}, Now: clock, ExpiringWithin: window, Version: okfVersion(), Report: report},
 		HTTP:    addr, HTTPOptions: serve.HTTPOptions{Token: token, Origins: c.StringSlice("allow-origin")},
-		Stdin: e.stdin, Stdout: e.stdout, Warn: func(msg string) { report(okf.EscapeControl(msg)) },
+		Stdin: e.stdin, Stdout: e.stdout, Warn: func(msg string) { report(escape.Control(msg)) },
 		Watch: !c.Bool("no-watch"),
 		Ready: func(s *serve.Server, url string) {
 			onSignal()
 			if url == "" {
-				report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), okf.EscapeControl(dir)))
+				report(fmt.Sprintf("serving %d concepts of %s over stdio", s.Concepts(), escape.Control(dir)))
 				return
 			}
-			report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), okf.EscapeControl(dir), url))
+			report(fmt.Sprintf("serving %d concepts of %s at %s", s.Concepts(), escape.Control(dir), url))
 		},
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/serve"
 	"github.com/okf-tools/okf/skill"
@@ -94,7 +95,7 @@ func runSkill(e *env, c *cli.Context) error {
 		return fatalErr("%v", err)
 	}
 	printFindings(e.stderr, "okf skill", append(append([]skill.Finding(nil), s.Findings...), w.Findings...))
-	fmt.Fprintf(e.stdout, "%s: %s written, %d unchanged\n", okf.EscapeControl(w.Dir), countOf(len(w.Written), "file"), w.Unchanged)
+	fmt.Fprintf(e.stdout, "%s: %s written, %d unchanged\n", escape.Control(w.Dir), countOf(len(w.Written), "file"), w.Unchanged)
 	code := exitOK
 	for _, f := range w.Findings {
 		switch {
@@ -112,7 +113,7 @@ func runSkill(e *env, c *cli.Context) error {
 
 func printFindings(w io.Writer, cmd string, fs []skill.Finding) {
 	for _, f := range fs {
-		fmt.Fprintf(w, "%s: %s: %s: %s [%s]\n", cmd, okf.EscapeControl(f.Path), f.Severity, okf.EscapeControl(f.Message), f.Code)
+		fmt.Fprintf(w, "%s: %s: %s: %s [%s]\n", cmd, escape.Control(f.Path), f.Severity, escape.Control(f.Message), f.Code)
 	}
 }
 

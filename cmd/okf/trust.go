@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/attest"
+	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/trust"
 	"github.com/urfave/cli/v2"
@@ -59,7 +61,7 @@ func runTrust(e *env, c *cli.Context) error {
 	}
 	format := c.String("format")
 	if !slices.Contains(trust.Formats, format) {
-		return usageErr("--format: %v", okf.UnknownValue("format", format, trust.Formats))
+		return usageErr("--format: %v", suggest.UnknownValue("format", format, trust.Formats))
 	}
 	now, err := okf.ResolveNow(c.String("now"), e.getenv)
 	if err != nil {
@@ -73,14 +75,14 @@ func runTrust(e *env, c *cli.Context) error {
 	for _, s := range c.StringSlice("tier") {
 		t, ok := okf.ParseTier(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("--tier: %v", okf.UnknownValue("tier", s, []string{"human-reviewed", "machine-confirmed", "unverified"}))
+			return usageErr("--tier: %v", suggest.UnknownValue("tier", s, []string{"human-reviewed", "machine-confirmed", "unverified"}))
 		}
 		opts.Tiers = append(opts.Tiers, t)
 	}
 	for _, s := range c.StringSlice("status") {
 		st, ok := okf.ParseStatus(strings.TrimSpace(s))
 		if !ok {
-			return usageErr("--status: %v", okf.UnknownValue("status", s, []string{"stable", "draft", "deprecated"}))
+			return usageErr("--status: %v", suggest.UnknownValue("status", s, []string{"stable", "draft", "deprecated"}))
 		}
 		opts.Statuses = append(opts.Statuses, st)
 	}
@@ -143,7 +145,7 @@ func runTrust(e *env, c *cli.Context) error {
 
 	if fails := report.Failing(failOn); len(fails) > 0 {
 		for _, f := range fails {
-			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, okf.EscapeControl(f.ID), okf.EscapeControl(f.Detail))
+			fmt.Fprintf(e.stderr, "okf trust: --fail-on %s: %s (%s)\n", f.Condition, escape.Control(f.ID), escape.Control(f.Detail))
 		}
 		return findings
 	}

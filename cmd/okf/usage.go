@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/okf-tools/okf/internal/lazyre"
-	"github.com/okf-tools/okf/okf"
+	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,7 +70,7 @@ func flagUsageErr(cmd string, flags []cli.Flag, err error) error {
 			names = append(names, f.Names()...)
 		}
 		names = append(names, "help")
-		if s := okf.Closest(name, names); s != "" && len([]rune(name)) > 1 {
+		if s := suggest.Closest(name, names); s != "" && len([]rune(name)) > 1 {
 			msg += fmt.Sprintf(" (did you mean %s?)", dashed(s))
 		}
 	}
@@ -151,7 +151,7 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // or "" at the top).
 func unknownCommand(path, name string, names []string) error {
 	msg := fmt.Sprintf("unknown command %q", path+name)
-	if s := okf.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return &exitError{code: exitUsage, msg: msg, hint: fmt.Sprintf("run 'okf %s--help' for the commands", path)}

@@ -4,20 +4,49 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/okf-tools/okf"
 
-// TestImportGraph keeps the layering: okf/ imports no sibling package; lint, trust, attest and
-// generate import okf/ (and the leaf data package schemas/, and internal/ helpers) but not each
-// other; migrate imports okf/ only (its edits are okf's, shared with lint --fix), and internal/ helpers; only cmd/okf ties
-// them together. serve/ (the MCP server) builds on okf/ and trust/ only, and only cmd/okf imports it.
-// lsp/ (the language server) builds on okf/ and lint/ (its findings and fixes are lint's, computed
-// the same way), and only cmd/okf imports it.
-// skill/ (a bundle made an Agent Skill, and what its levels cost) imports okf/ only; serve/ may
-// import it too, to serve a bundle as a skill from the same code that writes okf skill's files.
+// leaves are the utility packages under internal/ that okf/ and every other package may import:
+// escaping for each kind of output, did-you-mean, byte sizes, unified diffs, the SQL of a
+// computation, lazily compiled regexps. A leaf imports no package of the module but other leaves,
+// so okf/ can use them and stay the model that imports nothing else of the module.
+var leaves = map[string]bool{
+	"internal/escape":   true,
+	"internal/suggest":  true,
+	"internal/bytesize": true,
+	"internal/textdiff": true,
+	"internal/sqllex":   true,
+	"internal/lazyre":   true,
+}
+
+// mayImport says which top-level packages (rooms) each room may import besides itself and the
+// leaves: okf/ (the model, its parsers under okf/internal/ and the one door) nothing else; lint,
+// trust, attest and generate import okf/ (and the leaf data package schemas/) but not each other;
+// migrate imports okf/ only (its edits are okf's, shared with lint --fix); serve/ (the MCP server)
+// builds on okf/ and trust/, and skill/ (a bundle made an Agent Skill, whose files serve/ serves
+// from the same code); lsp/ (the language server) builds on okf/ and lint/ (its findings and fixes
+// are lint's, computed the same way); skill/ imports okf/ only; schemas/ is a leaf over okf/. A room
+// not listed (cmd/, internal/'s tools and tests) may import any; only cmd/okf ties the commands
+// together, and only it may import serve/ and lsp/.
+var mayImport = map[string][]string{
+	"okf":      nil,
+	"lint":     {"okf", "schemas"},
+	"trust":    {"okf", "schemas"},
+	"attest":   {"okf", "schemas"},
+	"generate": {"okf", "schemas"},
+	"migrate":  {"okf"},
+	"serve":    {"okf", "trust", "skill"},
+	"skill":    {"okf"},
+	"lsp":      {"okf", "lint"},
+	"schemas":  {"okf"},
+}
+
+// TestImportGraph keeps the layering of leaves and mayImport, reading `go list -json ./...`.
 func TestImportGraph(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
@@ -28,6 +57,7 @@ func TestImportGraph(t *testing.T) {
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	cmdServes := false
+	found := map[string]bool{}
 	for {
 		var p struct {
 			ImportPath string
@@ -41,6 +71,7 @@ func TestImportGraph(t *testing.T) {
 		seen++
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		top := strings.SplitN(rel, "/", 2)[0]
+		found[rel] = true
 		for _, imp := range p.Imports {
 			if !strings.HasPrefix(imp, module+"/") {
 				continue
@@ -50,40 +81,32 @@ func TestImportGraph(t *testing.T) {
 			if depTop == "serve" && rel == "cmd/okf" {
 				cmdServes = true
 			}
+			if leaves[rel] {
+				if !leaves[dep] {
+					t.Errorf("%s imports %s: a leaf under internal/ imports only other leaves", rel, dep)
+				}
+				continue
+			}
 			if depTop == "lsp" && rel != "cmd/okf" && top != "lsp" {
 				t.Errorf("%s imports %s: only cmd/okf may import lsp/", rel, dep)
 			}
 			if depTop == "serve" && rel != "cmd/okf" && top != "serve" {
 				t.Errorf("%s imports %s: only cmd/okf may import serve/", rel, dep)
 			}
-			switch top {
-			case "okf":
-				t.Errorf("%s imports %s: okf/ must import no sibling package", rel, dep)
-			case "lint", "trust", "attest", "generate":
-				if depTop != "okf" && depTop != "schemas" && depTop != "internal" && depTop != top {
-					t.Errorf("%s imports %s: %s/ may import only okf/ (and schemas/, internal/)", rel, dep, top)
-				}
-			case "migrate":
-				if depTop != "okf" && depTop != "internal" && depTop != top {
-					t.Errorf("%s imports %s: migrate/ may import only okf/ (and internal/)", rel, dep)
-				}
-			case "serve":
-				if depTop != "okf" && depTop != "trust" && depTop != "skill" && depTop != top {
-					t.Errorf("%s imports %s: serve/ may import only okf/, trust/ and skill/", rel, dep)
-				}
-			case "skill":
-				if depTop != "okf" && depTop != top {
-					t.Errorf("%s imports %s: skill/ may import only okf/", rel, dep)
-				}
-			case "lsp":
-				if depTop != "okf" && depTop != "lint" && depTop != "internal" && depTop != top {
-					t.Errorf("%s imports %s: lsp/ may import only okf/ and lint/ (and internal/)", rel, dep)
-				}
-			case "schemas":
-				if depTop != "okf" && depTop != top {
-					t.Errorf("%s imports %s: schemas/ is a leaf over okf/", rel, dep)
-				}
+			allowed, ruled := mayImport[top]
+			if !ruled || leaves[dep] || depTop == top || slices.Contains(allowed, depTop) {
+				continue
 			}
+			if len(allowed) == 0 {
+				t.Errorf("%s imports %s: %s/ may import only the leaves under internal/", rel, dep, top)
+			} else {
+				t.Errorf("%s imports %s: %s/ may import only %s/ and the leaves under internal/", rel, dep, top, strings.Join(allowed, "/, "))
+			}
+		}
+	}
+	for leaf := range leaves {
+		if !found[leaf] {
+			t.Errorf("leaf %s is not a package of the module: keep leaves up to date", leaf)
 		}
 	}
 	if !cmdServes {

@@ -1,4 +1,4 @@
-package okf
+package textdiff
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestChangeDiff checks the diff of a whole-file change against diffs written by hand in git's
+// TestUnified checks the diff of a whole-file change against diffs written by hand in git's
 // form: a created file, a changed line with its context, an added last line without a newline.
-func TestChangeDiff(t *testing.T) {
+func TestUnified(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		old, new string
@@ -31,15 +31,15 @@ func TestChangeDiff(t *testing.T) {
 		if !tc.created {
 			old = []byte(tc.old)
 		}
-		if got := ChangeDiff("kb/index.md", old, []byte(tc.new)); got != tc.want {
+		if got := Unified("kb/index.md", old, []byte(tc.new)); got != tc.want {
 			t.Errorf("%s:\n--- got\n%s--- want\n%s", tc.name, got, tc.want)
 		}
 	}
 }
 
-// TestChangeDiffApplies applies the diffs of random pairs of files (and of pairs too large to
+// TestUnifiedApplies applies the diffs of random pairs of files (and of pairs too large to
 // match line by line) as patch would, and checks each gives the new file back.
-func TestChangeDiffApplies(t *testing.T) {
+func TestUnifiedApplies(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	gen := func(n int) string {
 		var b strings.Builder
@@ -56,7 +56,7 @@ func TestChangeDiffApplies(t *testing.T) {
 		if i%50 == 0 {
 			old, new = gen(1100), gen(1100) // past maxDiffCells: one replaced block
 		}
-		d := ChangeDiff("f", []byte(old), []byte(new))
+		d := Unified("f", []byte(old), []byte(new))
 		got, err := applyUnified(old, d)
 		if err != nil || got != new {
 			t.Fatalf("pair %d: %v\nold %q\nnew %q\ndiff\n%s\napplied %q", i, err, old, new, d, got)
@@ -69,7 +69,7 @@ func applyUnified(old, d string) (string, error) {
 	if d == "" {
 		return old, nil
 	}
-	src := splitLines([]byte(old))
+	src := Lines([]byte(old))
 	lines := strings.SplitAfter(d, "\n")
 	var out []string
 	at := 0

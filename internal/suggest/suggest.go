@@ -1,4 +1,8 @@
-package okf
+// Package suggest words the "did you mean" of every okf command: the nearest of a closed list of
+// values to a misspelt one (Closest), and the one error for a value outside such a list
+// (UnknownValue). It is a leaf that okf/ and every command import, so a misspelt flag value, rule
+// code or configuration key is answered the same way everywhere.
+package suggest
 
 import (
 	"strings"

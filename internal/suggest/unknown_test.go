@@ -1,4 +1,4 @@
-package okf
+package suggest
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package okf
+package suggest
 
 import (
 	"fmt"
@@ -20,6 +20,7 @@ type UnknownValueError struct {
 	Suggestion string // "" when no value is close
 }
 
+// Error is the one wording: the nearest value when one is close, else the values expected.
 func (e *UnknownValueError) Error() string {
 	msg := fmt.Sprintf("unknown %s %q", e.What, e.Got)
 	if e.Suggestion != "" {

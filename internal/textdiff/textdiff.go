@@ -1,26 +1,34 @@
-package okf
+// Package textdiff writes unified diffs of whole files, the form `git apply` and reviewers read:
+// Unified matches two versions line by line, bounded on adversarial input; Lines and HunkRange are
+// the pieces okf.UnifiedDiff shares to write the diff of a list of edits in the same form. It is a
+// leaf: it imports nothing of the module but the escaping of the header's path.
+package textdiff
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/okf-tools/okf/internal/escape"
 )
 
-// maxDiffCells bounds the line-matching table of ChangeDiff (old lines × new lines between the
+// maxDiffCells bounds the line-matching table of Unified (old lines × new lines between the
 // common head and tail): past it the changed middle is shown as one replaced block, still a
 // correct diff, so a hostile pair of files costs linear time and at most this many cells.
 const maxDiffCells = 1 << 20
 
-// ChangeDiff is the unified diff (three lines of context, as git writes it) that turns old into
+// Unified is the unified diff (three lines of context, as git writes it) that turns old into
 // new at path; old nil is a file created (--- /dev/null). It is what every --dry-run prints for a
 // whole-file change (okf index, okf gen), so its output goes to `git apply` as okf lint --fix
 // --dry-run's does. Lines are matched by a longest common subsequence, bounded by maxDiffCells.
 // The header's path is escaped; the body is bundle text, escaped by whoever prints it.
-func ChangeDiff(path string, old, new []byte) string {
-	path = EscapeControl(strings.TrimPrefix(path, "/"))
-	a, b := splitLines(old), splitLines(new)
+func Unified(path string, old, new []byte) string {
+	path = escape.Control(strings.TrimPrefix(path, "/"))
+	a, b := Lines(old), Lines(new)
 	var w strings.Builder
 	if old == nil {
-		fmt.Fprintf(&w, "--- /dev/null\n+++ b/%s\n@@ -0,0 +%s @@\n", path, hunkRange(0, len(b)))
+		fmt.Fprintf(&w, "--- /dev/null\n+++ b/%s\n@@ -0,0 +%s @@\n", path, HunkRange(0, len(b)))
 		for _, l := range b {
 			writeDiffLine(&w, '+', l)
 		}
@@ -67,7 +75,7 @@ func ChangeDiff(path string, old, new []byte) string {
 				newN++
 			}
 		}
-		fmt.Fprintf(&w, "@@ -%s +%s @@\n", hunkRange(ops[start].oldLine, oldN), hunkRange(ops[start].newLine, newN))
+		fmt.Fprintf(&w, "@@ -%s +%s @@\n", HunkRange(ops[start].oldLine, oldN), HunkRange(ops[start].newLine, newN))
 		for _, op := range ops[start:end] {
 			writeDiffLine(&w, op.kind, op.text)
 		}
@@ -157,4 +165,29 @@ func lineOps(a, b []string) []lineOp {
 		emit(' ', l)
 	}
 	return ops
+}
+
+// HunkRange writes one side of a hunk header ("-3,4" without its sign) as diff -u and git do: a
+// 1-based first line and a count, or the line before an empty range and 0.
+func HunkRange(start0, n int) string {
+	if n == 0 {
+		return strconv.Itoa(start0) + ",0"
+	}
+	return strconv.Itoa(start0+1) + "," + strconv.Itoa(n)
+}
+
+// Lines cuts text into the lines a unified diff shows, each keeping its "\n" (the last may have
+// none, which a diff marks "\\ No newline at end of file").
+func Lines(b []byte) []string {
+	var out []string
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			out = append(out, string(b))
+			break
+		}
+		out = append(out, string(b[:i+1]))
+		b = b[i+1:]
+	}
+	return out
 }

@@ -1,4 +1,8 @@
-package okf
+// Package escape makes untrusted text inert for where okf prints it: one line of a terminal or
+// CI log (Control, LineStart), JSON printed to a log (JSONLog, EncodeJSONLog) and Markdown
+// (Markdown, MarkdownCode). It is a leaf: okf/ and every command import it, and it imports nothing
+// of the module, so the one escaping of each kind of output is shared by all of them.
+package escape
 
 import (
 	"bytes"
@@ -14,16 +18,16 @@ import (
 // whoever wrote the bundle, and lands in terminals, CI logs, annotations and PR comments. These
 // functions are the one place that makes such text inert for each kind of output.
 
-// EscapeControl makes untrusted text safe to print on one line of a terminal or CI log: C0 and C1
+// Control makes untrusted text safe to print on one line of a terminal or CI log: C0 and C1
 // control characters (newline, carriage return, ESC, …), DEL, Unicode bidirectional overrides and
 // isolates, line and paragraph separators, and invalid UTF-8 are written as visible escapes (`\n`,
 // `\x1b`, `\u202e`), so no bundle text can start a new output line (a forged `::error` workflow
 // command) or move the cursor. The `[` of `##[` is written `\x5b`: the GitHub Actions runner reads
 // `##[error]…` anywhere in a log line as a (legacy) workflow command. A backslash is left as it is:
 // text with neither is returned unchanged, byte for byte.
-func EscapeControl(s string) string { return escapeControl(s, true) }
+func Control(s string) string { return escapeControl(s, true) }
 
-// escapeControl is EscapeControl; commands says whether `##[` is escaped too (EscapeMarkdown needs
+// escapeControl is Control; commands says whether `##[` is escaped too (Markdown needs
 // not: it escapes every `#` and `[` itself).
 func escapeControl(s string, commands bool) string {
 	i := firstUnsafe(s, commands)
@@ -52,7 +56,7 @@ func escapeControl(s string, commands bool) string {
 	return b.String()
 }
 
-// firstUnsafe returns the byte offset of the first rune EscapeControl would change, or -1.
+// firstUnsafe returns the byte offset of the first rune Control would change, or -1.
 func firstUnsafe(s string, commands bool) int {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -103,12 +107,12 @@ func writeRuneEscape(b *strings.Builder, r rune) {
 	}
 }
 
-// EscapeLineStart is EscapeControl for text that begins an output line, such as the path at the
+// LineStart is Control for text that begins an output line, such as the path at the
 // head of a finding. In addition, a `:` that would be the line's first character after white space
 // is written `\x3a`: the GitHub Actions runner reads a line that starts with `::` after leading
 // white space as a workflow command (`::error file=…::`), and a path may start with a colon.
-func EscapeLineStart(s string) string {
-	s = EscapeControl(s)
+func LineStart(s string) string {
+	s = Control(s)
 	t := strings.TrimLeftFunc(s, unicode.IsSpace)
 	if strings.HasPrefix(t, ":") {
 		return s[:len(s)-len(t)] + `\x3a` + t[1:]
@@ -116,10 +120,10 @@ func EscapeLineStart(s string) string {
 	return s
 }
 
-// EscapeJSONLog is the one escaping path for JSON okf prints or writes (lint's json and sarif,
+// JSONLog is the one escaping path for JSON okf prints or writes (lint's json and sarif,
 // trust's json, attest's json and receipts, baselines): it makes JSON text safe to print to a
 // terminal or CI log while it stays the same JSON, every value decoding exactly as before. Inside
-// strings, every rune EscapeControl escapes that the encoder left raw (DEL, C1 controls, bidi
+// strings, every rune Control escapes that the encoder left raw (DEL, C1 controls, bidi
 // embeddings, overrides, isolates and marks, line and paragraph separators, any C0 control) is
 // written as a \uXXXX escape, invalid UTF-8 as \ufffd (what a decoder reads it as), and the `[`
 // of every `##[` as \u005b, so the GitHub Actions runner, which reads `##[command]` anywhere in a
@@ -128,7 +132,7 @@ func EscapeLineStart(s string) string {
 // with `::`: a line break only occurs between tokens, and no token starts with a colon. A chunk
 // of a document cut between tokens (a streamed report) may be escaped on its own. Text with
 // nothing to escape is returned as it is.
-func EscapeJSONLog(b []byte) []byte {
+func JSONLog(b []byte) []byte {
 	i := firstJSONUnsafe(b)
 	if i < 0 {
 		return b
@@ -165,7 +169,7 @@ func EscapeJSONLog(b []byte) []byte {
 	return out
 }
 
-// firstJSONUnsafe returns the offset of the first byte EscapeJSONLog would change, or -1.
+// firstJSONUnsafe returns the offset of the first byte JSONLog would change, or -1.
 func firstJSONUnsafe(b []byte) int {
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -185,7 +189,7 @@ func firstJSONUnsafe(b []byte) int {
 	return -1
 }
 
-// EncodeJSONLog writes v to w as JSON through EscapeJSONLog, in one write: indented by indent
+// EncodeJSONLog writes v to w as JSON through JSONLog, in one write: indented by indent
 // (compact when empty), ending in a line feed, with <, > and & left as they are (escapeHTML false)
 // or written \u003c, \u003e, \u0026. It is how okf prints a whole JSON value.
 func EncodeJSONLog(w io.Writer, v any, indent string, escapeHTML bool) error {
@@ -198,16 +202,16 @@ func EncodeJSONLog(w io.Writer, v any, indent string, escapeHTML bool) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(EscapeJSONLog(buf.Bytes()))
+	_, err := w.Write(JSONLog(buf.Bytes()))
 	return err
 }
 
-// EscapeMarkdown makes untrusted text literal inside a line of Markdown (a table cell, a list item,
-// a heading) as GitHub renders it: control characters are escaped as by EscapeControl, every
+// Markdown makes untrusted text literal inside a line of Markdown (a table cell, a list item,
+// a heading) as GitHub renders it: control characters are escaped as by Control, every
 // ASCII punctuation character that Markdown or GFM could read as syntax is backslash-escaped, and
 // `<`, `>` and `&` become HTML entities, so a title can open no link or image, start no HTML tag
 // (no closing `</details>`), break no table (`|`), and mention no one (`@` is escaped too).
-func EscapeMarkdown(s string) string {
+func Markdown(s string) string {
 	s = escapeControl(s, false)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
@@ -230,12 +234,12 @@ func EscapeMarkdown(s string) string {
 	return b.String()
 }
 
-// EscapeMarkdownCode returns untrusted text as a Markdown inline code span that no content can close
+// MarkdownCode returns untrusted text as a Markdown inline code span that no content can close
 // early: the fence is one backtick longer than the longest run of backticks in the text. Control
 // characters are escaped first. Inside a table cell a `|` still splits the cell in GFM, so it is
 // written as `\|`, which GitHub renders as a bare pipe inside code in tables.
-func EscapeMarkdownCode(s string) string {
-	s = EscapeControl(s)
+func MarkdownCode(s string) string {
+	s = Control(s)
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {

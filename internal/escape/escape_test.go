@@ -1,4 +1,4 @@
-package okf
+package escape
 
 import (
 	"bytes"
@@ -26,8 +26,8 @@ func TestEscapeControl(t *testing.T) {
 		{"###[x] ## [y] #[z]", `###\x5bx] ## [y] #[z]`},
 		{"::error::x", "::error::x"},
 	} {
-		if got := EscapeControl(c.in); got != c.want {
-			t.Errorf("EscapeControl(%q) = %q, want %q", c.in, got, c.want)
+		if got := Control(c.in); got != c.want {
+			t.Errorf("Control(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -42,8 +42,8 @@ func TestEscapeMarkdown(t *testing.T) {
 		{"two\nlines", `two\\nlines`},
 		{"##[error]x", `\#\#\[error\]x`},
 	} {
-		if got := EscapeMarkdown(c.in); got != c.want {
-			t.Errorf("EscapeMarkdown(%q) = %q, want %q", c.in, got, c.want)
+		if got := Markdown(c.in); got != c.want {
+			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -56,8 +56,8 @@ func TestEscapeMarkdownCode(t *testing.T) {
 		{"a|b", "`a\\|b`"},
 		{"", "`  `"},
 	} {
-		if got := EscapeMarkdownCode(c.in); got != c.want {
-			t.Errorf("EscapeMarkdownCode(%q) = %q, want %q", c.in, got, c.want)
+		if got := MarkdownCode(c.in); got != c.want {
+			t.Errorf("MarkdownCode(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -72,8 +72,8 @@ func TestEscapeLineStart(t *testing.T) {
 		{"\n::error::x", `\n::error::x`},
 		{"\t::error::x", `\t::error::x`},
 	} {
-		if got := EscapeLineStart(c.in); got != c.want {
-			t.Errorf("EscapeLineStart(%q) = %q, want %q", c.in, got, c.want)
+		if got := LineStart(c.in); got != c.want {
+			t.Errorf("LineStart(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -81,9 +81,9 @@ func TestEscapeLineStart(t *testing.T) {
 func TestEscapeJSONLog(t *testing.T) {
 	in := []byte(`{"message": "##[error]forged", "n": 1}`)
 	want := `{"message": "##\u005berror]forged", "n": 1}`
-	got := EscapeJSONLog(in)
+	got := JSONLog(in)
 	if string(got) != want {
-		t.Errorf("EscapeJSONLog = %s, want %s", got, want)
+		t.Errorf("JSONLog = %s, want %s", got, want)
 	}
 	var a, b map[string]any
 	if err := json.Unmarshal(in, &a); err != nil {
@@ -92,7 +92,7 @@ func TestEscapeJSONLog(t *testing.T) {
 	if err := json.Unmarshal(got, &b); err != nil || a["message"] != b["message"] {
 		t.Errorf("escaped JSON reads %v (%v), want the same value %v", b, err, a)
 	}
-	if plain := []byte(`{"a": "# [b]"}`); &EscapeJSONLog(plain)[0] != &plain[0] {
+	if plain := []byte(`{"a": "# [b]"}`); &JSONLog(plain)[0] != &plain[0] {
 		t.Error("JSON without ##[ was copied")
 	}
 }
@@ -104,7 +104,7 @@ func FuzzEscapeLineStart(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := EscapeLineStart(s)
+		got := LineStart(s)
 		if !utf8.ValidString(got) {
 			t.Fatalf("%q: invalid UTF-8 %q", s, got)
 		}
@@ -125,10 +125,10 @@ func FuzzEscapeLineStart(f *testing.F) {
 // UTF-8 as U+FFFD, as a decoder reads it).
 func TestEscapeJSONLogRaw(t *testing.T) {
 	in := []byte("{\n\t\"a\": \"x\u2028y\u2029z\u202eq\u2066\x7f\u0085\u200e\u061c\",\r\n \"##[\": [\"##[error]\", \"\xff\"]}")
-	got := EscapeJSONLog(in)
+	got := JSONLog(in)
 	want := "{\n\t\"a\": \"x\\u2028y\\u2029z\\u202eq\\u2066\\u007f\\u0085\\u200e\\u061c\",\r\n \"##\\u005b\": [\"##\\u005berror]\", \"\\ufffd\"]}"
 	if string(got) != want {
-		t.Errorf("EscapeJSONLog =\n%q\nwant\n%q", got, want)
+		t.Errorf("JSONLog =\n%q\nwant\n%q", got, want)
 	}
 	var a, b any
 	if err := json.Unmarshal(in, &a); err != nil {
