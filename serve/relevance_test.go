@@ -157,7 +157,31 @@ const minMargin = 0.07
 // each) and requires okf's MRR to beat the baseline's by minMargin over all of them, and to be no
 // worse on any bundle.
 func TestSearchRelevance(t *testing.T) {
-	files, _ := filepath.Glob("testdata/relevance/*.tsv")
+	o, b, complete := relevance(t, "testdata/relevance", true)
+	// The issue's target is a margin of 0.10; okf reaches about 0.08 on this set (docs/serve.md):
+	// the test holds the margin reached, so that a change that loses it fails.
+	if complete && o.mrr < b.mrr+minMargin {
+		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minMargin)
+	}
+}
+
+// TestSearchRelevanceHeldOut measures the same on testdata/relevance/heldout: questions written
+// after the others, before the ranking was tuned on them, and never used to tune it. They tell
+// whether what was tuned on the first set holds on questions it never saw.
+func TestSearchRelevanceHeldOut(t *testing.T) {
+	o, b, complete := relevance(t, "testdata/relevance/heldout", false)
+	if complete && o.mrr < b.mrr {
+		t.Errorf("okf's MRR %.3f is below the baseline's %.3f", o.mrr, b.mrr)
+	}
+}
+
+// relevance scores okf's search and the baseline on the questions of dir's NAME.tsv files, logs
+// the figures per bundle and over all, and reports whether every bundle was present. With
+// perBundle, okf's MRR below the baseline's on any one bundle is an error. With -v it logs each
+// question's rank (0: not in the first maxK) under both.
+func relevance(t *testing.T, dir string, perBundle bool) (o, b scores, complete bool) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tsv"))
 	var allOKF, allBase [][]string
 	var allQ []question
 	bundles := 0
@@ -188,20 +212,21 @@ func TestSearchRelevance(t *testing.T) {
 			for _, h := range out.Hits {
 				ids = append(ids, h.ID)
 			}
+			br := base.rank(q.q)
 			okfRanks = append(okfRanks, ids)
-			baseRanks = append(baseRanks, base.rank(q.q))
-			if testing.Verbose() && (len(ids) == 0 || ids[0] != q.want) {
+			baseRanks = append(baseRanks, br)
+			if testing.Verbose() {
 				top := ids
 				if len(top) > 3 {
 					top = top[:3]
 				}
-				t.Logf("%s: %q: want %s, okf top %v", name, q.q, q.want, top)
+				t.Logf("%s: okf %2d base %2d %q: want %s, okf top %v", name, rankOf(ids, q.want), rankOf(br, q.want), q.q, q.want, top)
 			}
 		}
 		o, b := score(okfRanks, qs), score(baseRanks, qs)
 		t.Logf("%s (%d questions): okf recall@1 %.2f recall@5 %.2f MRR %.3f; whole-file BM25 recall@1 %.2f recall@5 %.2f MRR %.3f",
 			name, len(qs), o.r1, o.r5, o.mrr, b.r1, b.r5, b.mrr)
-		if o.mrr < b.mrr {
+		if perBundle && o.mrr < b.mrr {
 			t.Errorf("%s: okf's MRR %.3f is below the baseline's %.3f", name, o.mrr, b.mrr)
 		}
 		allOKF = append(allOKF, okfRanks...)
@@ -209,14 +234,23 @@ func TestSearchRelevance(t *testing.T) {
 		allQ = append(allQ, qs...)
 	}
 	if bundles == 0 {
-		t.Skip("no corpus bundle of testdata/relevance is present")
+		t.Skipf("no corpus bundle of %s is present", dir)
 	}
-	o, b := score(allOKF, allQ), score(allBase, allQ)
+	o, b = score(allOKF, allQ), score(allBase, allQ)
 	t.Logf("all (%d questions, %d bundles): okf recall@1 %.2f recall@5 %.2f MRR %.3f; whole-file BM25 recall@1 %.2f recall@5 %.2f MRR %.3f",
 		len(allQ), bundles, o.r1, o.r5, o.mrr, b.r1, b.r5, b.mrr)
-	// The issue's target is a margin of 0.10; okf reaches about 0.08 on this set (docs/serve.md):
-	// the test holds the margin reached, so that a change that loses it fails.
-	if bundles == len(files) && o.mrr < b.mrr+minMargin {
-		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minMargin)
+	return o, b, bundles == len(files)
+}
+
+// rankOf is want's rank in ids, from 1; 0 when it is not in the first maxK.
+func rankOf(ids []string, want string) int {
+	for r, id := range ids {
+		if r >= maxK {
+			break
+		}
+		if id == want {
+			return r + 1
+		}
 	}
+	return 0
 }
