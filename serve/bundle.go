@@ -247,21 +247,26 @@ func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
 		anchors = make([][]byte, len(docs))
 	}
 	if len(docs) < parallelIndex {
-		var ib indexBuilder
-		ib.addDocs(docs, anchors)
-		return ib.buildSearch()
+		var ib, pb indexBuilder
+		ib.addDocs(docs, anchors, &pb)
+		si := ib.buildSearch()
+		si.pair = pb.build()
+		return si
 	}
 	half := len(docs) / 2
-	var a, b indexBuilder
+	var a, b, pa, pb indexBuilder
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.addDocs(docs[half:], anchors[half:])
+		b.addDocs(docs[half:], anchors[half:], &pb)
 	}()
-	a.addDocs(docs[:half], anchors[:half])
+	a.addDocs(docs[:half], anchors[:half], &pa)
 	<-done
 	a.merge(&b)
-	return a.buildSearch()
+	pa.merge(&pb)
+	si := a.buildSearch()
+	si.pair = pa.build()
+	return si
 }
 
 // parallelIndex is how many documents make indexDocs use two goroutines (a variable for tests).
@@ -269,7 +274,7 @@ var parallelIndex = 1000
 
 // fieldTexts returns the text of each search field of d, whose anchor text is anchor: tags
 // joined by spaces (as separate words they are counted the same), headings as headingText finds
-// them.
+// them, the rest of the frontmatter as metaText gives it.
 func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	var f [numFields][]byte
 	f[fieldTitle] = []byte(d.title)
@@ -279,17 +284,25 @@ func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	f[fieldAnchor] = anchor
 	f[fieldPath] = []byte(d.id)
 	f[fieldBody] = d.body
+	f[fieldMeta] = metaText(d)
 	return f
 }
 
-// addDocs reads docs, in order, as the next documents.
-func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte) {
+// addDocs reads docs, in order, as the next documents, and the pairs of adjacent words of their
+// short fields (pairFields) into pb.
+func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte, pb *indexBuilder) {
+	c := stems{}
 	for i, d := range docs {
-		var lens [numFields]int32
-		for f, text := range fieldTexts(d, anchors[i]) {
+		var lens, plens [numFields]int32
+		texts := fieldTexts(d, anchors[i])
+		for f, text := range texts {
 			lens[f] = ib.addField(f, text)
 		}
 		ib.endDoc(lens)
+		for _, f := range pairFields {
+			plens[f] = eachPair(texts[f], c, func(p []byte) { pb.countWord(f, p) })
+		}
+		pb.endDoc(plens)
 	}
 }
 
@@ -334,7 +347,8 @@ func headingText(body []byte) []byte {
 const maxAnchor = 4 << 10
 
 // anchors returns the anchor text of each concept (docs[:concepts]): the title and description of
-// every index entry that lists it, and the text of every Markdown link to it from another concept.
+// every index entry that lists it, and the text of every Markdown link to it from another concept,
+// each but where it is the concept's own title or description.
 func (s *snapshot) anchors() [][]byte {
 	pos := make(map[string]int, s.concepts)
 	for i, d := range s.docs[:s.concepts] {
@@ -351,7 +365,12 @@ func (s *snapshot) anchors() [][]byte {
 			return
 		}
 		for _, t := range text {
-			if t = strings.TrimSpace(t); t != "" && len(out[i])+len(t)+1 <= maxAnchor {
+			// An index entry mostly repeats the concept's own title and description, fields of
+			// their own: counted again here they would weigh twice.
+			if t = strings.TrimSpace(t); strings.EqualFold(t, s.docs[i].title) || strings.EqualFold(t, s.docs[i].description) {
+				continue
+			}
+			if t != "" && len(out[i])+len(t)+1 <= maxAnchor {
 				out[i] = append(append(out[i], t...), '\n')
 			}
 		}

@@ -149,8 +149,14 @@ func score(ranked [][]string, qs []question) scores {
 	return scores{s.r1 / n, s.r5 / n, s.mrr / n}
 }
 
-// minMargin is how far okf's MRR must be above the baseline's over all the questions.
-const minMargin = 0.07
+// minMargin is how far okf's MRR must be above the baseline's over all the questions of the set
+// the ranking was tuned on: the target. minHeldOutMargin is the margin reached on the
+// held-out questions (docs/serve.md): short of the target, held so that a change that loses it
+// fails.
+const (
+	minMargin        = 0.10
+	minHeldOutMargin = 0.05
+)
 
 // TestSearchRelevance measures okf's search against a plain whole-file BM25 on the questions of
 // testdata/relevance (questions written from real bundles' concepts, with the concept that answers
@@ -158,20 +164,19 @@ const minMargin = 0.07
 // worse on any bundle.
 func TestSearchRelevance(t *testing.T) {
 	o, b, complete := relevance(t, "testdata/relevance", true)
-	// The target is a margin of 0.10; okf reaches about 0.08 on this set (docs/serve.md):
-	// the test holds the margin reached, so that a change that loses it fails.
 	if complete && o.mrr < b.mrr+minMargin {
 		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minMargin)
 	}
 }
 
 // TestSearchRelevanceHeldOut measures the same on testdata/relevance/heldout: questions written
-// after the others, before the ranking was tuned on them, and never used to tune it. They tell
-// whether what was tuned on the first set holds on questions it never saw.
+// after the others, before the ranking was tuned, and never used to tune it. They tell whether
+// what was tuned on the first set holds on questions it never saw. Few questions per bundle: the
+// margin is required over all of them, not per bundle.
 func TestSearchRelevanceHeldOut(t *testing.T) {
 	o, b, complete := relevance(t, "testdata/relevance/heldout", false)
-	if complete && o.mrr < b.mrr {
-		t.Errorf("okf's MRR %.3f is below the baseline's %.3f", o.mrr, b.mrr)
+	if complete && o.mrr < b.mrr+minHeldOutMargin {
+		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minHeldOutMargin)
 	}
 }
 

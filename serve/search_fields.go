@@ -1,0 +1,137 @@
+package serve
+
+import (
+	"bytes"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/okf-tools/okf/okf"
+)
+
+// pairFields are the fields whose adjacent words are indexed as pairs: the short ones, where two
+// words side by side are mostly a name. In a body they are as often chance.
+var pairFields = [...]int{fieldTitle, fieldHeadings, fieldDescription, fieldTags, fieldAnchor, fieldPath}
+
+// stems caches the stem of each word met while a builder reads pairs (a word's stem is computed
+// once per builder, not per occurrence).
+type stems map[string]string
+
+func (c stems) of(w string) string {
+	s, ok := c[w]
+	if !ok {
+		s = stemOf(w)
+		c[w] = s
+	}
+	return s
+}
+
+// eachPair calls each with every pair of adjacent words of text ("a b", their stems), stop words
+// left out, line by line (a heading or an anchor entry is one line: no pair spans two), and
+// returns how many there were.
+func eachPair(text []byte, c stems, each func(pair []byte)) int32 {
+	var n int32
+	var words []string
+	var pair []byte
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		words = tokens(string(line), words[:0])
+		prev := ""
+		for _, w := range words {
+			if english.IsStopWord(w) {
+				continue
+			}
+			w = c.of(w)
+			if prev != "" {
+				pair = append(append(append(pair[:0], prev...), ' '), w...)
+				each(pair)
+				n++
+			}
+			prev = w
+		}
+	}
+	return n
+}
+
+// queryPairs returns the distinct pairs of adjacent words of a query (stems, stop words left out),
+// in the order asked.
+func queryPairs(q []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	prev := ""
+	for _, w := range q {
+		if english.IsStopWord(w) {
+			continue
+		}
+		w = stemOf(w)
+		if prev != "" {
+			if p := prev + " " + w; !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+		prev = w
+	}
+	return out
+}
+
+// metaText returns the frontmatter of d as written without the keys indexed as fields of their
+// own (title, description, tags): the type, the sources' titles, the resource, the aliases and
+// whatever else the producer wrote. Values only: the keys ("type", "title", "source") are in
+// nearly every concept, and counted they would make those words look common to every query that
+// asks for them. One pass over its lines and keys (in the order written).
+func metaText(d *doc) []byte {
+	if d.concept == nil || !d.concept.Frontmatter.Present {
+		return nil
+	}
+	sp := okf.SplitFrontmatter(d.text)
+	if sp.Status != okf.FrontmatterOK {
+		return nil
+	}
+	keys := d.concept.Frontmatter.Keys
+	var out []byte
+	k, left := 0, false // keys[:k] start at or before this line; left: the last of them is left out
+	for line, rest := int32(sp.YAMLLine), sp.YAML; len(rest) > 0; line++ {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		for k < len(keys) && keys[k].Pos.Line <= line {
+			switch keys[k].Name {
+			case "title", "description", "tags":
+				left = true
+			default:
+				left = false
+			}
+			k++
+		}
+		if !left {
+			out = append(out, yamlValue(l)...)
+		}
+	}
+	return out
+}
+
+// yamlValue returns a line of YAML without its indentation, list dash and mapping key (`  - title:`
+// of `  - title: Revenue`): the value as written.
+func yamlValue(l []byte) []byte {
+	l = bytes.TrimLeft(l, " \t")
+	for bytes.HasPrefix(l, []byte("- ")) {
+		l = bytes.TrimLeft(l[2:], " \t")
+	}
+	for i, c := range l {
+		switch {
+		case c == ':' && i > 0 && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t' || l[i+1] == '\n' || l[i+1] == '\r'):
+			return l[i+1:]
+		case c == '_' || c == '-' || c == '.' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9'):
+			continue
+		}
+		return l
+	}
+	return l
+}
