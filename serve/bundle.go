@@ -246,27 +246,31 @@ func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
 	if anchors == nil {
 		anchors = make([][]byte, len(docs))
 	}
+	si := inHalves(docs, anchors, (*indexBuilder).addDocs).buildSearch()
+	// The pairs after the words, so that the two builders' counts are never all held at once.
+	si.pair = inHalves(docs, anchors, (*indexBuilder).addPairs).build()
+	return si
+}
+
+// inHalves reads docs with add into one builder; a large bundle by two goroutines, each half into
+// a builder of its own, merged after (the second half's terms renumbered, its documents shifted).
+func inHalves(docs []*doc, anchors [][]byte, add func(*indexBuilder, []*doc, [][]byte)) *indexBuilder {
+	var a indexBuilder
 	if len(docs) < parallelIndex {
-		var ib, pb indexBuilder
-		ib.addDocs(docs, anchors, &pb)
-		si := ib.buildSearch()
-		si.pair = pb.build()
-		return si
+		add(&a, docs, anchors)
+		return &a
 	}
 	half := len(docs) / 2
-	var a, b, pa, pb indexBuilder
+	var b indexBuilder
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.addDocs(docs[half:], anchors[half:], &pb)
+		add(&b, docs[half:], anchors[half:])
 	}()
-	a.addDocs(docs[:half], anchors[:half], &pa)
+	add(&a, docs[:half], anchors[:half])
 	<-done
 	a.merge(&b)
-	pa.merge(&pb)
-	si := a.buildSearch()
-	si.pair = pa.build()
-	return si
+	return &a
 }
 
 // parallelIndex is how many documents make indexDocs use two goroutines (a variable for tests).
@@ -276,6 +280,14 @@ var parallelIndex = 1000
 // joined by spaces (as separate words they are counted the same), headings as headingText finds
 // them, the rest of the frontmatter as metaText gives it.
 func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
+	f := shortFields(d, anchor)
+	f[fieldBody] = d.body
+	f[fieldMeta] = metaText(d)
+	return f
+}
+
+// shortFields returns fieldTexts but the body and the frontmatter's other keys.
+func shortFields(d *doc, anchor []byte) [numFields][]byte {
 	var f [numFields][]byte
 	f[fieldTitle] = []byte(d.title)
 	f[fieldHeadings] = headingText(d.body)
@@ -283,26 +295,31 @@ func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	f[fieldTags] = []byte(strings.Join(d.tags, " "))
 	f[fieldAnchor] = anchor
 	f[fieldPath] = []byte(d.id)
-	f[fieldBody] = d.body
-	f[fieldMeta] = metaText(d)
 	return f
 }
 
-// addDocs reads docs, in order, as the next documents, and the pairs of adjacent words of their
-// short fields (pairFields) into pb.
-func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte, pb *indexBuilder) {
-	c := stems{}
+// addDocs reads docs, in order, as the next documents.
+func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte) {
 	for i, d := range docs {
-		var lens, plens [numFields]int32
-		texts := fieldTexts(d, anchors[i])
-		for f, text := range texts {
+		var lens [numFields]int32
+		for f, text := range fieldTexts(d, anchors[i]) {
 			lens[f] = ib.addField(f, text)
 		}
 		ib.endDoc(lens)
+	}
+}
+
+// addPairs reads the pairs of adjacent words of docs' short fields (pairFields), in order, as the
+// next documents.
+func (ib *indexBuilder) addPairs(docs []*doc, anchors [][]byte) {
+	c := stems{}
+	for i, d := range docs {
+		var lens [numFields]int32
+		texts := shortFields(d, anchors[i])
 		for _, f := range pairFields {
-			plens[f] = eachPair(texts[f], c, func(p []byte) { pb.countWord(f, p) })
+			lens[f] = eachPair(texts[f], c, func(p []byte) { ib.countWord(f, p) })
 		}
-		pb.endDoc(plens)
+		ib.endDoc(lens)
 	}
 }
 

@@ -78,11 +78,12 @@ func queryPairs(q []string) []string {
 	return out
 }
 
-// metaText returns the frontmatter of d as written without the keys indexed as fields of their
-// own (title, description, tags): the type, the sources' titles, the resource, the aliases and
-// whatever else the producer wrote. Values only: the keys ("type", "title", "source") are in
-// nearly every concept, and counted they would make those words look common to every query that
-// asks for them. One pass over its lines and keys (in the order written).
+// metaText returns the frontmatter of d as written, the words a producer wrote about the concept
+// (the type, the sources' titles and authors, the resource, aliases, whatever else), without the
+// keys that are fields of their own (title, description, tags) or whose values are dates, counts
+// and actors' stamps (notWords). Values only: the keys ("type", "title", "source") are in nearly
+// every concept, and counted they would make those words look common to every query that asks for
+// them. One pass over its lines and keys (in the order written).
 func metaText(d *doc) []byte {
 	if d.concept == nil || !d.concept.Frontmatter.Present {
 		return nil
@@ -102,24 +103,34 @@ func metaText(d *doc) []byte {
 			rest = nil
 		}
 		for k < len(keys) && keys[k].Pos.Line <= line {
-			switch keys[k].Name {
-			case "title", "description", "tags":
-				left = true
-			default:
-				left = false
-			}
+			left = ownField[keys[k].Name] || notWords[keys[k].Name]
 			k++
 		}
-		if !left {
-			out = append(out, yamlValue(l)...)
+		if left {
+			continue
+		}
+		// A nested key (a source's last_modified) is left out by its line.
+		if key, value := yamlKeyValue(l); !notWords[key] {
+			out = append(out, value...)
 		}
 	}
 	return out
 }
 
-// yamlValue returns a line of YAML without its indentation, list dash and mapping key (`  - title:`
-// of `  - title: Revenue`): the value as written.
-func yamlValue(l []byte) []byte {
+// ownField are the top-level keys that are search fields of their own.
+var ownField = map[string]bool{"title": true, "description": true, "tags": true}
+
+// notWords are the keys of the spec's stamps, dates and counts (§5, §12) and v0.1's timestamp:
+// numbers and actor names in every concept, nothing a question asks for.
+var notWords = map[string]bool{
+	"generated": true, "verified": true, "stale_after": true, "timestamp": true, "okf_version": true,
+	"usage_window": true, "usage_count": true, "last_modified": true,
+}
+
+// yamlKeyValue splits a line of YAML into its mapping key ("" when it has none) and the rest: the
+// value as written, without the indentation and list dashes (`  - title: Revenue` is "title" and
+// " Revenue").
+func yamlKeyValue(l []byte) (string, []byte) {
 	l = bytes.TrimLeft(l, " \t")
 	for bytes.HasPrefix(l, []byte("- ")) {
 		l = bytes.TrimLeft(l[2:], " \t")
@@ -127,11 +138,11 @@ func yamlValue(l []byte) []byte {
 	for i, c := range l {
 		switch {
 		case c == ':' && i > 0 && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t' || l[i+1] == '\n' || l[i+1] == '\r'):
-			return l[i+1:]
+			return string(l[:i]), l[i+1:]
 		case c == '_' || c == '-' || c == '.' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9'):
 			continue
 		}
-		return l
+		return "", l
 	}
-	return l
+	return "", l
 }

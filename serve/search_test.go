@@ -123,12 +123,13 @@ func TestAnchorsLeaveOutOwnTitle(t *testing.T) {
 }
 
 // The frontmatter's other keys are searched by their values (a source's title, an alias, the
-// type): the keys themselves are not words of the concept, and the title, description and tags,
-// fields of their own, are not counted again.
+// type): the keys themselves are not words of the concept, the title, description and tags,
+// fields of their own, are not counted again, and stamps and dates are left out.
 func TestMetaText(t *testing.T) {
 	dir := writeConcepts(t, map[string]string{
 		"ground.md": "---\ntype: venue\ntitle: Example Ground\ndescription: |\n  A ground.\n  Two lines.\ntags:\n  - cricket\n" +
-			"aliases:\n  - ECG\n  - The Oval\nsources:\n  - id: s1\n    title: Cricsheet match data\n---\nStats.\n",
+			"aliases:\n  - ECG\n  - The Oval\ngenerated:\n  by: agent:x\n  at: 2026-06-07T10:00:00Z\n" +
+			"sources:\n  - id: s1\n    title: Cricsheet match data\n    last_modified: 2026-05-30T00:00:00Z\n---\nStats.\n",
 		"other.md": "---\ntype: venue\ntitle: Aliases\n---\nNothing.\n",
 	})
 	s, _ := newServer(t, dir, 0)
@@ -148,19 +149,19 @@ func TestMetaText(t *testing.T) {
 	}
 }
 
-func TestYAMLValue(t *testing.T) {
-	for in, want := range map[string]string{
-		"title: Revenue\n":         " Revenue\n",
-		"  - title: Cricsheet\n":   " Cricsheet\n",
-		"  - ECG\n":                "ECG\n",
-		"resource: https://x/y\n":  " https://x/y\n",
-		"sources:\n":               "\n",
-		"  a line of text: more\n": "a line of text: more\n",
-		"- - nested: v":            " v",
-		"x:y\n":                    "x:y\n",
+func TestYAMLKeyValue(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"title: Revenue\n":         {"title", " Revenue\n"},
+		"  - title: Cricsheet\n":   {"title", " Cricsheet\n"},
+		"  - ECG\n":                {"", "ECG\n"},
+		"resource: https://x/y\n":  {"resource", " https://x/y\n"},
+		"sources:\n":               {"sources", "\n"},
+		"  a line of text: more\n": {"", "a line of text: more\n"},
+		"- - nested: v":            {"nested", " v"},
+		"x:y\n":                    {"", "x:y\n"},
 	} {
-		if got := string(yamlValue([]byte(in))); got != want {
-			t.Errorf("%q: %q, want %q", in, got, want)
+		if k, v := yamlKeyValue([]byte(in)); k != want[0] || string(v) != want[1] {
+			t.Errorf("%q: %q %q, want %q %q", in, k, v, want[0], want[1])
 		}
 	}
 }
