@@ -246,9 +246,12 @@ func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
 	if anchors == nil {
 		anchors = make([][]byte, len(docs))
 	}
+	// The pairs first, then the words: the two builders' counts are never held at once, and the
+	// pairs' (a few per concept) are garbage before the words' (hundreds) are counted, not after,
+	// when they would pile up on the words' own garbage before the collector runs.
+	pair := inHalves(docs, anchors, (*indexBuilder).addPairs).build()
 	si := inHalves(docs, anchors, (*indexBuilder).addDocs).buildSearch()
-	// The pairs after the words, so that the two builders' counts are never all held at once.
-	si.pair = inHalves(docs, anchors, (*indexBuilder).addPairs).build()
+	si.pair = pair
 	return si
 }
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/kljensen/snowball/english"
 	"github.com/okf-tools/okf/okf"
@@ -18,6 +19,8 @@ type stems map[string]string
 func (c stems) of(w string) string {
 	s, ok := c[w]
 	if !ok {
+		// Cloned: w is part of a field's text, which the map would otherwise keep alive.
+		w = strings.Clone(w)
 		s = stemOf(w)
 		c[w] = s
 	}
@@ -31,14 +34,14 @@ func eachPair(text []byte, c stems, each func(pair []byte)) int32 {
 	var n int32
 	var words []string
 	var pair []byte
-	for len(text) > 0 {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
+	for rest := string(text); len(rest) > 0; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
 		} else {
-			text = nil
+			rest = ""
 		}
-		words = tokens(string(line), words[:0])
+		words = tokens(line, words[:0])
 		prev := ""
 		for _, w := range words {
 			if english.IsStopWord(w) {
