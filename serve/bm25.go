@@ -23,10 +23,18 @@ import (
 //
 // The fields are what a bundle gives besides its text: the title, the body's headings, the
 // description, the tags, the anchor text of the links and index entries that point at the concept
-// (what other authors call it), the words of its path (its ID), and the body. Each word is indexed
-// as written and, in a second index, by its English Snowball stem: a query word scores its exact
-// matches in full and its stem's matches at stemWeight, so "caching" finds "cache" and "cached",
-// and a concept with the word as asked ranks above one with only another form of it.
+// (what other authors call it), the words of its path (its ID), the body, and the rest of the
+// frontmatter (the type, the sources' titles, the resource, what else the producer wrote). Each word
+// is indexed as written and, in a second index, by its English Snowball stem: a query word scores
+// its exact matches in full and its stem's matches at stemWeight, so "caching" finds "cache" and
+// "cached", and a concept with the word as asked ranks above one with only another form of it.
+// Both weigh a word by how rare it is in any form (its stem's document frequency): "events", written
+// so in 5 concepts of a bundle where 80 say "event", is not a rare word.
+//
+// A third index holds the pairs of adjacent words (stems, stop words left out) of the short fields,
+// where two words side by side are mostly a name ("gross margin", "tag wiki"): a query's adjacent
+// pairs score there at pairWeight, so a concept named by the words asked together ranks above one
+// that has them apart.
 
 // The fields, in the order of fieldWeights and fieldB.
 const (
@@ -37,18 +45,28 @@ const (
 	fieldAnchor
 	fieldPath
 	fieldBody
+	fieldMeta
 	numFields
 )
 
 var (
-	fieldWeights = [numFields]float64{fieldTitle: 4, fieldHeadings: 2, fieldDescription: 1, fieldTags: 3, fieldAnchor: 2, fieldPath: 2, fieldBody: 2}
-	fieldB       = [numFields]float64{fieldTitle: 0.5, fieldHeadings: 0.5, fieldDescription: 0.5, fieldTags: 0.3, fieldAnchor: 0.6, fieldPath: 0.3, fieldBody: 0.75}
+	fieldWeights = [numFields]float64{fieldTitle: 4, fieldHeadings: 2, fieldDescription: 1, fieldTags: 3, fieldAnchor: 2, fieldPath: 2, fieldBody: 2, fieldMeta: 0.5}
+	fieldB       = [numFields]float64{fieldTitle: 0.5, fieldHeadings: 0.5, fieldDescription: 0.5, fieldTags: 0.3, fieldAnchor: 0.6, fieldPath: 0.3, fieldBody: 0.75, fieldMeta: 0.5}
 )
 
 // stemWeight is what a match by stem alone counts for, against 1 for an exact match.
 const stemWeight = 0.5
 
-const bm25K1 = 1.2
+// pairWeight is what a query's pair of adjacent words found side by side in a short field counts
+// for, against 1 for an exact word.
+const pairWeight = 1.0
+
+// bm25K1 is how slowly a term's weighted frequency saturates. The fields' weights add up before
+// saturation, so one word of a body (weight 2) already counts for 2: with the usual 1.2 a word
+// anywhere in a concept is worth nearly as much as the same word in its title, path and index
+// entries, and the fields tell the concepts apart only weakly. With 2 they do (on the relevance
+// set, any value from 2 to 3 ranks alike).
+const bm25K1 = 2.0
 
 // posting is one document holding a term: its weighted, length-normalised term frequency,
 // saturated (tf·(k1+1)/(k1+tf)).
@@ -550,9 +568,10 @@ func (b *indexBuilder) assemble(nt int, name func(int) string, flat [][]rawPosti
 	return x
 }
 
-// searchIndex is what search queries: the exact words and their stems.
+// searchIndex is what search queries: the exact words, their stems, and the pairs of adjacent
+// stems of the short fields (nil: none).
 type searchIndex struct {
-	exact, stem *index
+	exact, stem, pair *index
 }
 
 // stemOf is a word's English Snowball (Porter2) stem, for a word of ASCII letters of 3 to 40
@@ -587,6 +606,7 @@ func queryWords(q []string) []string {
 // search scores every document holding a query word, by exact word and by stem, and returns the
 // best k that keep accepts, highest score first (ties: lower document number, which is ID order).
 func (si *searchIndex) search(query []string, k int, keep func(doc int) bool) []hit {
+	pairs := queryPairs(query)
 	query = queryWords(query)
 	sc := getScratch(si.exact.n)
 	defer putScratch(sc)
@@ -596,8 +616,16 @@ func (si *searchIndex) search(query []string, k int, keep func(doc int) bool) []
 			continue
 		}
 		seen[w] = true
-		si.exact.accumulate(sc, w, 1)
-		si.stem.accumulate(sc, stemOf(w), stemWeight)
+		st := stemOf(w)
+		ps := si.stem.postings(st)
+		// The exact postings are a subset of the stem's: the stem's count is the word's rarity.
+		si.exact.accumulateDF(sc, si.exact.postings(w), len(ps), 1)
+		si.stem.accumulateDF(sc, ps, len(ps), stemWeight)
+	}
+	if si.pair != nil {
+		for _, p := range pairs {
+			si.pair.accumulate(sc, p, pairWeight)
+		}
 	}
 	return sc.top(k, keep)
 }
@@ -643,11 +671,16 @@ func putScratch(sc *scratch) {
 // accumulate adds weight × idf × tf of word w to the score of every document holding it.
 func (x *index) accumulate(sc *scratch, w string, weight float64) {
 	ps := x.postings(w)
+	x.accumulateDF(sc, ps, len(ps), weight)
+}
+
+// accumulateDF adds weight × idf × tf of postings ps to the score of each document in them, the
+// idf being that of a term held by df documents.
+func (x *index) accumulateDF(sc *scratch, ps []posting, df int, weight float64) {
 	if len(ps) == 0 {
 		return
 	}
-	df := float64(len(ps))
-	idf := weight * math.Log(1+(float64(x.n)-df+0.5)/(df+0.5))
+	idf := weight * math.Log(1+(float64(x.n)-float64(df)+0.5)/(float64(df)+0.5))
 	for _, p := range ps {
 		if sc.scores[p.doc] == 0 {
 			sc.touched = append(sc.touched, p.doc)

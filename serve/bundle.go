@@ -247,22 +247,34 @@ func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
 	if anchors == nil {
 		anchors = make([][]byte, len(docs))
 	}
+	// The pairs first, then the words: the two builders' counts are never held at once, and the
+	// pairs' (a few per concept) are garbage before the words' (hundreds) are counted, not after,
+	// when they would pile up on the words' own garbage before the collector runs.
+	pair := inHalves(docs, anchors, (*indexBuilder).addPairs).build()
+	si := inHalves(docs, anchors, (*indexBuilder).addDocs).buildSearch()
+	si.pair = pair
+	return si
+}
+
+// inHalves reads docs with add into one builder; a large bundle by two goroutines, each half into
+// a builder of its own, merged after (the second half's terms renumbered, its documents shifted).
+func inHalves(docs []*doc, anchors [][]byte, add func(*indexBuilder, []*doc, [][]byte)) *indexBuilder {
+	var a indexBuilder
 	if len(docs) < parallelIndex {
-		var ib indexBuilder
-		ib.addDocs(docs, anchors)
-		return ib.buildSearch()
+		add(&a, docs, anchors)
+		return &a
 	}
 	half := len(docs) / 2
-	var a, b indexBuilder
+	var b indexBuilder
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.addDocs(docs[half:], anchors[half:])
+		add(&b, docs[half:], anchors[half:])
 	}()
-	a.addDocs(docs[:half], anchors[:half])
+	add(&a, docs[:half], anchors[:half])
 	<-done
 	a.merge(&b)
-	return a.buildSearch()
+	return &a
 }
 
 // parallelIndex is how many documents make indexDocs use two goroutines (a variable for tests).
@@ -270,8 +282,16 @@ var parallelIndex = 1000
 
 // fieldTexts returns the text of each search field of d, whose anchor text is anchor: tags
 // joined by spaces (as separate words they are counted the same), headings as headingText finds
-// them.
+// them, the rest of the frontmatter as metaText gives it.
 func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
+	f := shortFields(d, anchor)
+	f[fieldBody] = d.body
+	f[fieldMeta] = metaText(d)
+	return f
+}
+
+// shortFields returns fieldTexts but the body and the frontmatter's other keys.
+func shortFields(d *doc, anchor []byte) [numFields][]byte {
 	var f [numFields][]byte
 	f[fieldTitle] = []byte(d.title)
 	f[fieldHeadings] = headingText(d.body)
@@ -279,7 +299,6 @@ func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	f[fieldTags] = []byte(strings.Join(d.tags, " "))
 	f[fieldAnchor] = anchor
 	f[fieldPath] = []byte(d.id)
-	f[fieldBody] = d.body
 	return f
 }
 
@@ -289,6 +308,20 @@ func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte) {
 		var lens [numFields]int32
 		for f, text := range fieldTexts(d, anchors[i]) {
 			lens[f] = ib.addField(f, text)
+		}
+		ib.endDoc(lens)
+	}
+}
+
+// addPairs reads the pairs of adjacent words of docs' short fields (pairFields), in order, as the
+// next documents.
+func (ib *indexBuilder) addPairs(docs []*doc, anchors [][]byte) {
+	c := stems{}
+	for i, d := range docs {
+		var lens [numFields]int32
+		texts := shortFields(d, anchors[i])
+		for _, f := range pairFields {
+			lens[f] = eachPair(texts[f], c, func(p []byte) { ib.countWord(f, p) })
 		}
 		ib.endDoc(lens)
 	}
@@ -335,7 +368,8 @@ func headingText(body []byte) []byte {
 const maxAnchor = 4 << 10
 
 // anchors returns the anchor text of each concept (docs[:concepts]): the title and description of
-// every index entry that lists it, and the text of every Markdown link to it from another concept.
+// every index entry that lists it, and the text of every Markdown link to it from another concept,
+// each but where it is the concept's own title or description.
 func (s *snapshot) anchors() [][]byte {
 	pos := make(map[string]int, s.concepts)
 	for i, d := range s.docs[:s.concepts] {
@@ -352,7 +386,12 @@ func (s *snapshot) anchors() [][]byte {
 			return
 		}
 		for _, t := range text {
-			if t = strings.TrimSpace(t); t != "" && len(out[i])+len(t)+1 <= maxAnchor {
+			// An index entry mostly repeats the concept's own title and description, fields of
+			// their own: counted again here they would weigh twice.
+			if t = strings.TrimSpace(t); strings.EqualFold(t, s.docs[i].title) || strings.EqualFold(t, s.docs[i].description) {
+				continue
+			}
+			if t != "" && len(out[i])+len(t)+1 <= maxAnchor {
 				out[i] = append(append(out[i], t...), '\n')
 			}
 		}

@@ -12,19 +12,20 @@ import (
 	"time"
 )
 
-// relevanceBundle finds a corpus bundle by name: the shared corpus beside the checkout, or a copy
-// under testdata. "" when it is absent.
-func relevanceBundle(name string) string {
-	for _, dir := range []string{
+// relevanceBundle finds a corpus bundle by name: the shared corpus beside the checkout (full: true),
+// or the slice of it a clone has under testdata/corpus, which may lack concepts. "" when it is
+// absent.
+func relevanceBundle(name string) (dir string, full bool) {
+	for i, dir := range []string{
 		filepath.Join("..", "..", "shared", "corpus", name),
 		filepath.Join("..", "testdata", "corpus", name),
 		filepath.Join("testdata", "corpus", name),
 	} {
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			return dir
+			return dir, i == 0
 		}
 	}
-	return ""
+	return "", false
 }
 
 type question struct{ q, want string }
@@ -149,37 +150,70 @@ func score(ranked [][]string, qs []question) scores {
 	return scores{s.r1 / n, s.r5 / n, s.mrr / n}
 }
 
-// minMargin is how far okf's MRR must be above the baseline's over all the questions.
-const minMargin = 0.07
+// minMargin is how far okf's MRR must be above the baseline's over all the questions of the set
+// the ranking was tuned on: the issue's target. minHeldOutMargin is the margin reached on the
+// held-out questions (docs/serve.md): short of the target, held so that a change that loses it
+// fails.
+const (
+	minMargin        = 0.10
+	minHeldOutMargin = 0.05
+)
 
 // TestSearchRelevance measures okf's search against a plain whole-file BM25 on the questions of
 // testdata/relevance (questions written from real bundles' concepts, with the concept that answers
 // each) and requires okf's MRR to beat the baseline's by minMargin over all of them, and to be no
 // worse on any bundle.
 func TestSearchRelevance(t *testing.T) {
-	files, _ := filepath.Glob("testdata/relevance/*.tsv")
+	o, b, complete := relevance(t, "testdata/relevance", true)
+	if complete && o.mrr < b.mrr+minMargin {
+		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minMargin)
+	}
+}
+
+// TestSearchRelevanceHeldOut measures the same on testdata/relevance/heldout: questions written
+// after the others, before the ranking was tuned, and never used to tune it. They tell whether
+// what was tuned on the first set holds on questions it never saw. Few questions per bundle: the
+// margin is required over all of them, not per bundle.
+func TestSearchRelevanceHeldOut(t *testing.T) {
+	o, b, complete := relevance(t, "testdata/relevance/heldout", false)
+	if complete && o.mrr < b.mrr+minHeldOutMargin {
+		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minHeldOutMargin)
+	}
+}
+
+// relevance scores okf's search and the baseline on the questions of dir's NAME.tsv files, logs
+// the figures per bundle and over all, and reports whether every bundle was present. With
+// perBundle, okf's MRR below the baseline's on any one bundle is an error. With -v it logs each
+// question's rank (0: not in the first maxK) under both.
+func relevance(t *testing.T, dir string, perBundle bool) (o, b scores, complete bool) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tsv"))
 	var allOKF, allBase [][]string
 	var allQ []question
 	bundles := 0
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".tsv")
-		dir := relevanceBundle(name)
+		dir, full := relevanceBundle(name)
 		if dir == "" {
 			t.Logf("%s: bundle absent, skipped", name)
 			continue
 		}
-		bundles++
 		qs := readQuestions(t, f)
 		s, err := New(Options{Dir: dir, Now: func() time.Time { return testNow }})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if missing := absent(s, qs); missing != "" {
+			if full {
+				t.Fatalf("%s: no concept %s", name, missing)
+			}
+			t.Logf("%s: the slice in testdata/corpus has no concept %s: skipped", name, missing)
+			continue
+		}
+		bundles++
 		base := newWholeFileBM25(s)
 		var okfRanks, baseRanks [][]string
 		for _, q := range qs {
-			if s.snap.Load().byID[q.want] == nil {
-				t.Fatalf("%s: %q: no concept %s", name, q.q, q.want)
-			}
 			_, out, err := s.search(context.Background(), nil, SearchIn{Query: q.q, K: maxK, IncludeDeprecated: true})
 			if err != nil {
 				t.Fatal(err)
@@ -188,20 +222,21 @@ func TestSearchRelevance(t *testing.T) {
 			for _, h := range out.Hits {
 				ids = append(ids, h.ID)
 			}
+			br := base.rank(q.q)
 			okfRanks = append(okfRanks, ids)
-			baseRanks = append(baseRanks, base.rank(q.q))
-			if testing.Verbose() && (len(ids) == 0 || ids[0] != q.want) {
+			baseRanks = append(baseRanks, br)
+			if testing.Verbose() {
 				top := ids
 				if len(top) > 3 {
 					top = top[:3]
 				}
-				t.Logf("%s: %q: want %s, okf top %v", name, q.q, q.want, top)
+				t.Logf("%s: okf %2d base %2d %q: want %s, okf top %v", name, rankOf(ids, q.want), rankOf(br, q.want), q.q, q.want, top)
 			}
 		}
 		o, b := score(okfRanks, qs), score(baseRanks, qs)
 		t.Logf("%s (%d questions): okf recall@1 %.2f recall@5 %.2f MRR %.3f; whole-file BM25 recall@1 %.2f recall@5 %.2f MRR %.3f",
 			name, len(qs), o.r1, o.r5, o.mrr, b.r1, b.r5, b.mrr)
-		if o.mrr < b.mrr {
+		if perBundle && o.mrr < b.mrr {
 			t.Errorf("%s: okf's MRR %.3f is below the baseline's %.3f", name, o.mrr, b.mrr)
 		}
 		allOKF = append(allOKF, okfRanks...)
@@ -209,14 +244,33 @@ func TestSearchRelevance(t *testing.T) {
 		allQ = append(allQ, qs...)
 	}
 	if bundles == 0 {
-		t.Skip("no corpus bundle of testdata/relevance is present")
+		t.Skipf("no corpus bundle of %s is present", dir)
 	}
-	o, b := score(allOKF, allQ), score(allBase, allQ)
+	o, b = score(allOKF, allQ), score(allBase, allQ)
 	t.Logf("all (%d questions, %d bundles): okf recall@1 %.2f recall@5 %.2f MRR %.3f; whole-file BM25 recall@1 %.2f recall@5 %.2f MRR %.3f",
 		len(allQ), bundles, o.r1, o.r5, o.mrr, b.r1, b.r5, b.mrr)
-	// The issue's target is a margin of 0.10; okf reaches about 0.08 on this set (docs/serve.md):
-	// the test holds the margin reached, so that a change that loses it fails.
-	if bundles == len(files) && o.mrr < b.mrr+minMargin {
-		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.2f", o.mrr, b.mrr, minMargin)
+	return o, b, bundles == len(files)
+}
+
+// absent returns the first concept qs expect that s does not have ("" when it has them all).
+func absent(s *Server, qs []question) string {
+	for _, q := range qs {
+		if s.snap.Load().byID[q.want] == nil {
+			return q.want
+		}
 	}
+	return ""
+}
+
+// rankOf is want's rank in ids, from 1; 0 when it is not in the first maxK.
+func rankOf(ids []string, want string) int {
+	for r, id := range ids {
+		if r >= maxK {
+			break
+		}
+		if id == want {
+			return r + 1
+		}
+	}
+	return 0
 }
