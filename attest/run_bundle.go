@@ -49,7 +49,8 @@ func (e *NotFoundError) Error() string {
 
 // Load opens and loads the bundle of req.Path through the one door, as every okf attest
 // subcommand reads it. Errors: a path in no bundle (*okf.NotBundleError) and a configuration with
-// problems (*okf.ConfigError), which the CLI exits 2 on, and a bundle that cannot be read.
+// problems (*okf.ConfigError), which the CLI exits 2 on, and a bundle that cannot be read
+// (*LoadError).
 func Load(ctx context.Context, req BundleRequest) (*Loaded, error) {
 	path := req.Path
 	if path == "" {
