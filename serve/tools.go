@@ -210,7 +210,7 @@ func (s *Server) addTools() {
 	}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "search",
-		Description: "Ranked search of title, headings, link text, path, body. Hits give id, title, type, status, trust tier, freshness; deprecated only if asked.",
+		Description: "Ranked search of title, headings, description, link text, path, other frontmatter values, body. Hits give id, title, type, status, trust tier, freshness; deprecated only if asked.",
 		InputSchema: s.inputs["search"],
 		Annotations: readOnly,
 	}, untyped(s.search))
