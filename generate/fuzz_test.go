@@ -10,6 +10,7 @@ import (
 
 // FuzzStripMDX runs a post body through everything gen does to its text — StripMDX, the
 // paragraphs, the outline, the description and the title cleaning — and the whole post parser,
+// comparing Flatten with the regular expressions it was (flatten_ref_test.go),
 // with YAML and with TOML frontmatter.
 // None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
 func FuzzStripMDX(f *testing.F) {
@@ -25,6 +26,10 @@ func FuzzStripMDX(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, body string, mdx bool) {
+		// The scanner Flatten is gives the bytes of the regular expressions it replaced.
+		if got, want := Flatten(body), flattenRE(body); got != want {
+			t.Fatalf("Flatten(%q) = %q, the regular expressions gave %q", body, got, want)
+		}
 		out := StripMDX(body, mdx)
 		paras := Paragraphs(out)
 		_ = Outline(out)

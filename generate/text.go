@@ -20,21 +20,12 @@ type OutlineItem struct {
 var (
 	atxRE      = &lazyRegexp{Expr: `^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`}
 	setextRE   = &lazyRegexp{Expr: `^ {0,3}(=+|-+)[ \t]*$`}
-	imageRE    = &lazyRegexp{Expr: `!\[([^\]]*)\]\([^)]*\)`}
-	linkRE     = &lazyRegexp{Expr: `\[([^\]]*)\]\([^)]*\)`}
-	refLinkRE  = &lazyRegexp{Expr: `\[([^\]^][^\]]*)\]\[[^\]]*\]`}
-	footRefRE  = &lazyRegexp{Expr: `\[\^[^\]\s]+\]`}
 	footDefRE  = &lazyRegexp{Expr: `^ {0,3}\[\^[^\]]+\]:`}
 	linkDefRE  = &lazyRegexp{Expr: `^ {0,3}\[[^\]]+\]:\s`}
-	strongRE   = &lazyRegexp{Expr: `(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`}
-	emRE       = &lazyRegexp{Expr: `(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`}
-	strikeRE   = &lazyRegexp{Expr: `~~(\S(?:.*?\S)?)~~`}
-	underRE    = &lazyRegexp{Expr: `(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`}
 	listMarkRE = &lazyRegexp{Expr: `^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`}
 	ruleRE     = &lazyRegexp{Expr: `^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`}
 	spaceRE    = &lazyRegexp{Expr: `\s+`}
-	escapeRE   = &lazyRegexp{Expr: `\\([!-/:-@\[-` + "`" + `{-~])`} // backslash escapes of ASCII punctuation
-	initialsRE = &lazyRegexp{Expr: `^(\p{L}\.){2,}$`}               // e.g. z.B. U.S.
+	initialsRE = &lazyRegexp{Expr: `^(\p{L}\.){2,}$`} // e.g. z.B. U.S.
 )
 
 // privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
@@ -44,25 +35,19 @@ const privateBase = 0xE100
 // text, footnote references and emphasis markers go, and whitespace collapses to single spaces.
 // Inline code keeps its backticks.
 func Flatten(s string) string {
-	// Hide backslash-escaped punctuation (\*) from the patterns below as private-use runes.
-	s = escapeRE.Get().ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
-	s = imageRE.Get().ReplaceAllString(s, "")
-	s = linkRE.Get().ReplaceAllString(s, "$1")
-	s = refLinkRE.Get().ReplaceAllString(s, "$1")
-	s = footRefRE.Get().ReplaceAllString(s, "")
-	s = strongRE.Get().ReplaceAllString(s, "$2")
-	s = strikeRE.Get().ReplaceAllString(s, "") // struck text is withdrawn, not kept as if it were true
-	s = emRE.Get().ReplaceAllString(s, "$1$2")
+	// Hide backslash-escaped punctuation (\*) from the passes below as private-use runes.
+	s = hideEscapes(s)
+	s = bracketLinks(s, '!') // images
+	s = bracketLinks(s, '(') // inline links keep their text
+	s = bracketLinks(s, '[') // reference links too
+	s = dropFootnoteRefs(s)
+	s = pairedMarks(s, false) // strong
+	s = pairedMarks(s, true)  // struck text is withdrawn, not kept as if it were true
+	s = singleMarks(s, '*')
 	for range 2 { // a second pass for neighbours that shared a boundary character
-		s = underRE.Get().ReplaceAllString(s, "$1$2$3")
+		s = singleMarks(s, '_')
 	}
-	s = strings.Map(func(r rune) rune {
-		if r >= privateBase && r < privateBase+128 {
-			return r - privateBase
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(collapseSpace(revealEscapes(s)))
 }
 
 // Outline returns the headings of stripped Markdown (StripMDX output), flattened to text.
