@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,30 @@ func TestFlattenLinear(t *testing.T) {
 		}
 		if rl > 8*len(large) {
 			t.Errorf("Flatten(%q × n): %d reads for %d bytes", p, rl, len(large))
+		}
+	}
+}
+
+// TestFlattenSmallAlphabet compares the scanner with the regular expressions on random texts made
+// of the characters the patterns turn on (a fixed seed: the same texts every run).
+func TestFlattenSmallAlphabet(t *testing.T) {
+	alphabet := []string{"*", "*", "_", "_", "~", "[", "]", "(", ")", "!", "^", "\\", " ", "\n", "\t", "a", "b", "é", "1", "\xff", "\xe2\x82", "\u3000", "#", "`"}
+	rng := rand.New(rand.NewPCG(31, 2026))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(14) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		in := b.String()
+		if got, want := Flatten(in), flattenRE(in); got != want {
+			t.Fatalf("Flatten(%q) = %q, the regular expressions gave %q", in, got, want)
+		}
+		if d, line := bodyLineMismatch(in); d != "" {
+			t.Fatalf("%s(%q) differs from its regular expression", d, line)
 		}
 	}
 }

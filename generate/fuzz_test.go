@@ -10,7 +10,8 @@ import (
 
 // FuzzStripMDX runs a post body through everything gen does to its text — StripMDX, the
 // paragraphs, the outline, the description and the title cleaning — and the whole post parser,
-// comparing Flatten with the regular expressions it was (flatten_ref_test.go),
+// comparing Flatten and the line readers with the regular expressions they were (flatten_ref_test.go,
+// lines_test.go),
 // with YAML and with TOML frontmatter.
 // None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
 func FuzzStripMDX(f *testing.F) {
@@ -29,6 +30,9 @@ func FuzzStripMDX(f *testing.F) {
 		// The scanner Flatten is gives the bytes of the regular expressions it replaced.
 		if got, want := Flatten(body), flattenRE(body); got != want {
 			t.Fatalf("Flatten(%q) = %q, the regular expressions gave %q", body, got, want)
+		}
+		if d, line := bodyLineMismatch(body); d != "" {
+			t.Fatalf("%s(%q) differs from its regular expression", d, line)
 		}
 		out := StripMDX(body, mdx)
 		paras := Paragraphs(out)

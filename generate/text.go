@@ -17,17 +17,6 @@ type OutlineItem struct {
 	Text  string
 }
 
-var (
-	atxRE      = &lazyRegexp{Expr: `^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`}
-	setextRE   = &lazyRegexp{Expr: `^ {0,3}(=+|-+)[ \t]*$`}
-	footDefRE  = &lazyRegexp{Expr: `^ {0,3}\[\^[^\]]+\]:`}
-	linkDefRE  = &lazyRegexp{Expr: `^ {0,3}\[[^\]]+\]:\s`}
-	listMarkRE = &lazyRegexp{Expr: `^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`}
-	ruleRE     = &lazyRegexp{Expr: `^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`}
-	spaceRE    = &lazyRegexp{Expr: `\s+`}
-	initialsRE = &lazyRegexp{Expr: `^(\p{L}\.){2,}$`} // e.g. z.B. U.S.
-)
-
 // privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
 const privateBase = 0xE100
 
@@ -55,16 +44,16 @@ func Outline(md string) []OutlineItem {
 	var items []OutlineItem
 	lines := strings.Split(md, "\n")
 	for i, line := range lines {
-		if m := atxRE.Get().FindStringSubmatch(line); m != nil {
-			if t := Flatten(m[2]); t != "" {
-				items = append(items, OutlineItem{Level: len(m[1]), Text: t})
+		if level, text, ok := atxHeading(line); ok {
+			if t := Flatten(text); t != "" {
+				items = append(items, OutlineItem{Level: level, Text: t})
 			}
 			continue
 		}
 		if i > 0 && strings.TrimSpace(lines[i-1]) != "" && !isBlockStart(lines[i-1]) {
-			if m := setextRE.Get().FindStringSubmatch(line); m != nil && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
+			if c, ok := setextUnderline(line); ok && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
 				level := 1
-				if m[1][0] == '-' {
+				if c == '-' {
 					level = 2
 				}
 				if t := Flatten(lines[i-1]); t != "" {
@@ -79,9 +68,10 @@ func Outline(md string) []OutlineItem {
 // isBlockStart reports whether a line starts something that is not a paragraph line.
 func isBlockStart(line string) bool {
 	t := strings.TrimSpace(line)
-	return atxRE.Get().MatchString(line) || listMarkRE.Get().MatchString(line) || ruleRE.Get().MatchString(line) ||
-		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || footDefRE.Get().MatchString(line) ||
-		linkDefRE.Get().MatchString(line)
+	_, _, atx := atxHeading(line)
+	return atx || isListMark(line) || isRule(line) ||
+		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || isBracketDef(line, true) ||
+		isBracketDef(line, false)
 }
 
 // Paragraphs returns the prose paragraphs of stripped Markdown, flattened to text: headings, lists,
@@ -117,7 +107,7 @@ func Paragraphs(md string) []string {
 			flush()
 			continue
 		}
-		if i+1 < len(lines) && setextRE.Get().MatchString(lines[i+1]) {
+		if i+1 < len(lines) && isSetextUnderline(lines[i+1]) {
 			cur = nil // the paragraph is a setext heading's text
 			continue
 		}
@@ -146,7 +136,7 @@ var abbreviations = map[string]bool{
 // '?' that is followed by a space or the end (common abbreviations and single-letter initials do not
 // end a sentence), or the first '。', '！', '？'. Text without an end mark is returned whole.
 func FirstSentence(s string) string {
-	s = strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	s = strings.TrimSpace(collapseSpace(s))
 	for i, r := range s {
 		switch r {
 		case '。', '！', '？':
@@ -171,7 +161,7 @@ func FirstSentence(s string) string {
 func isAbbreviation(upto string) bool {
 	word := upto[strings.LastIndexByte(upto, ' ')+1:]
 	word = strings.TrimLeft(word, `("'`)
-	if abbreviations[strings.ToLower(word)] || initialsRE.Get().MatchString(word) {
+	if abbreviations[strings.ToLower(word)] || isInitials(word) {
 		return true
 	}
 	// A single capital initial ("J. R. R. Tolkien").
@@ -226,5 +216,5 @@ func CleanInline(s string, mdx bool) string {
 func plainText(s string) string {
 	s = strings.ReplaceAll(s, "`", "")
 	s = html.UnescapeString(s)
-	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(collapseSpace(s))
 }
