@@ -68,7 +68,7 @@ func TestFlattenLinear(t *testing.T) {
 // TestFlattenSmallAlphabet compares the scanner with the regular expressions on random texts made
 // of the characters the patterns turn on (a fixed seed: the same texts every run).
 func TestFlattenSmallAlphabet(t *testing.T) {
-	alphabet := []string{"*", "*", "_", "_", "~", "[", "]", "(", ")", "!", "^", "\\", " ", "\n", "\t", "a", "b", "é", "1", "\xff", "\xe2\x82", "\u3000", "#", "`"}
+	alphabet := []string{"*", "*", "_", "_", "~", "[", "]", "(", ")", "!", "^", "\\", " ", "\n", "\t", "a", "b", "é", "1", "\xff", "\xe2\x82", "\u3000", "#", "`", ":", ">", "import", "=", "-", ".", "+"}
 	rng := rand.New(rand.NewPCG(31, 2026))
 	n := 20000
 	if testing.Short() {

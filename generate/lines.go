@@ -153,3 +153,57 @@ func isInitials(word string) bool {
 	}
 	return n >= 2
 }
+
+// isAdmonitionOpen: a container's opening line (trimmed), ^(:{3,}[ \t]*|:{2})[A-Za-z]: :::note,
+// ::: tip, or a Nuxt MDC block ::important.
+func isAdmonitionOpen(trim string) bool {
+	n := 0
+	for n < len(trim) && trim[n] == ':' {
+		n++
+	}
+	j := n
+	if n >= 3 {
+		for j < len(trim) && isBlank(trim[j]) {
+			j++
+		}
+	} else if n != 2 {
+		return false
+	}
+	return j < len(trim) && isASCIILetter(trim[j])
+}
+
+// isAdmonitionClose: a container's closing line (trimmed), ^:{2,}$.
+func isAdmonitionClose(trim string) bool {
+	return len(trim) >= 2 && strings.Trim(trim, ":") == ""
+}
+
+// isAlert: a GitHub alert's first line, ^ {0,3}>[ \t]*\[![A-Za-z]+\].
+func isAlert(line string) bool {
+	k := indentUpTo3(line)
+	if k < 0 || !strings.HasPrefix(line[k:], ">") {
+		return false
+	}
+	rest := strings.TrimLeft(line[k+1:], " \t")
+	if !strings.HasPrefix(rest, "[!") {
+		return false
+	}
+	j := 2
+	for j < len(rest) && isASCIILetter(rest[j]) {
+		j++
+	}
+	return j > 2 && j < len(rest) && rest[j] == ']'
+}
+
+// isStatement reports whether a line starts an ESM `import` or `export` statement (MDX allows them
+// at the top level only, unindented): ^(import|export)(\s|\{|\*|$).
+func isStatement(line string) bool {
+	var rest string
+	if r, ok := strings.CutPrefix(line, "import"); ok {
+		rest = r
+	} else if r, ok := strings.CutPrefix(line, "export"); ok {
+		rest = r
+	} else {
+		return false
+	}
+	return rest == "" || isPerlSpace(rest[0]) || rest[0] == '{' || rest[0] == '*'
+}

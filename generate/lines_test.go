@@ -16,6 +16,11 @@ var (
 	refListMarkRE = regexp.MustCompile(`^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`)
 	refRuleRE     = regexp.MustCompile(`^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`)
 	refInitialsRE = regexp.MustCompile(`^(\p{L}\.){2,}$`)
+	// mdx.go's.
+	refAdmonitionOpenRE  = regexp.MustCompile(`^(:{3,}[ \t]*|:{2})[A-Za-z]`)
+	refAdmonitionCloseRE = regexp.MustCompile(`^:{2,}$`)
+	refAlertRE           = regexp.MustCompile(`^ {0,3}>[ \t]*\[![A-Za-z]+\]`)
+	refStatementRE       = regexp.MustCompile(`^(import|export)(\s|\{|\*|$)`)
 )
 
 // lineMismatch compares each line reader with its regular expression on one line ('\n' split
@@ -38,6 +43,10 @@ func lineMismatch(line string) string {
 		"isListMark":          {refListMarkRE, isListMark(line)},
 		"isRule":              {refRuleRE, isRule(line)},
 		"isInitials":          {refInitialsRE, isInitials(line)},
+		"isAdmonitionOpen":    {refAdmonitionOpenRE, isAdmonitionOpen(line)},
+		"isAdmonitionClose":   {refAdmonitionCloseRE, isAdmonitionClose(line)},
+		"isAlert":             {refAlertRE, isAlert(line)},
+		"isStatement":         {refStatementRE, isStatement(line)},
 	} {
 		if pair.re.MatchString(line) != pair.got {
 			return name
@@ -51,7 +60,9 @@ func TestLineReadersMatchReference(t *testing.T) {
 		"# a # #", "# a\t#\t", "#  ", "# é #", "#\xff", "=", "==", " ---", "--- ", "-=-", "    ---", "---a", "=\t", "-", "* a", "*a", "+\tb",
 		"1. a", "1.a", "123456789) a", "1234567890. a", "-", "- ", "***", "* * *", " _ _ _ ", "-*_", "--", "- -", "\t---", "---\t", "[^1]: a",
 		"[^]: a", "[^1]:", "[a]: b", "[a]:b", "[]: b", "[a]:", "   [a]:\tb", "    [a]: b", "[a]]: b", "[^a]]:", "z.B.", "U.S.", "a.", "a.b",
-		"é.ü.", "a..b.", "1.2.", "a.b.c", "\xff.a."}
+		"é.ü.", "a..b.", "1.2.", "a.b.c", "\xff.a.", ":::note", "::: tip", ":::\tx", "::x", "::", ":::", ": x", "::::", "::: ", "::1",
+		"> [!NOTE]", "   >[!tip]", "    > [!NOTE]", "> [!]", "> [!NOTE", ">\t\t[!a]x", "> [ !a]", "import", "import x", "importx", "export{",
+		"export*", "import\tx", " import x", "export default", "imports"}
 	for _, l := range lines {
 		if d := lineMismatch(l); d != "" {
 			t.Errorf("%s(%q) differs from its regular expression", d, l)

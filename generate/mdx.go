@@ -52,17 +52,17 @@ func StripMDX(body string, mdx bool) string {
 		}
 		// Admonitions (:::note … :::) and alerts (> [!NOTE]) are callouts, not the post's prose:
 		// they are dropped whole. A container may nest others with more colons.
-		if admonitionOpenRE.Get().MatchString(trim) {
+		if isAdmonitionOpen(trim) {
 			admonitions++
 			continue
 		}
 		if admonitions > 0 {
-			if admonitionCloseRE.Get().MatchString(trim) {
+			if isAdmonitionClose(trim) {
 				admonitions--
 			}
 			continue
 		}
-		if alertRE.Get().MatchString(line) {
+		if isAlert(line) {
 			inAlert = true
 			continue
 		}
@@ -139,10 +139,6 @@ func closesFence(trim, fence string) bool {
 }
 
 var (
-	// Docusaurus/VitePress containers (:::note, ::: tip) and Nuxt MDC blocks (::important{…}).
-	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
-	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
-	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
 	// Callout components in any case, custom elements named after them (<callout-info>), and
 	// <script>/<style> blocks (VitePress's <script setup>): none is prose.
 	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert|script|style)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
@@ -237,12 +233,6 @@ func stripShortcodes(s string) string {
 	}
 	return b.String()
 }
-
-var statementRE = &lazyRegexp{Expr: `^(import|export)(\s|\{|\*|$)`}
-
-// isStatement reports whether a line starts an ESM `import` or `export` statement (MDX allows them
-// at the top level only, unindented).
-func isStatement(line string) bool { return statementRE.Get().MatchString(line) }
 
 // braceDelta counts how many more {, ( and [ than closers a line has, ignoring quoted strings, so a
 // statement that opens a block on one line is followed to its end.
