@@ -126,9 +126,9 @@ func bracketLinks(s string, kind byte) string {
 	if i < 0 {
 		return s
 	}
-	closer := byte(')') // what closes the destination or the label
+	opener, closer := byte('('), byte(')') // what opens and closes the destination or the label
 	if kind == '[' {
-		closer = ']'
+		opener, closer = '[', ']'
 	}
 	textEnd := nextIndex{s: s, c: ']'}
 	destEnd := nextIndex{s: s, c: closer}
@@ -154,10 +154,6 @@ func bracketLinks(s string, kind byte) string {
 		e := textEnd.find(text)
 		if e < 0 {
 			break // no ']' further on: nothing later can match either
-		}
-		opener := byte('(')
-		if kind == '[' {
-			opener = '['
 		}
 		if e+1 >= len(s) || s[e+1] != opener {
 			continue
@@ -227,14 +223,13 @@ func pairedMarks(s string, strike bool) string {
 		}
 		return s[i] == '*' || s[i] == '_'
 	}
-	first := -1
-	for _, m := range []string{"**", "__", "~~"} {
-		if (m == "~~") != strike {
-			continue
-		}
-		if j := strings.Index(s, m); j >= 0 && (first < 0 || j < first) {
-			first = j
-		}
+	var first int
+	if strike {
+		first = strings.Index(s, "~~")
+	} else if first = strings.Index(s, "**"); first < 0 {
+		first = strings.Index(s, "__")
+	} else if j := strings.Index(s[:first], "__"); j >= 0 {
+		first = j
 	}
 	if first < 0 {
 		return s
@@ -284,8 +279,7 @@ func pairedMarks(s string, strike bool) string {
 //   - underscore, (^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_]) → the characters
 //     before and after, and the text (mark '_')
 func singleMarks(s string, mark byte) string {
-	first := strings.IndexByte(s, mark)
-	if first < 0 {
+	if strings.IndexByte(s, mark) < 0 {
 		return s
 	}
 	next := nextIndex{s: s, c: mark}
@@ -341,7 +335,8 @@ func singleMarks(s string, mark byte) string {
 	}
 	var b strings.Builder
 	last := 0
-	// Start where a match could: the rune before the first mark (or the text's start).
+	// Step rune by rune from the start, as the expression did: the character before the mark is
+	// one rune, and an invalid byte is one.
 	start := 0
 	for start < len(s) {
 		w := runeWidth(s, start)
