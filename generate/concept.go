@@ -142,9 +142,14 @@ func (d *ConceptData) Body() string {
 	return BeginMarker(content) + "\n" + content + EndMarker + "\n"
 }
 
-func escapeLinkText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
-}
+// Replacers are built on their first use, and kept: building one costs more than replacing.
+var (
+	linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
+	angleEscaper    = strings.NewReplacer("<", "%3C", ">", "%3E")
+	pathEscaper     = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
+)
+
+func escapeLinkText(s string) string { return linkTextEscaper.Replace(s) }
 
 // linkDest writes a link destination, in angle brackets when it holds spaces or parentheses. A
 // control character, line or paragraph separator, bidi control or invalid UTF-8 byte (what
@@ -154,7 +159,7 @@ func escapeLinkText(s string) string {
 func linkDest(s string) string {
 	s = encodeUnsafe(s)
 	if strings.ContainsAny(s, " ()<>") {
-		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(s) + ">"
+		return "<" + angleEscaper.Replace(s) + ">"
 	}
 	return s
 }
@@ -701,5 +706,5 @@ func encodeUnsafe(s string) string {
 // percent-encoded too, since resolving a target decodes escapes and strips a fragment or query
 // (D15), so a file named `a#b.md` or `100%41.md` is the file the link leads to.
 func pathDest(p string) string {
-	return linkDest(strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(p))
+	return linkDest(pathEscaper.Replace(p))
 }

@@ -10,7 +10,9 @@ import (
 
 // FuzzStripMDX runs a post body through everything gen does to its text — StripMDX, the
 // paragraphs, the outline, the description and the title cleaning — and the whole post parser,
-// with YAML and with TOML frontmatter.
+// with YAML and with TOML frontmatter. Flatten and the line readers must give what the regular
+// expressions they replaced gave (flatten_ref_test.go, lines_test.go), stripTags and
+// stripTemplates what they gave before boundedScan (mdx_ref_test.go).
 // None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
 func FuzzStripMDX(f *testing.F) {
 	for _, s := range []string{
@@ -25,6 +27,19 @@ func FuzzStripMDX(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, body string, mdx bool) {
+		// The scanner Flatten is gives the bytes of the regular expressions it replaced.
+		if got, want := Flatten(body), flattenRE(body); got != want {
+			t.Fatalf("Flatten(%q) = %q, the regular expressions gave %q", body, got, want)
+		}
+		if d, line := bodyLineMismatch(body); d != "" {
+			t.Fatalf("%s(%q) differs from its regular expression", d, line)
+		}
+		if got, want := stripTags(body, mdx), refStripTags(body, mdx); got != want {
+			t.Fatalf("stripTags(%q, %v) = %q, before boundedScan %q", body, mdx, got, want)
+		}
+		if got, want := stripTemplates(body), refStripTemplates(body); got != want {
+			t.Fatalf("stripTemplates(%q) = %q, before boundedScan %q", body, got, want)
+		}
 		out := StripMDX(body, mdx)
 		paras := Paragraphs(out)
 		_ = Outline(out)

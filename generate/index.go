@@ -52,7 +52,7 @@ func ListingOf(c *okf.Concept) Listing {
 	return Listing{Title: t, Description: oneLine(c.Frontmatter.Description.Text())}
 }
 
-func oneLine(s string) string { return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " ")) }
+func oneLine(s string) string { return strings.TrimSpace(collapseSpace(s)) }
 
 // Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
 // index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode
@@ -457,7 +457,7 @@ func under(p string, folders []string) bool {
 // not a new item).
 func isContinuation(l string) bool {
 	t := strings.TrimSpace(l)
-	return t != "" && (strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t")) && !listMarkRE.Get().MatchString(strings.TrimLeft(l, " \t"))
+	return t != "" && (strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t")) && !isListMark(strings.TrimLeft(l, " \t"))
 }
 
 // setOKFVersion makes the root index declare okf_version (§12), adding a frontmatter block when

@@ -52,17 +52,17 @@ func StripMDX(body string, mdx bool) string {
 		}
 		// Admonitions (:::note … :::) and alerts (> [!NOTE]) are callouts, not the post's prose:
 		// they are dropped whole. A container may nest others with more colons.
-		if admonitionOpenRE.Get().MatchString(trim) {
+		if isAdmonitionOpen(trim) {
 			admonitions++
 			continue
 		}
 		if admonitions > 0 {
-			if admonitionCloseRE.Get().MatchString(trim) {
+			if isAdmonitionClose(trim) {
 				admonitions--
 			}
 			continue
 		}
-		if alertRE.Get().MatchString(line) {
+		if isAlert(line) {
 			inAlert = true
 			continue
 		}
@@ -139,10 +139,6 @@ func closesFence(trim, fence string) bool {
 }
 
 var (
-	// Docusaurus/VitePress containers (:::note, ::: tip) and Nuxt MDC blocks (::important{…}).
-	admonitionOpenRE  = &lazyRegexp{Expr: `^(:{3,}[ \t]*|:{2})[A-Za-z]`}
-	admonitionCloseRE = &lazyRegexp{Expr: `^:{2,}$`}
-	alertRE           = &lazyRegexp{Expr: `^ {0,3}>[ \t]*\[![A-Za-z]+\]`}
 	// Callout components in any case, custom elements named after them (<callout-info>), and
 	// <script>/<style> blocks (VitePress's <script setup>): none is prose.
 	calloutOpenRE = &lazyRegexp{Expr: `<((?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert|script|style)(?:-[A-Za-z0-9-]+)?)(\s[^<>]*)?>`}
@@ -238,12 +234,6 @@ func stripShortcodes(s string) string {
 	return b.String()
 }
 
-var statementRE = &lazyRegexp{Expr: `^(import|export)(\s|\{|\*|$)`}
-
-// isStatement reports whether a line starts an ESM `import` or `export` statement (MDX allows them
-// at the top level only, unindented).
-func isStatement(line string) bool { return statementRE.Get().MatchString(line) }
-
 // braceDelta counts how many more {, ( and [ than closers a line has, ignoring quoted strings, so a
 // statement that opens a block on one line is followed to its end.
 func braceDelta(line string) int {
@@ -289,57 +279,108 @@ func stripComments(s string) string {
 	return s
 }
 
+// boundedScan bounds the searches of stripTags and stripTemplates for what closes a code span, a
+// tag, an expression, a template tag or inline math: each reads at most maxScan bytes ahead, and
+// failed searches may read at most budget bytes in all (16 times the input, plus maxScan). Past
+// that, what is left is kept as text: the work stays linear in the input even when every '<', '{'
+// or '`' of a hostile post opens something that never closes.
+type boundedScan struct {
+	s               string
+	maxScan, budget int
+}
+
+func newBoundedScan(s string, maxScan int) *boundedScan {
+	return &boundedScan{s: s, maxScan: maxScan, budget: 16*len(s) + maxScan}
+}
+
+// window is what a search from from may read; "" once the budget is spent.
+func (sc *boundedScan) window(from int) string {
+	n := min(sc.maxScan, sc.budget)
+	if n <= 0 || from > len(sc.s) {
+		return ""
+	}
+	return sc.s[from:min(len(sc.s), from+n)]
+}
+
+// spend charges a failed search for the window it read.
+func (sc *boundedScan) spend(w string) { sc.budget -= len(w) }
+
+// find is the position of needle in the window from from, or -1 (the window spent).
+func (sc *boundedScan) find(from int, needle string) int {
+	w := sc.window(from)
+	if j := strings.Index(w, needle); j >= 0 {
+		return from + j
+	}
+	sc.spend(w)
+	return -1
+}
+
+// codeSpan reads the inline code span at s[i], a run of backticks, and returns where it ends:
+// after the same run of backticks further on (within the window, before any blank line), or,
+// when it does not close, after the run, which is then text. Either way s[i:end] is kept as it
+// is: stripTags and stripTemplates leave code alone.
+func (sc *boundedScan) codeSpan(i int) (end int) {
+	n := 0
+	for i+n < len(sc.s) && sc.s[i+n] == '`' {
+		n++
+	}
+	w := sc.window(i + n)
+	if j := strings.Index(w, sc.s[i:i+n]); j >= 0 && !strings.Contains(w[:j], "\n\n") {
+		return i + n + j + n
+	}
+	sc.spend(w)
+	return i + n
+}
+
+// textRun is the end of the plain text from s[i]: the next byte that may start something
+// (special), or the end.
+func textRun(s string, i int, special *[256]bool) int {
+	for i++; i < len(s) && !special[s[i]]; i++ {
+	}
+	return i
+}
+
+var tagSpecials, tagSpecialsMDX = specials("`\\$<"), specials("`\\$<{")
+
+func specials(chars string) *[256]bool {
+	var set [256]bool
+	for i := range len(chars) {
+		set[chars[i]] = true
+	}
+	return &set
+}
+
 // stripTags removes JSX and HTML tags (opening, closing, self-closing, fragments) and inline
 // `$$…$$` math, keeping the text between tags and leaving inline code spans untouched. Autolinks
-// (<https://…>) keep their address. With mdx, `{expressions}` are removed too.
+// (<https://…>) keep their address. With mdx, `{expressions}` are removed too. Its searches are
+// bounded (boundedScan, 64 KiB ahead).
 func stripTags(s string, mdx bool) string {
-	// Bound: a tag, an expression, a code span or inline math is looked for at most maxScan bytes
-	// ahead, and failed searches may read at most budget bytes in all (16 times the input, plus
-	// 64 KiB). Past that, what is left is kept as text: the work stays linear in the input even when
-	// every '<' or '{' of a hostile post opens something that never closes.
-	const maxScan = 1 << 16
-	budget := 16*len(s) + maxScan
-	window := func(from int) string {
-		n := min(maxScan, budget)
-		if n <= 0 {
-			return ""
-		}
-		return s[from:min(len(s), from+n)]
+	sc := newBoundedScan(s, 1<<16)
+	special := tagSpecials
+	if mdx {
+		special = tagSpecialsMDX
 	}
-	spend := func(w string) { budget -= len(w) }
 	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '`':
-			n := 0
-			for i+n < len(s) && s[i+n] == '`' {
-				n++
-			}
-			ticks := s[i : i+n]
-			w := window(i + n)
-			if j := strings.Index(w, ticks); j >= 0 && !strings.Contains(w[:j], "\n\n") {
-				b.WriteString(s[i : i+n+j+n])
-				i += n + j + n
-				continue
-			}
-			spend(w)
-			b.WriteString(ticks)
-			i += n
+			end := sc.codeSpan(i)
+			b.WriteString(s[i:end])
+			i = end
 			continue
 		case c == '\\' && i+1 < len(s):
 			b.WriteString(s[i : i+2])
 			i += 2
 			continue
 		case c == '$' && strings.HasPrefix(s[i:], "$$"):
-			w := window(i + 2)
-			if j := strings.Index(w, "$$"); j >= 0 {
-				i += 2 + j + 2
+			if j := sc.find(i+2, "$$"); j >= 0 {
+				i = j + 2
 				continue
 			}
-			spend(w)
 		case c == '<':
-			w := window(i)
+			w := sc.window(i)
 			if w == "" {
 				break
 			}
@@ -348,9 +389,9 @@ func stripTags(s string, mdx bool) string {
 				i += end
 				continue
 			}
-			spend(w)
+			sc.spend(w)
 		case c == '{' && mdx:
-			w := window(i)
+			w := sc.window(i)
 			if w == "" {
 				break
 			}
@@ -358,10 +399,11 @@ func stripTags(s string, mdx bool) string {
 				i += end
 				continue
 			}
-			spend(w)
+			sc.spend(w)
 		}
-		b.WriteByte(c)
-		i++
+		j := textRun(s, i, special)
+		b.WriteString(s[i:j])
+		i = j
 	}
 	return b.String()
 }

@@ -103,6 +103,11 @@ type Posts struct {
 	Broken   map[string]string
 	// NotPosts are the listing and pagination pages (path → why), which are never posts.
 	NotPosts map[string]string
+
+	// byFile maps each file path byFilePath accepts to the first post of List it names, built on
+	// first use for the List of byFileLen posts: one lookup per concept, not a scan of List.
+	byFile    map[string]*Post
+	byFileLen int
 }
 
 // postExts are the file extensions of posts: MDX, and every Markdown extension Jekyll reads by
@@ -124,7 +129,7 @@ func trimPostExt(p string) string { return strings.TrimSuffix(p, postExt(p)) }
 
 // reindex rebuilds the slug maps after posts were taken out of List.
 func (ps *Posts) reindex() {
-	ps.BySlug, ps.bySlug = map[string]*Post{}, map[string][]*Post{}
+	ps.BySlug, ps.bySlug, ps.byFile = map[string]*Post{}, map[string][]*Post{}, nil
 	for _, p := range ps.List {
 		if _, dup := ps.BySlug[p.Slug]; !dup {
 			ps.BySlug[p.Slug] = p
@@ -162,14 +167,23 @@ func (ps *Posts) byFileName(name string) *Post {
 // byFilePath finds the post whose file path below the posts folder is p: with its extension,
 // without it, or (for an index file) its folder.
 func (ps *Posts) byFilePath(p string) *Post {
-	p = strings.Trim(p, "/")
-	for _, post := range ps.List {
-		noExt := trimPostExt(post.Path)
-		if p == post.Path || p == noExt || (path.Base(noExt) == "index" && p == path.Dir(noExt)) {
-			return post
+	if ps.byFile == nil || ps.byFileLen != len(ps.List) {
+		ps.byFile, ps.byFileLen = make(map[string]*Post, 2*len(ps.List)), len(ps.List)
+		add := func(k string, post *Post) {
+			if _, ok := ps.byFile[k]; !ok {
+				ps.byFile[k] = post
+			}
+		}
+		for _, post := range ps.List {
+			noExt := trimPostExt(post.Path)
+			add(post.Path, post)
+			add(noExt, post)
+			if path.Base(noExt) == "index" {
+				add(path.Dir(noExt), post)
+			}
 		}
 	}
-	return nil
+	return ps.byFile[strings.Trim(p, "/")]
 }
 
 // Find resolves what a concept map names: a post's file path (with or without extension, an

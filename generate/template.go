@@ -18,50 +18,28 @@ var dropTemplateBlocks = map[string]bool{"highlight": true, "raw": true, "commen
 // Kramdown's {:toc}), and Nuxt MDC inline components (:icon{name="x"} is dropped, :badge[New]{…}
 // keeps "New"). Hugo shortcodes are stripShortcodes's. Inline code spans are left as they are.
 //
-// It is linear: every closer is looked for at most maxScan bytes ahead, and failed searches may
-// read at most budget bytes in all; past that the rest is kept as text.
+// It is linear: its searches are bounded (boundedScan, 4 KiB ahead; a block's closing tag 64 KiB).
 func stripTemplates(s string) string {
 	if !strings.ContainsAny(s, "{:") {
 		return s
 	}
-	const maxScan = 1 << 12
-	budget := 16*len(s) + maxScan
-	// find looks for needle in s[from:], within the window; -1 when not found.
-	find := func(from int, needle string) int {
-		n := min(maxScan, budget)
-		if n <= 0 || from > len(s) {
-			return -1
-		}
-		w := s[from:min(len(s), from+n)]
-		if j := strings.Index(w, needle); j >= 0 {
-			return from + j
-		}
-		budget -= len(w)
-		return -1
-	}
+	sc := newBoundedScan(s, 1<<12)
 	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '`':
-			n := 0
-			for i+n < len(s) && s[i+n] == '`' {
-				n++
-			}
-			if j := find(i+n, s[i:i+n]); j >= 0 && !strings.Contains(s[i:j], "\n\n") {
-				b.WriteString(s[i : j+n])
-				i = j + n
-				continue
-			}
-			b.WriteString(s[i : i+n])
-			i += n
+			end := sc.codeSpan(i)
+			b.WriteString(s[i:end])
+			i = end
 			continue
 		case c == '\\' && i+1 < len(s):
 			b.WriteString(s[i : i+2])
 			i += 2
 			continue
 		case c == '{' && i+1 < len(s) && s[i+1] == '%':
-			j := find(i+2, "%}")
+			j := sc.find(i+2, "%}")
 			if j < 0 {
 				break
 			}
@@ -72,7 +50,7 @@ func stripTemplates(s string) string {
 				// one; a failed search spends the budget, so openers that never close stay
 				// linear.
 				const blockScan = 1 << 16
-				w := s[end:min(len(s), end+min(blockScan, max(budget, 0)))]
+				w := s[end:min(len(s), end+min(blockScan, max(sc.budget, 0)))]
 				closeTag, found := "end"+name, false
 				for k := 0; k < len(w); {
 					o := strings.Index(w[k:], "{%")
@@ -90,19 +68,19 @@ func stripTemplates(s string) string {
 					k += o + 2 + e + 2
 				}
 				if !found {
-					budget -= len(w)
+					sc.spend(w)
 				}
 			}
 			i = end
 			continue
 		case c == '{' && i+1 < len(s) && s[i+1] == '{' && (i+2 >= len(s) || (s[i+2] != '<' && s[i+2] != '%')):
-			if j := find(i+2, "}}"); j >= 0 {
+			if j := sc.find(i+2, "}}"); j >= 0 {
 				i = j + 2
 				continue
 			}
 		case c == '{' && i+1 < len(s) && s[i+1] == '#':
 			if i+2 < len(s) && (s[i+2] == ' ' || s[i+2] == '-') { // a Nunjucks comment {# … #}
-				if j := find(i+2, "#}"); j >= 0 {
+				if j := sc.find(i+2, "#}"); j >= 0 {
 					i = j + 2
 					continue
 				}
@@ -123,11 +101,14 @@ func stripTemplates(s string) string {
 				continue
 			}
 		}
-		b.WriteByte(c)
-		i++
+		j := textRun(s, i, templateSpecials)
+		b.WriteString(s[i:j])
+		i = j
 	}
 	return b.String()
 }
+
+var templateSpecials = specials("`\\{:")
 
 // tagName is the first word of a template tag's inside ("highlight" of " highlight ruby ").
 func tagName(inner string) string {

@@ -17,26 +17,6 @@ type OutlineItem struct {
 	Text  string
 }
 
-var (
-	atxRE      = &lazyRegexp{Expr: `^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`}
-	setextRE   = &lazyRegexp{Expr: `^ {0,3}(=+|-+)[ \t]*$`}
-	imageRE    = &lazyRegexp{Expr: `!\[([^\]]*)\]\([^)]*\)`}
-	linkRE     = &lazyRegexp{Expr: `\[([^\]]*)\]\([^)]*\)`}
-	refLinkRE  = &lazyRegexp{Expr: `\[([^\]^][^\]]*)\]\[[^\]]*\]`}
-	footRefRE  = &lazyRegexp{Expr: `\[\^[^\]\s]+\]`}
-	footDefRE  = &lazyRegexp{Expr: `^ {0,3}\[\^[^\]]+\]:`}
-	linkDefRE  = &lazyRegexp{Expr: `^ {0,3}\[[^\]]+\]:\s`}
-	strongRE   = &lazyRegexp{Expr: `(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`}
-	emRE       = &lazyRegexp{Expr: `(^|[^\w*])\*(\S(?:[^*]*?\S)?)\*`}
-	strikeRE   = &lazyRegexp{Expr: `~~(\S(?:.*?\S)?)~~`}
-	underRE    = &lazyRegexp{Expr: `(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`}
-	listMarkRE = &lazyRegexp{Expr: `^ {0,3}([*+-]|\d{1,9}[.)])[ \t]+`}
-	ruleRE     = &lazyRegexp{Expr: `^ {0,3}([-*_])([ \t]*[-*_]){2,}[ \t]*$`}
-	spaceRE    = &lazyRegexp{Expr: `\s+`}
-	escapeRE   = &lazyRegexp{Expr: `\\([!-/:-@\[-` + "`" + `{-~])`} // backslash escapes of ASCII punctuation
-	initialsRE = &lazyRegexp{Expr: `^(\p{L}\.){2,}$`}               // e.g. z.B. U.S.
-)
-
 // privateBase starts the private-use runes that stand for escaped ASCII punctuation in Flatten.
 const privateBase = 0xE100
 
@@ -44,25 +24,19 @@ const privateBase = 0xE100
 // text, footnote references and emphasis markers go, and whitespace collapses to single spaces.
 // Inline code keeps its backticks.
 func Flatten(s string) string {
-	// Hide backslash-escaped punctuation (\*) from the patterns below as private-use runes.
-	s = escapeRE.Get().ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
-	s = imageRE.Get().ReplaceAllString(s, "")
-	s = linkRE.Get().ReplaceAllString(s, "$1")
-	s = refLinkRE.Get().ReplaceAllString(s, "$1")
-	s = footRefRE.Get().ReplaceAllString(s, "")
-	s = strongRE.Get().ReplaceAllString(s, "$2")
-	s = strikeRE.Get().ReplaceAllString(s, "") // struck text is withdrawn, not kept as if it were true
-	s = emRE.Get().ReplaceAllString(s, "$1$2")
+	// Hide backslash-escaped punctuation (\*) from the passes below as private-use runes.
+	s = hideEscapes(s)
+	s = bracketLinks(s, '!') // images
+	s = bracketLinks(s, '(') // inline links keep their text
+	s = bracketLinks(s, '[') // reference links too
+	s = dropFootnoteRefs(s)
+	s = pairedMarks(s, false) // strong
+	s = pairedMarks(s, true)  // struck text is withdrawn, not kept as if it were true
+	s = singleMarks(s, '*')
 	for range 2 { // a second pass for neighbours that shared a boundary character
-		s = underRE.Get().ReplaceAllString(s, "$1$2$3")
+		s = singleMarks(s, '_')
 	}
-	s = strings.Map(func(r rune) rune {
-		if r >= privateBase && r < privateBase+128 {
-			return r - privateBase
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(collapseSpace(revealEscapes(s)))
 }
 
 // Outline returns the headings of stripped Markdown (StripMDX output), flattened to text.
@@ -70,16 +44,16 @@ func Outline(md string) []OutlineItem {
 	var items []OutlineItem
 	lines := strings.Split(md, "\n")
 	for i, line := range lines {
-		if m := atxRE.Get().FindStringSubmatch(line); m != nil {
-			if t := Flatten(m[2]); t != "" {
-				items = append(items, OutlineItem{Level: len(m[1]), Text: t})
+		if level, text, ok := atxHeading(line); ok {
+			if t := Flatten(text); t != "" {
+				items = append(items, OutlineItem{Level: level, Text: t})
 			}
 			continue
 		}
 		if i > 0 && strings.TrimSpace(lines[i-1]) != "" && !isBlockStart(lines[i-1]) {
-			if m := setextRE.Get().FindStringSubmatch(line); m != nil && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
+			if c, ok := setextUnderline(line); ok && (i < 2 || strings.TrimSpace(lines[i-2]) == "") {
 				level := 1
-				if m[1][0] == '-' {
+				if c == '-' {
 					level = 2
 				}
 				if t := Flatten(lines[i-1]); t != "" {
@@ -94,9 +68,10 @@ func Outline(md string) []OutlineItem {
 // isBlockStart reports whether a line starts something that is not a paragraph line.
 func isBlockStart(line string) bool {
 	t := strings.TrimSpace(line)
-	return atxRE.Get().MatchString(line) || listMarkRE.Get().MatchString(line) || ruleRE.Get().MatchString(line) ||
-		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || footDefRE.Get().MatchString(line) ||
-		linkDefRE.Get().MatchString(line)
+	_, _, atx := atxHeading(line)
+	return atx || isListMark(line) || isRule(line) ||
+		strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || isBracketDef(line, true) ||
+		isBracketDef(line, false)
 }
 
 // Paragraphs returns the prose paragraphs of stripped Markdown, flattened to text: headings, lists,
@@ -132,7 +107,7 @@ func Paragraphs(md string) []string {
 			flush()
 			continue
 		}
-		if i+1 < len(lines) && setextRE.Get().MatchString(lines[i+1]) {
+		if i+1 < len(lines) && isSetextUnderline(lines[i+1]) {
 			cur = nil // the paragraph is a setext heading's text
 			continue
 		}
@@ -161,7 +136,7 @@ var abbreviations = map[string]bool{
 // '?' that is followed by a space or the end (common abbreviations and single-letter initials do not
 // end a sentence), or the first '。', '！', '？'. Text without an end mark is returned whole.
 func FirstSentence(s string) string {
-	s = strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	s = strings.TrimSpace(collapseSpace(s))
 	for i, r := range s {
 		switch r {
 		case '。', '！', '？':
@@ -186,7 +161,7 @@ func FirstSentence(s string) string {
 func isAbbreviation(upto string) bool {
 	word := upto[strings.LastIndexByte(upto, ' ')+1:]
 	word = strings.TrimLeft(word, `("'`)
-	if abbreviations[strings.ToLower(word)] || initialsRE.Get().MatchString(word) {
+	if abbreviations[strings.ToLower(word)] || isInitials(word) {
 		return true
 	}
 	// A single capital initial ("J. R. R. Tolkien").
@@ -241,5 +216,5 @@ func CleanInline(s string, mdx bool) string {
 func plainText(s string) string {
 	s = strings.ReplaceAll(s, "`", "")
 	s = html.UnescapeString(s)
-	return strings.TrimSpace(spaceRE.Get().ReplaceAllString(s, " "))
+	return strings.TrimSpace(collapseSpace(s))
 }
