@@ -12,7 +12,8 @@ import (
 //
 //  1. the per-concept step (plan.runPerConcept): each ScopeConcept rule on a view holding one
 //     concept (okf.Bundle.Alone: the concept, and the bundle's file set for Stat, ResolvePath,
-//     ResolveLink and ReadFile), then the facts of that concept the other rules read
+//     ResolveLink and ReadFile, which refuses every .md file but the concept's own), then the
+//     facts of that concept the other rules read
 //     (conceptFacts, only those plan.reads names);
 //  2. the bundle step (plan.finish): the other rules over the bundle and those facts, then the
 //     configuration, suppressions, filters and baseline.

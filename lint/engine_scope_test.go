@@ -119,6 +119,20 @@ func TestScopeViolationCaught(t *testing.T) {
 				}
 			}
 		},
+		"another concept's text": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				if data, err := p.Bundle.ReadFile("b.md"); err == nil {
+					p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "b.md has %d bytes", len(data))
+				}
+			}
+		},
+		"the index's text": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				if _, err := p.Bundle.ReadFile("index.md"); err == nil {
+					p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "index read")
+				}
+			}
+		},
 		"the loader's diagnostics": func(p *Pass) {
 			for _, c := range p.Bundle.Concepts {
 				p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "%d diagnostics", len(p.Bundle.Diagnostics))

@@ -79,8 +79,8 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 }
 
 // runPerConcept is the per-concept step (engine.go): it runs the per-concept rules on c, in one (a
-// bundle holding c alone that answers Stat, ResolvePath, ResolveLink and ReadFile for the whole
-// bundle), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
+// bundle holding c alone that answers Stat, ResolvePath and ResolveLink for the whole bundle, and
+// ReadFile for its files but the other .md ones), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
 // one code path of Run, of a Stream's loading and of a Session's edit. With failed (Run's and a
 // Stream's), a rule that panicked is reported once and skipped for the concepts after.
 func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed []atomic.Bool) conceptFacts {
