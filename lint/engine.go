@@ -12,7 +12,8 @@ import (
 //
 //  1. the per-concept step (plan.runPerConcept): each ScopeConcept rule on a view holding one
 //     concept (okf.Bundle.Alone: the concept, and the bundle's file set for Stat, ResolvePath,
-//     ResolveLink and ReadFile), then the facts of that concept the other rules read
+//     ResolveLink and ReadFile, which refuses every .md file but the concept's own), then the
+//     facts of that concept the other rules read
 //     (conceptFacts, only those plan.reads names);
 //  2. the bundle step (plan.finish): the other rules over the bundle and those facts, then the
 //     configuration, suppressions, filters and baseline.
@@ -43,13 +44,13 @@ func (pl *plan) split() {
 }
 
 // run lints a bundle whose model is whole: the per-concept step on each concept, the concepts
-// spread over the workers, then the bundle step. A per-concept rule that panics is reported once
-// and skipped for the concepts after, as in a Stream.
+// spread over the workers, then the bundle step. A per-concept rule that panics is reported once,
+// as in a Stream (see failures).
 func (pl *plan) run(b *okf.Bundle) []okf.Diagnostic {
 	cs := b.Concepts
 	facts := make([]conceptFacts, len(cs))
 	found := make([][]okf.Diagnostic, len(cs))
-	failed := make([]atomic.Bool, len(pl.perConcept))
+	failed := make(failures, len(pl.perConcept))
 	var fallback schemaFallback
 	var wg sync.WaitGroup
 	var next atomic.Int64
@@ -72,21 +73,63 @@ func (pl *plan) run(b *okf.Bundle) []okf.Diagnostic {
 		}()
 	}
 	wg.Wait()
-	return pl.finish(b, pl.rest, facts, found, pl.dropFailed(found, failed))
+	found, n := pl.dropFailed(found, failed)
+	return pl.finish(b, pl.rest, facts, found, n)
 }
 
-// dropFailed leaves out of found the findings of the per-concept rules that panicked (failed), but
-// the one finding saying so: which concepts a rule checked before it panicked depends on the order
-// the concepts were checked in, concurrently, and the findings must not. It returns how many
-// findings are left.
-func (pl *plan) dropFailed(found [][]okf.Diagnostic, failed []atomic.Bool) int {
+// failures is what the per-concept step of Run and of a Stream keeps of the per-concept rules that
+// panicked (a bug in okf), by rule: the first concept by path it panicked on, and with what. The
+// rule is skipped on the concepts after that one by path, and still run on those before it, which
+// the workers may reach later; so once every concept is checked, what is kept is the rule's
+// failure on the first concept by path it fails on, whatever order the concepts were checked in
+// (the panic of a rule that panics on every concept with a different value is reported the same on
+// every run: TestPerConceptPanicIsDeterministic). That holds as long as whether and with what the
+// rule panics depends only on the concept it checks, as a rule's findings do.
+type failures []atomic.Pointer[failedOn]
+
+// failedOn is a per-concept rule's panic: on the concept at path, with value.
+type failedOn struct {
+	path  string
+	value any
+}
+
+// skip reports whether rule k need not run on the concept at path: it panicked on one before.
+func (f failures) skip(k int, path string) bool {
+	at := f[k].Load()
+	return at != nil && path > at.path
+}
+
+// record keeps rule k's panic with e on the concept at path, unless one on a concept before it is
+// kept.
+func (f failures) record(k int, path string, e any) {
+	on := &failedOn{path: path, value: e}
+	for {
+		at := f[k].Load()
+		if at != nil && at.path <= path {
+			return
+		}
+		if f[k].CompareAndSwap(at, on) {
+			return
+		}
+	}
+}
+
+// dropFailed leaves out of found every finding of the per-concept rules that panicked (failed):
+// which concepts such a rule checked depends on the order the concepts were checked in,
+// concurrently, and the findings must not. It adds the one finding saying each failed (failure,
+// with what it panicked with on the first concept by path), and returns found and how many
+// findings it holds.
+func (pl *plan) dropFailed(found [][]okf.Diagnostic, failed failures) ([][]okf.Diagnostic, int) {
 	var codes map[string]bool
+	var fails []okf.Diagnostic
 	for k := range failed {
-		if failed[k].Load() {
+		if at := failed[k].Load(); at != nil {
 			if codes == nil {
 				codes = map[string]bool{}
 			}
-			codes[pl.perConcept[k].Code] = true
+			r := pl.perConcept[k]
+			codes[r.Code] = true
+			fails = append(fails, failure(r, at.value))
 		}
 	}
 	n := 0
@@ -94,7 +137,7 @@ func (pl *plan) dropFailed(found [][]okf.Diagnostic, failed []atomic.Bool) int {
 		if codes != nil {
 			kept := ds[:0]
 			for _, d := range ds {
-				if !codes[d.Code] || d.Pos.Path == "" { // the failure has no position
+				if !codes[d.Code] {
 					kept = append(kept, d)
 				}
 			}
@@ -103,5 +146,9 @@ func (pl *plan) dropFailed(found [][]okf.Diagnostic, failed []atomic.Bool) int {
 		}
 		n += len(ds)
 	}
-	return n
+	if fails != nil {
+		found = append(found, fails)
+		n += len(fails)
+	}
+	return found, n
 }

@@ -2,10 +2,14 @@ package lint
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -119,6 +123,20 @@ func TestScopeViolationCaught(t *testing.T) {
 				}
 			}
 		},
+		"another concept's text": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				if data, err := p.Bundle.ReadFile("b.md"); err == nil {
+					p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "b.md has %d bytes", len(data))
+				}
+			}
+		},
+		"the index's text": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				if _, err := p.Bundle.ReadFile("index.md"); err == nil {
+					p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "index read")
+				}
+			}
+		},
 		"the loader's diagnostics": func(p *Pass) {
 			for _, c := range p.Bundle.Concepts {
 				p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "%d diagnostics", len(p.Bundle.Diagnostics))
@@ -136,18 +154,41 @@ func TestScopeViolationCaught(t *testing.T) {
 	}
 }
 
-// factsViolation runs a ScopeBundle rule r alone, so that the run keeps only the facts r declares
-// (Rule.reads), and with every fact kept: when the two differ, r reads a fact it does not declare.
-func factsViolation(b *okf.Bundle, r *Rule, opts Options) string {
+// factsViolation runs a ScopeBundle rule r alone through a Stream over the bundle fsys holds, so
+// that the run keeps only the facts r declares (Rule.reads) and every concept's model is dropped
+// before r runs, and over the bundle loaded whole with every fact kept: when the two differ, r reads
+// a fact it does not declare, or the concepts' model itself.
+func factsViolation(t *testing.T, fsys fs.FS, r *Rule, opts Options) string {
+	t.Helper()
 	opts.Rules = []*Rule{r}
-	declared := Run(b, opts)
+	s := NewStream(opts)
+	if s.pl.whole || len(s.pl.perConcept) != 0 {
+		t.Fatalf("%s: a run of one ScopeBundle rule drops nothing", r.Code)
+	}
+	declared := s.Finish(loadFS(t, fsys, opts, s.OnConcept))
 	pl := newPlan(opts)
 	pl.reads = allFacts
-	every := pl.run(b)
+	every := pl.run(loadFS(t, fsys, opts, nil))
 	if reflect.DeepEqual(declared, every) {
 		return ""
 	}
-	return fmt.Sprintf("with the facts it declares %d findings, with all %d: %v / %v", len(declared), len(every), declared, every)
+	return fmt.Sprintf("with the facts it declares (the model dropped) %d findings, with all and the model %d: %v / %v", len(declared), len(every), declared, every)
+}
+
+// loadFS loads the bundle in fsys as lint does (with the configuration's ignore list), calling
+// onConcept for each concept when not nil (a Stream's). The concepts the Stream saw must be the
+// ones it finishes with: it finds them by pointer.
+func loadFS(t *testing.T, fsys fs.FS, opts Options, onConcept func(*okf.Bundle, *okf.Concept)) *okf.Bundle {
+	t.Helper()
+	lo := okf.LoadOptions{OnConcept: onConcept}
+	if opts.Config != nil {
+		lo.Ignore = opts.Config.Ignore
+	}
+	b, err := okf.Load(fsys, lo)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return b
 }
 
 // TestBundleRulesDeclareTheirFacts: every ScopeBundle rule, run alone (the run keeps only the facts
@@ -155,31 +196,97 @@ func factsViolation(b *okf.Bundle, r *Rule, opts Options) string {
 func TestBundleRulesDeclareTheirFacts(t *testing.T) {
 	bundles := scopeBundles(t)
 	for dir, opts := range bundles {
-		b := loadFor(t, dir, opts)
 		for _, r := range All() {
 			if r.Scope != ScopeBundle {
 				continue
 			}
-			if v := factsViolation(b, r, opts); v != "" {
+			if v := factsViolation(t, os.DirFS(dir), r, opts); v != "" {
 				t.Errorf("%s %s reads a fact it does not declare in %s: %s", r.Code, r.Name, dir, v)
 			}
 		}
 	}
 }
 
-// TestFactsViolationCaught: a bundle rule reading titles without declaring them is caught.
+// TestFactsViolationCaught: a bundle rule reading titles without declaring them is caught, and so is
+// one reading the concepts' model itself (which a Stream has dropped by then).
 func TestFactsViolationCaught(t *testing.T) {
-	b := load(t, map[string]string{"a.md": "---\ntype: Metric\ntitle: A\n---\n# A\n"})
-	r := &Rule{Code: "OKF0T8", Name: "test-undeclared", Severity: okf.Info, Scope: ScopeBundle, Check: func(p *Pass) {
+	m := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntype: Metric\ntitle: A\n---\n# A\n\nSee [b](b.md).\n")},
+		"b.md": {Data: []byte("---\ntype: Metric\ntitle: B\n---\n# B\n")},
+	}
+	undeclared := &Rule{Code: "OKF0T8", Name: "test-undeclared", Severity: okf.Info, Scope: ScopeBundle, Check: func(p *Pass) {
 		for i, f := range p.facts() {
 			p.Reportf(okf.Position{Path: p.Bundle.Concepts[i].Path, Line: 1, Col: 1}, "title %q", f.title.Text())
 		}
 	}}
-	if factsViolation(b, r, Options{Now: streamNow}) == "" {
+	if factsViolation(t, m, undeclared, Options{Now: streamNow}) == "" {
 		t.Error("a bundle rule reading an undeclared fact is not caught")
 	}
-	r.reads = factTitle
-	if v := factsViolation(b, r, Options{Now: streamNow}); v != "" {
+	undeclared.reads = factTitle
+	if v := factsViolation(t, m, undeclared, Options{Now: streamNow}); v != "" {
 		t.Errorf("declared, still: %s", v)
 	}
+	for what, check := range map[string]func(p *Pass){
+		"titles": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "title %q", c.Frontmatter.Title.Text())
+			}
+		},
+		"links": func(p *Pass) {
+			for _, c := range p.Bundle.Concepts {
+				for _, l := range c.Body.Links {
+					p.Reportf(l.Pos, "link to %s", l.Target)
+				}
+			}
+		},
+	} {
+		model := &Rule{Code: "OKF0T6", Name: "test-model", Severity: okf.Info, Scope: ScopeBundle, reads: allFacts, Check: check}
+		if factsViolation(t, m, model, Options{Now: streamNow}) == "" {
+			t.Errorf("a bundle rule reading the concepts' %s from the model is not caught", what)
+		}
+	}
+}
+
+// TestRunMatchesWholeModel: Run (the per-concept rules on views of one concept, then the other
+// rules over the facts) finds what every rule finds run over the whole loaded bundle at once, as
+// before the engine had scopes, on every fixture, test bundle and corpus bundle. The scope tests
+// check each rule alone; this checks the rules together, the facts the views make included.
+func TestRunMatchesWholeModel(t *testing.T) {
+	for dir, opts := range scopeBundles(t) {
+		b := loadFor(t, dir, opts)
+		got := Run(b, opts)
+		pl := newPlan(opts)
+		if len(pl.perConcept) == 0 || len(pl.rest) == 0 {
+			t.Fatalf("%s: %d per-concept rules, %d others", dir, len(pl.perConcept), len(pl.rest))
+		}
+		whole := pl.finish(b, pl.active, nil, nil, 0)
+		if !reflect.DeepEqual(got, whole) {
+			t.Errorf("%s: Run found %d findings, all rules over the whole bundle %d:\n%s", dir, len(got), len(whole), diffFindings(got, whole))
+		}
+	}
+}
+
+// diffFindings lists the findings only one of a and b has.
+func diffFindings(a, b []okf.Diagnostic) string {
+	in := func(ds []okf.Diagnostic) map[string]int {
+		m := map[string]int{}
+		for _, d := range ds {
+			m[d.String()]++
+		}
+		return m
+	}
+	ma, mb := in(a), in(b)
+	var out []string
+	for k, n := range ma {
+		if mb[k] < n {
+			out = append(out, "only in Run: "+k)
+		}
+	}
+	for k, n := range mb {
+		if ma[k] < n {
+			out = append(out, "only whole: "+k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
 }

@@ -40,7 +40,10 @@ type Options struct {
 	Filter func(path string) bool
 	// Baseline drops the findings it accounts for (nil: none).
 	Baseline *Baseline
-	// Workers is how many rules run at once (0: one per CPU).
+	// Workers is how many things a run does at once (0: one per CPU), so a caller sharing the
+	// machine can bound it: how many concepts Run's per-concept rules check at once (a Stream
+	// checks each concept on the loader's worker that parsed it), then how many of the other rules
+	// run at once, and how many goroutines a rule that spreads its own work (the schema check) uses.
 	Workers int
 	// Schemas holds the schema check run while the bundle was loaded (NewSchemaCheck), whose
 	// findings the schema-mismatch rule reports instead of parsing each frontmatter again (nil:

@@ -51,9 +51,11 @@ const (
 	// rule written outside okf that declares nothing is run as before streaming existed.
 	ScopeModel Scope = iota
 	// ScopeConcept: the rule's findings about a concept depend on that concept alone and on what the
-	// bundle knows of other files (its file set: Stat, ResolvePath, ResolveLink, ReadFile of a file
-	// that is not a concept). Its Check is given a view (okf.Bundle.Alone) whose Concepts is that one
-	// concept, with no index, log or loader diagnostic; it reports on that concept's file only.
+	// bundle knows of other files (its file set: Stat, ResolvePath, ResolveLink, and ReadFile of a
+	// file that is not Markdown: a computation's SQL, a schema). Its Check is given a view
+	// (okf.Bundle.Alone) whose Concepts is that one concept, with no index, log or loader
+	// diagnostic, and whose ReadFile refuses every .md file but the concept's own (as a missing
+	// file); it reports on that concept's file only.
 	// TestPerConceptRulesKeepTheirScope checks each rule finds in the views what it would find over
 	// the whole bundle.
 	ScopeConcept

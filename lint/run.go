@@ -90,6 +90,10 @@ type BundleRun struct {
 	// Err is the error the run stopped at in this bundle, once it had fixed some of it (Lint
 	// returns it too): what Fix says was done before it.
 	Err error
+	// FixErr is Err when it stopped the fixing itself (ErrFixRefused, a lock held, a file not
+	// written), nil when every fix was written and a later step failed (loading the fixed bundle
+	// again): then Fix.Fixed findings were fixed, and okf lint --fix says so before it exits 3.
+	FixErr error
 }
 
 // BaselineError is a baseline that could not be written (WriteBaseline): Path the file, Err why.
@@ -174,7 +178,7 @@ func Lint(ctx context.Context, req Request) (*Result, error) {
 		}
 		r, err := lintBundle(t, req, opts, stdin)
 		if r.fix != nil || err == nil {
-			res.Bundles = append(res.Bundles, BundleRun{Root: t.Root, Display: PathDisplay(t.Root), Files: r.files, Fix: r.fix, Err: err})
+			res.Bundles = append(res.Bundles, BundleRun{Root: t.Root, Display: PathDisplay(t.Root), Files: r.files, Fix: r.fix, Err: err, FixErr: r.fixErr})
 		}
 		if err != nil {
 			return res, err
@@ -270,6 +274,7 @@ type bundleRun struct {
 	display  func(string) string
 	readFile func(string) ([]byte, error)
 	fix      *FixResult
+	fixErr   error // the error the fixing stopped at (BundleRun.FixErr)
 	files    int
 }
 
@@ -323,15 +328,19 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 		load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
 		fixed, err = FixBundle(t.Root, load, opts, req.DryRun)
 		if err != nil {
-			return bundleRun{fix: fixed}, err
+			return bundleRun{fix: fixed, fixErr: err}, err
 		}
 		if len(fixed.Refused) > 0 {
-			return bundleRun{fix: fixed}, ErrFixRefused
+			return bundleRun{fix: fixed, fixErr: ErrFixRefused}, ErrFixRefused
 		}
 		if req.DryRun {
 			return bundleRun{fix: fixed}, nil
 		}
+		if testAfterFixes != nil {
+			testAfterFixes(t.Root)
+		}
 		if b, err = load(); err != nil {
+			// Every fix was written: not an error of the fixing (fixErr), which is reported.
 			return bundleRun{fix: fixed}, err
 		}
 		ds = Run(b, opts)
@@ -361,6 +370,10 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 		},
 	}, nil
 }
+
+// testAfterFixes, when not nil (a test), is called once --fix has written every fix and before the
+// bundle is loaded again: a test makes that load fail there.
+var testAfterFixes func(root string)
 
 // checkedFiles counts the Markdown files of b that the run reports on: its concepts, indexes and
 // logs, those keep accepts (nil: all).

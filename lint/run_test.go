@@ -180,6 +180,44 @@ func TestLintFix(t *testing.T) {
 	}
 }
 
+// TestLintFixReloadFails: when every fix is written and loading the fixed bundle again fails, the
+// run fails (Err, and Lint's error) but the fixing did not (FixErr nil): Fix says what was fixed.
+// A fixing that fails (a lock held) is FixErr too.
+func TestLintFixReloadFails(t *testing.T) {
+	a, _ := runBundles(t)
+	moved := a + ".moved"
+	testAfterFixes = func(root string) {
+		if err := os.Rename(root, moved); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { testAfterFixes = nil }()
+	res, err := Lint(context.Background(), Request{Paths: []string{a}, Now: runNow, Fix: true})
+	if err == nil {
+		t.Fatal("no error after the bundle was moved away")
+	}
+	if len(res.Bundles) != 1 {
+		t.Fatalf("%d bundles, want the one fixed", len(res.Bundles))
+	}
+	b := res.Bundles[0]
+	if b.Err == nil || b.FixErr != nil || b.Fix == nil || b.Fix.Fixed != 1 {
+		t.Errorf("Err %v, FixErr %v, Fix %+v: want the load's error, no fixing error, 1 finding fixed", b.Err, b.FixErr, b.Fix)
+	}
+	if now, _ := os.ReadFile(filepath.Join(moved, "a.md")); !strings.Contains(string(now), "tags: [sales, orders]") {
+		t.Errorf("a.md after the fix:\n%s", now)
+	}
+	testAfterFixes = nil
+	unlock, err := okf.LockBundle(moved, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	res, err = Lint(context.Background(), Request{Paths: []string{moved}, Now: runNow, Fix: true})
+	if err == nil || len(res.Bundles) != 1 || res.Bundles[0].FixErr == nil || !errors.Is(res.Bundles[0].FixErr, err) {
+		t.Errorf("with the bundle locked: %v, %+v; want the lock's error as FixErr", err, res.Bundles)
+	}
+}
+
 // TestLintBaseline: a baseline written from a run, then read, leaves nothing to report.
 func TestLintBaseline(t *testing.T) {
 	a, _ := runBundles(t)

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/okf-tools/okf/okf"
 )
@@ -23,12 +22,14 @@ import (
 // drops nothing and runs both steps in Finish, as Run does.
 //
 // A Stream and Run are the same two steps (engine.go), so the findings are the same by
-// construction. A per-concept rule that panics (a bug in okf) is reported once and skipped for the
-// concepts after; its other findings are left out (plan.dropFailed), so the result does not
-// depend on the order the concepts loaded in.
+// construction. A per-concept rule that panics (a bug in okf) is reported once, with what it
+// panicked with on the first concept by path it fails on, and skipped for the concepts after that
+// one; its other findings are left out (plan.dropFailed). So the result does not depend on the
+// order the concepts loaded in, as long as the rule's panic depends only on the concept it checks
+// (see failures).
 type Stream struct {
 	pl      *plan
-	failed  []atomic.Bool  // by per-concept rule: it panicked (reported once, then skipped)
+	failed  failures       // the per-concept rules that panicked (reported once: see failures)
 	schemas schemaFallback // the schema check's, for concepts opts.Schemas did not see
 
 	state sync.Pool // of *conceptState
@@ -43,7 +44,7 @@ type Stream struct {
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
 	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}}
-	s.failed = make([]atomic.Bool, len(pl.perConcept))
+	s.failed = make(failures, len(pl.perConcept))
 	return s
 }
 
@@ -79,11 +80,12 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 }
 
 // runPerConcept is the per-concept step (engine.go): it runs the per-concept rules on c, in one (a
-// bundle holding c alone that answers Stat, ResolvePath, ResolveLink and ReadFile for the whole
-// bundle), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
+// bundle holding c alone that answers Stat, ResolvePath and ResolveLink for the whole bundle, and
+// ReadFile for its files but the other .md ones), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
 // one code path of Run, of a Stream's loading and of a Session's edit. With failed (Run's and a
-// Stream's), a rule that panicked is reported once and skipped for the concepts after.
-func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed []atomic.Bool) conceptFacts {
+// Stream's), a rule that panics is recorded there, not reported (plan.dropFailed reports it once),
+// and skipped on the concepts after by path; without (a Session's), it is reported on c.
+func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed failures) conceptFacts {
 	fc := &st.fc
 	fc.path, fc.out = c.Path, fc.out[:0]
 	st.links = linkTable{b: one}
@@ -91,13 +93,17 @@ func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept,
 	*p = Pass{Bundle: one, Now: pl.opts.Now, ExpiringWithin: pl.window, cfg: pl.cfg, workers: 1,
 		schemas: schemas, links: &st.links, report: fc.report, scratch: &st.scratch, fallback: fallback}
 	for k, r := range pl.perConcept {
-		if failed != nil && failed[k].Load() {
+		if failed != nil && failed.skip(k, c.Path) {
 			continue
 		}
 		fc.start()
 		p.Rule = r
-		if e := try(r, p); e != nil && (failed == nil || failed[k].CompareAndSwap(false, true)) {
-			p.report(failure(r, e))
+		if e := try(r, p); e != nil {
+			if failed != nil {
+				failed.record(k, c.Path, e)
+			} else {
+				p.report(failure(r, e))
+			}
 		}
 		fc.flush()
 	}
@@ -138,9 +144,7 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 		}
 		facts[i] = f
 	}
-	if n > 0 {
-		n = s.pl.dropFailed(found, s.failed)
-	}
+	found, n = s.pl.dropFailed(found, s.failed)
 	return s.pl.finish(b, s.pl.rest, facts, found, n)
 }
 

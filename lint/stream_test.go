@@ -444,3 +444,33 @@ func TestStreamFixes(t *testing.T) {
 		t.Fatalf("only %d fixes: the case tests little", fixed)
 	}
 }
+
+// TestPerConceptPanicIsDeterministic: a per-concept rule that panics with a different value on each
+// concept is reported with the same finding on every run, under Run and under a Stream, however the
+// concepts are spread over the workers: the failure on the first concept by path it fails on.
+func TestPerConceptPanicIsDeterministic(t *testing.T) {
+	boom := &Rule{Code: "OKF0T5", Name: "test-boom-each", Severity: okf.Info, Scope: ScopeConcept, Check: func(p *Pass) {
+		for _, c := range p.Bundle.Concepts {
+			if c.Path >= "c" {
+				panic("failed on " + c.Path)
+			}
+			p.Reportf(okf.Position{Path: c.Path, Line: 1, Col: 1}, "checked")
+		}
+	}}
+	m := fstest.MapFS{}
+	for i := range 400 {
+		for _, prefix := range []string{"a", "c", "d"} {
+			m[fmt.Sprintf("%s%03d.md", prefix, i)] = &fstest.MapFile{Data: []byte("---\ntype: Note\n---\n# X\n")}
+		}
+	}
+	opts := Options{Now: streamNow, Rules: []*Rule{boom}, Workers: 8}
+	const want = "rule OKF0T5 (test-boom-each) failed: failed on c000.md; this is a bug in okf, please report it"
+	for i := range 30 {
+		run, stream := lintBoth(t, m, opts)
+		for what, got := range map[string][]okf.Diagnostic{"Run": run, "a Stream": stream} {
+			if len(got) != 1 || got[0].Message != want || got[0].Pos != (okf.Position{}) {
+				t.Fatalf("run %d: %s gave %v, want the one finding %q", i, what, got, want)
+			}
+		}
+	}
+}

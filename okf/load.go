@@ -120,8 +120,9 @@ type LoadOptions struct {
 	// OnConcept, when not nil, is called by the loading workers, concurrently, with every concept
 	// as soon as it is loaded (whatever its file held: unreadable, without frontmatter…), after
 	// OnFrontmatter, together with a bundle that holds that concept alone: the whole bundle's file
-	// set (Stat, ResolvePath, ResolveLink and ReadFile answer as on the loaded bundle), and no
-	// index, log or diagnostic; that bundle is the worker's, reused for its next concept, so it
+	// set (Stat, ResolvePath and ResolveLink answer as on the loaded bundle; ReadFile too, but for
+	// the .md files other than c's own, which it refuses: see Bundle.Alone), and no index, log or
+	// diagnostic; that bundle is the worker's, reused for its next concept, so it
 	// must not be kept after the call. A caller that checks each concept on its own (lint's per-concept
 	// rules) does it here, while the file's model is fresh, and may then drop from c what it will
 	// not read again, so that a large bundle is never held whole: c is the caller's from the call
@@ -349,8 +350,10 @@ func (l *loader) load() (*Bundle, error) {
 			var s scratch
 			defer s.folder.close()
 			var one *Bundle // what OnConcept is given, this worker's
+			var view *viewFS
 			if l.opts.OnConcept != nil {
-				one = &Bundle{FS: b.FS, Concepts: make([]*Concept, 1), files: b.files, byID: make(map[string]*Concept, 1)}
+				view = &viewFS{base: b.FS}
+				one = &Bundle{FS: view, Concepts: make([]*Concept, 1), files: b.files, byID: make(map[string]*Concept, 1)}
 			}
 			for i := range next {
 				results[i] = l.loadFile(jobs[i], &s)
@@ -362,6 +365,7 @@ func (l *loader) load() (*Bundle, error) {
 					one.Concepts[0] = c
 					clear(one.byID)
 					one.byID[c.ID] = c
+					view.own = c.Path
 					l.opts.OnConcept(one, c)
 				}
 			}

@@ -1,6 +1,9 @@
 package okf
 
 import (
+	"errors"
+	"io/fs"
+	"path"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -60,5 +63,57 @@ func TestWithFile(t *testing.T) {
 	}
 	if _, ok := b.WithFile("new.md", []byte("# x\n"), LoadOptions{}); ok {
 		t.Error("a new file was applied")
+	}
+}
+
+// TestAloneReadsNoOtherMarkdown: the view of one concept (Alone, and the bundle OnConcept is given)
+// reads the concept's own file and the bundle's other files, but no other .md file: those read as
+// missing, through ReadFile and through its FS, however the name is spelled.
+func TestAloneReadsNoOtherMarkdown(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md":       {Data: []byte("# B\n\n* [A](a.md)\n")},
+		"a.md":           {Data: []byte("---\ntype: Metric\ntitle: A\ncomputation: q.sql\n---\n# A\n")},
+		"b.md":           {Data: []byte("---\ntype: Note\ntitle: B\n---\n# B\n")},
+		"log.md":         {Data: []byte("# Log\n")},
+		"q.sql":          {Data: []byte("select 1")},
+		"notes/B.MD":     {Data: []byte("upper")},
+		"schemas/x.json": {Data: []byte("{}")},
+	}
+	check := func(what string, one *Bundle) {
+		t.Helper()
+		for _, p := range []string{"a.md", "./a.md", "q.sql", "schemas/x.json"} {
+			if _, err := one.ReadFile(p); err != nil {
+				t.Errorf("%s: ReadFile(%q): %v, want it read", what, p, err)
+			}
+		}
+		for _, p := range []string{"b.md", "index.md", "log.md", "./b.md", "notes/../b.md", "notes/B.MD"} {
+			if _, err := one.ReadFile(p); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: ReadFile(%q): %v, want it refused as missing", what, p, err)
+			}
+			if _, err := fs.ReadFile(one.FS, path.Clean(p)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: fs.ReadFile(FS, %q): %v, want it refused as missing", what, p, err)
+			}
+			if f, err := one.FS.Open(path.Clean(p)); err == nil {
+				f.Close()
+				t.Errorf("%s: FS.Open(%q) opened it", what, p)
+			}
+		}
+		if ok, _ := one.Stat("b.md"); !ok {
+			t.Errorf("%s: b.md is not in the file set", what)
+		}
+	}
+	var seen int
+	b, err := Load(m, LoadOptions{OnConcept: func(one *Bundle, c *Concept) {
+		if c.Path == "a.md" {
+			seen++
+			check("OnConcept", one)
+		}
+	}})
+	if err != nil || seen != 1 {
+		t.Fatalf("load: %v, a.md seen %d times", err, seen)
+	}
+	check("Alone", b.Alone(b.ConceptAt("a.md")))
+	if _, err := b.ReadFile("b.md"); err != nil {
+		t.Errorf("the bundle itself: %v", err)
 	}
 }

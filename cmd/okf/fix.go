@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,8 +13,11 @@ import (
 // printFixes prints what okf lint --fix did to one bundle (lint.BundleRun.Fix): files not fixed
 // and why, then (unless the fixing failed) rewrites refused, and with dryRun the first round as a
 // diff, and diffed is then true.
-func printFixes(e *env, b lint.BundleRun, dryRun, quiet, failed bool) (diffed bool) {
+func printFixes(e *env, b lint.BundleRun, dryRun, quiet bool) (diffed bool) {
 	res, show := b.Fix, b.Display
+	// A bundle whose fixing failed says only what it did not fix; one whose fixes were all written
+	// says what it fixed even when loading it again failed (b.Err without b.FixErr).
+	failed := b.FixErr != nil && !errors.Is(b.FixErr, lint.ErrFixRefused)
 	for _, f := range res.Unproven {
 		// Not written: its findings stay in the report.
 		fmt.Fprintf(e.stderr, "okf: %s: not fixed: %s\n", escape.LineStart(show(f.Path)), escape.Control(f.Unproven.Error()))

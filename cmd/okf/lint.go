@@ -165,10 +165,8 @@ func lintCommand(e *env) *cli.Command {
 			}
 			diffed := false
 			for _, b := range res.Bundles {
-				// A bundle whose fixing failed says only what it did not fix.
-				failed := b.Err != nil && !errors.Is(b.Err, lint.ErrFixRefused)
 				if b.Fix != nil {
-					diffed = printFixes(e, b, req.DryRun, c.Bool("quiet"), failed) || diffed
+					diffed = printFixes(e, b, req.DryRun, c.Bool("quiet")) || diffed
 				}
 			}
 			if err != nil {
