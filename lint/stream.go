@@ -37,7 +37,6 @@ type Stream struct {
 	mu    sync.Mutex
 	facts map[*okf.Concept]conceptFacts // what the other rules read of each concept
 	found [][]okf.Diagnostic            // each concept's findings, in chunks as they came
-	n     int                           // findings in found
 }
 
 // NewStream prepares a run with opts, as Run would make it.
@@ -74,7 +73,6 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 	s.facts[c] = f
 	if ds != nil {
 		s.found = append(s.found, ds)
-		s.n += len(ds)
 	}
 	s.mu.Unlock()
 }
@@ -125,7 +123,7 @@ type conceptState struct {
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
-	found, n := s.found, s.n
+	found := s.found
 	seen := s.facts
 	s.found, s.facts = nil, nil
 	if s.pl.whole || len(seen) == 0 {
@@ -144,7 +142,7 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 		}
 		facts[i] = f
 	}
-	found, n = s.pl.dropFailed(found, s.failed)
+	found, n := s.pl.dropFailed(found, s.failed)
 	return s.pl.finish(b, s.pl.rest, facts, found, n)
 }
 
