@@ -47,7 +47,7 @@ func TestSandboxCopyFollowsSwappedFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The door refuses the same path: the copy is the only reader that follows it.
-	if _, err := b.FileRoot().ReadFile("sub/key.txt"); err == nil {
+	if _, err := b.FileSystem().ReadFile("sub/key.txt"); err == nil {
 		t.Log("note: the bundle's door read sub/key.txt through the link too")
 	}
 	comp := Find(b, "c", false)

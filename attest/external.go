@@ -317,7 +317,7 @@ func copyBundleUntil(b *okf.Bundle, dir string, stop func() bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	root := b.FileRoot()
+	root := b.FileSystem()
 	var total int64
 	for _, p := range b.Files() {
 		if stop() {
@@ -352,7 +352,7 @@ const pageSize = 4096
 // copyConfined copies the bundle file p into dst (created, never there before) and returns its
 // size, or copies nothing (0, nil) when p is not a regular file inside the bundle of at most the
 // size limit by the time it is opened and read.
-func copyConfined(root *okf.Root, p, dst string, mode os.FileMode) (int64, error) {
+func copyConfined(root *okf.FileSystem, p, dst string, mode os.FileMode) (int64, error) {
 	folder, base := path.Split(p)
 	if folder = strings.TrimSuffix(folder, "/"); folder == "" {
 		folder = "."
@@ -367,7 +367,7 @@ func copyConfined(root *okf.Root, p, dst string, mode os.FileMode) (int64, error
 		in, err = openNoFollow(d, base)
 	}
 	if in == nil && (err == nil || errors.Is(err, errors.ErrUnsupported)) {
-		// A bundle on a generic file system, or no openat here: the Root's own capped read.
+		// A bundle on a generic file system, or no openat here: the FileSystem's own capped read.
 		data, err := root.ReadFile(p)
 		if err != nil {
 			return 0, nil

@@ -61,12 +61,12 @@ func Load(ctx context.Context, req BundleRequest) (*Loaded, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		o.Root.Close()
+		o.FileSystem.Close()
 		return nil, err
 	}
 	b, err := o.Load(okf.LoadOptions{OnConcept: OnConcept})
 	if err != nil {
-		o.Root.Close()
+		o.FileSystem.Close()
 		return nil, &LoadError{Err: err}
 	}
 	return &Loaded{Bundle: b, Target: o.Target, allowOutside: req.AllowOutside}, nil
@@ -74,7 +74,7 @@ func Load(ctx context.Context, req BundleRequest) (*Loaded, error) {
 
 // Close closes the bundle's Root: its files (a receipt, an attester, the computation) are read
 // through it until then.
-func (l *Loaded) Close() error { return l.Bundle.FileRoot().Close() }
+func (l *Loaded) Close() error { return l.Bundle.FileSystem().Close() }
 
 // LoadError is a bundle that was opened but could not be read.
 type LoadError struct{ Err error }

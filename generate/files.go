@@ -13,11 +13,11 @@ import (
 // real post; a larger file is reported and left out, so memory stays bounded by it.
 const MaxPostSize = okf.DefaultMaxFileSize
 
-// confinedDir is a posts (or authors) folder read through okf.Root, okf's one confined door: no
+// confinedDir is a posts (or authors) folder read through okf.FileSystem, okf's one confined door: no
 // path, ".." or symbolic link read through it leads outside the folder, only regular files are
 // read (a FIFO or device is refused without blocking), and no file larger than the limit is read.
 // On top of that, gen reads no post through a symbolic link at all.
-type confinedDir struct{ *okf.Root }
+type confinedDir struct{ *okf.FileSystem }
 
 // openConfined opens dir with a per-file limit of maxSize bytes (MaxPostSize when <= 0). Close it
 // when done.
@@ -25,7 +25,7 @@ func openConfined(dir string, maxSize int64) (*confinedDir, error) {
 	if err := okf.CheckLinkedOut(dir); err != nil {
 		return nil, err
 	}
-	r, err := okf.OpenRoot(dir, maxSize)
+	r, err := okf.OpenFileSystem(dir, maxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -36,14 +36,14 @@ var errNotRegular = errors.New("not a regular file (a symbolic link, pipe or dev
 
 // ReadPost reads a regular file below the folder, within the size limit.
 func (c *confinedDir) ReadPost(name string) ([]byte, error) {
-	if fi, err := c.Root.Lstat(name); err != nil {
+	if fi, err := c.FileSystem.Lstat(name); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
 	}
-	data, err := c.Root.ReadFile(name)
+	data, err := c.FileSystem.ReadFile(name)
 	if errors.Is(err, okf.ErrTooLarge) {
-		return nil, fmt.Errorf("larger than the %s limit (--max-file-size); left out", bytesize.Format(c.Root.MaxFileSize()))
+		return nil, fmt.Errorf("larger than the %s limit (--max-file-size); left out", bytesize.Format(c.FileSystem.MaxFileSize()))
 	}
 	if errors.Is(err, okf.ErrNotRegular) {
 		return nil, errNotRegular
@@ -52,4 +52,4 @@ func (c *confinedDir) ReadPost(name string) ([]byte, error) {
 }
 
 // FSPosts lets ReadPosts read from an fs.FS (tests), with the same refusals.
-func FSPosts(fsys fs.FS) PostFiles { return &confinedDir{okf.NewRoot(fsys, 0)} }
+func FSPosts(fsys fs.FS) PostFiles { return &confinedDir{okf.NewFileSystem(fsys, 0)} }

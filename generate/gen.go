@@ -667,7 +667,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 
 // readTree reads the bundle folder into memory (a missing folder is an empty bundle), so the plan
 // can be worked out and loaded as a whole before anything is written: its .md files and okf's own
-// files (.okfignore, .okf.yaml, gen's journal), through okf.Root (no link out, regular files only,
+// files (.okfignore, .okf.yaml, gen's journal), through okf.FileSystem (no link out, regular files only,
 // at most maxSize bytes each: a larger one stops the run, as gen could not tell whether it may
 // rewrite it). Other files are listed with no content, never read. .git is skipped.
 func readTree(root string, maxSize int64) (fstest.MapFS, error) {
@@ -675,7 +675,7 @@ func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	if err := okf.CheckLinkedOut(root); err != nil {
 		return nil, err // a bundle folder linked out of its checkout is not gen's to write
 	}
-	r, err := okf.OpenRoot(root, maxSize)
+	r, err := okf.OpenFileSystem(root, maxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}

@@ -51,7 +51,7 @@ func Index(ctx context.Context, req IndexRequest) (*IndexResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer o.Root.Close()
+	defer o.FileSystem.Close()
 	res := &IndexResult{Root: o.Target.Root, Scope: o.Target.Scope()}
 	if res.Scope != "" && !strings.HasSuffix(res.Scope, "/") {
 		return nil, &okf.PathError{Msg: fmt.Sprintf("index takes a bundle folder, not the file %q", named)}
@@ -169,7 +169,7 @@ func checkOut(opts Options) error {
 		return err
 	}
 	if err == nil {
-		o.Root.Close()
+		o.FileSystem.Close()
 	}
 	return nil
 }

@@ -143,7 +143,7 @@ func WriteBaseline(root, file string, ds []okf.Diagnostic) (string, error) {
 		return file, err
 	}
 	defer unlock()
-	r, err := okf.OpenRoot(root, okf.MaxConfigFileSize)
+	r, err := okf.OpenFileSystem(root, okf.MaxConfigFileSize)
 	if err != nil {
 		return file, err
 	}

@@ -61,7 +61,7 @@ func fixDocs() map[string]string {
 func (r *Rule) Fixable() bool { return r.Fix != nil }
 
 // Fixes computes the fix of every finding whose rule offers one and can fix it safely, keyed by
-// the finding. Files are read again through the bundle (okf.Root), once each.
+// the finding. Files are read again through the bundle (okf.FileSystem), once each.
 func Fixes(b *okf.Bundle, ds []okf.Diagnostic) map[okf.Diagnostic]Fix {
 	out := map[okf.Diagnostic]Fix{}
 	texts := map[string][]byte{}

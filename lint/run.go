@@ -248,7 +248,7 @@ func shownConfigs(targets []Target, req Request) ([]ShownConfig, error) {
 			return nil, err
 		}
 		cfg, display, err := LoadConfig(o, req.ConfigFile)
-		o.Root.Close()
+		o.FileSystem.Close()
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +256,7 @@ func shownConfigs(targets []Target, req Request) ([]ShownConfig, error) {
 		if src == "" && cfg != nil {
 			src = filepath.ToSlash(filepath.Join(t.Root, cfg.Path))
 		}
-		shown = append(shown, ShownConfig{Bundle: filepath.ToSlash(t.Root), Source: src, Config: cfg, MaxFileSize: o.Root.MaxFileSize(), ExpiringWithin: req.ExpiringWithin})
+		shown = append(shown, ShownConfig{Bundle: filepath.ToSlash(t.Root), Source: src, Config: cfg, MaxFileSize: o.FileSystem.MaxFileSize(), ExpiringWithin: req.ExpiringWithin})
 	}
 	return shown, nil
 }
@@ -285,7 +285,7 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 	if err != nil {
 		return bundleRun{}, err
 	}
-	r := o.Root
+	r := o.FileSystem
 	cfg, cfgDisplay, err := LoadConfig(o, req.ConfigFile)
 	if err != nil {
 		return bundleRun{}, err
@@ -317,7 +317,7 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 		if stdin != nil {
 			b, err = okf.Load(fsys, lo)
 		} else {
-			b, err = okf.LoadRoot(r, lo)
+			b, err = okf.LoadFileSystem(r, lo)
 		}
 		if err != nil {
 			return bundleRun{}, err
@@ -325,7 +325,7 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 		ds = stream.Finish(b)
 	} else {
 		// --fix loads the bundle again for each round.
-		load := func() (*okf.Bundle, error) { return okf.LoadRoot(r, okf.LoadOptions{Ignore: ignore}) }
+		load := func() (*okf.Bundle, error) { return okf.LoadFileSystem(r, okf.LoadOptions{Ignore: ignore}) }
 		fixed, err = FixBundle(t.Root, load, opts, req.DryRun)
 		if err != nil {
 			return bundleRun{fix: fixed, fixErr: err}, err

@@ -52,7 +52,7 @@ type SchemaCheck struct {
 }
 
 // NewSchemaCheck prepares the schema check of a bundle whose files fsys reads (the FS given to
-// okf.Load or the Root given to okf.LoadRoot, with the same size limit) under the configuration cfg (nil: none). It returns nil when the
+// okf.Load or the FileSystem given to okf.LoadFileSystem, with the same size limit) under the configuration cfg (nil: none). It returns nil when the
 // configuration turns the check off, and a nil *SchemaCheck checks nothing.
 func NewSchemaCheck(fsys fs.FS, cfg *Config) *SchemaCheck {
 	if !cfg.mayRun(SchemaMismatch) {
@@ -62,8 +62,8 @@ func NewSchemaCheck(fsys fs.FS, cfg *Config) *SchemaCheck {
 	if err != nil {
 		return nil
 	}
-	// The schema files are read as the loaded bundle's ReadFile will: through a Root on fsys.
-	typed, _ := compileSchemas((&okf.Bundle{FS: okf.NewRoot(fsys, 0)}).ReadFile, cfg)
+	// The schema files are read as the loaded bundle's ReadFile will: through a FileSystem on fsys.
+	typed, _ := compileSchemas((&okf.Bundle{FS: okf.NewFileSystem(fsys, 0)}).ReadFile, cfg)
 	return &SchemaCheck{base: base, typed: typed, cache: newShapeCache(), found: map[*okf.Concept][]okf.Diagnostic{}}
 }
 

@@ -26,7 +26,7 @@ func lintBoth(t *testing.T, fsys fs.FS, opts Options) (run, stream []okf.Diagnos
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	r := op.Root
+	r := op.FileSystem
 	cfg, _, err := LoadConfig(op, "")
 	if err != nil {
 		t.Fatalf("config: %v", err)
@@ -279,7 +279,7 @@ func TestStreamSchemaOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := op.Root
+		r := op.FileSystem
 		cfg, _, err := LoadConfig(op, "")
 		if err != nil {
 			t.Fatal(err)
@@ -417,7 +417,7 @@ func TestStreamFixes(t *testing.T) {
 	}
 	fixed := 0
 	check := func(name string, fsys fs.FS) {
-		r := okf.NewRoot(fsys, 0)
+		r := okf.NewFileSystem(fsys, 0)
 		whole, err := okf.Load(r, okf.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ type bundleState struct {
 	root  string // absolute folder; for a file in no bundle, its folder (alone is then set)
 	alone string // the one file's slash name when the file is in no bundle
 
-	r       *okf.Root
+	r       *okf.FileSystem
 	cfg     *lint.Config
 	ignore  []string
 	session *lint.Session
@@ -229,7 +229,7 @@ func (b *bundleState) load(now time.Time) {
 		b.err, b.b = err.Error(), nil
 		return
 	}
-	r := o.Root
+	r := o.FileSystem
 	cfg, _, err := lint.LoadConfig(o, "")
 	if err != nil {
 		b.s.logf("%s: %v", b.root, err)

@@ -134,7 +134,7 @@ type counts struct {
 }
 
 // Run plans the migration of a loaded bundle. Files are read again through the bundle's confined
-// file system (okf.Root).
+// file system (okf.FileSystem).
 func Run(b *okf.Bundle, opts Options) *Plan {
 	plan := &Plan{}
 	var n counts

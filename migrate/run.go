@@ -49,7 +49,7 @@ func Migrate(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer o.Root.Close()
+	defer o.FileSystem.Close()
 	if t := o.Target; t.Scope() != "" {
 		return nil, &okf.PathError{Msg: fmt.Sprintf("%q is inside the OKF bundle %q: okf migrate upgrades a whole bundle; run it on %q (or pin a root with .okf.yaml)",
 			filepath.ToSlash(t.Named), filepath.ToSlash(t.Root), filepath.ToSlash(t.Root))}

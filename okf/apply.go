@@ -68,7 +68,7 @@ func ApplyChangesWith(root string, changes []FileChange, o ApplyOptions) (writte
 			limit = n
 		}
 	}
-	r, err := OpenRoot(root, limit)
+	r, err := OpenFileSystem(root, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +98,7 @@ func ApplyChangesWith(root string, changes []FileChange, o ApplyOptions) (writte
 }
 
 // checkChange says why c must not be written into r ("" when it may), making the folders it needs.
-func checkChange(r *Root, c FileChange) string {
+func checkChange(r *FileSystem, c FileChange) string {
 	if why := checkPath(r, c.Path); why != "" {
 		if c.Old == nil {
 			return why
@@ -125,7 +125,7 @@ func checkChange(r *Root, c FileChange) string {
 
 // checkPath says why no file may be written at p in r ("" when one may): not a path inside the
 // bundle, inside a .git folder, or a symbolic link at it or on its way.
-func checkPath(r *Root, p string) string {
+func checkPath(r *FileSystem, p string) string {
 	if !fs.ValidPath(p) || p == "." {
 		return "is not a path inside the bundle: not written"
 	}
@@ -142,7 +142,7 @@ func checkPath(r *Root, p string) string {
 
 // linkOnPath says why p (a slash path in r) must not be written: a symbolic link at it or at a
 // folder on its way ("" when none). Folders that do not exist yet are not looked at.
-func linkOnPath(r *Root, p string) string {
+func linkOnPath(r *FileSystem, p string) string {
 	parts := strings.Split(p, "/")
 	for i := range parts {
 		sub := path.Join(parts[:i+1]...)
@@ -166,7 +166,7 @@ func linkOnPath(r *Root, p string) string {
 // ReadForChange reads the file at p (a slash path in r) as a change of it must be planned from: its
 // bytes, nil when there is no such file (the change creates it), or the reason ApplyChanges would
 // refuse it (a symbolic link at it or on its way, a .git folder) as an error.
-func ReadForChange(r *Root, p string) ([]byte, error) {
+func ReadForChange(r *FileSystem, p string) ([]byte, error) {
 	if why := checkPath(r, p); why != "" {
 		return nil, &fs.PathError{Op: "write", Path: p, Err: errors.New(why)}
 	}

@@ -17,8 +17,9 @@
 // keeps its key order, comments and quoting.
 //
 // A bundle's root is its top folder, named by a path (Target.Root, FindRoot, ApplyChanges' root);
-// the file system confined to it, through which every file is read, is a Root (OpenRoot, NewRoot,
-// Opened.Root), named fsys or r inside the package.
+// the file system confined to it, through which every file is read, is a FileSystem
+// (OpenFileSystem, NewFileSystem, Opened.FileSystem, Bundle.FileSystem), named fsys or r inside the
+// package.
 //
 // This package imports no other package of the module but the leaves under internal/ (escaping,
 // did-you-mean, sizes, diffs), which import nothing of okf's; internal/arch keeps it so.

@@ -14,8 +14,8 @@ import (
 )
 
 // folderOS is the folder's descriptor: a file is opened with openat(2) in it, by its bare name,
-// O_NOFOLLOW (a symbolic link is left to the Root, which confines it) and O_NONBLOCK (a named pipe
-// does not block; it is found by fstat and left to the Root, which reports it). The file is read
+// O_NOFOLLOW (a symbolic link is left to the FileSystem, which confines it) and O_NONBLOCK (a named pipe
+// does not block; it is found by fstat and left to the FileSystem, which reports it). The file is read
 // with read(2), without an os.File: no poller registration, no finalizer.
 type folderOS struct {
 	folder *os.File
@@ -34,7 +34,7 @@ func (h *folderHandle) openIn(fsys *os.Root, folder string) error {
 func (h *folderHandle) closeOS() { h.folder.Close() }
 
 // read reads the regular file base of the folder; ok is false when it is something else, or could
-// not be opened, for the caller to go the Root's way.
+// not be opened, for the caller to go the FileSystem's way.
 func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, ok bool, err error) {
 	var fd int
 	for {
@@ -74,11 +74,11 @@ func (f fdReader) Read(p []byte) (int, error) {
 }
 
 // readDirTyped lists the folder dir of fsys, sorted by name, as fsys.FS().ReadDir does but without
-// its lstat of every entry (os does one per entry for a folder opened in a Root): the entry types
+// its lstat of every entry (os does one per entry for a folder opened in a FileSystem): the entry types
 // come from getdents(2), and an entry of unknown type (a file system that gives none) is lstat-ed
 // through the folder's descriptor, by its bare name, as os does for any folder. The folder is
 // opened through fsys (confined); a duplicate of its descriptor is listed as a plain os.File. Each
-// entry's Info is Lstat through fsys. ok is false on any error, for the caller to go the Root's way
+// entry's Info is Lstat through fsys. ok is false on any error, for the caller to go the FileSystem's way
 // and report it in its words.
 func readDirTyped(fsys *os.Root, dir string) (es []fs.DirEntry, ok bool) {
 	f, err := fsys.Open(filepath.FromSlash(dir))

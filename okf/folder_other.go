@@ -22,7 +22,7 @@ func (h *folderHandle) openIn(fsys *os.Root, folder string) error {
 func (h *folderHandle) closeOS() { h.fsys.Close() }
 
 // read reads the regular file base of the folder; ok is false when it is something else, or could
-// not be opened, for the caller to go the Root's way.
+// not be opened, for the caller to go the FileSystem's way.
 func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, ok bool, err error) {
 	f, err := h.fsys.OpenFile(base, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
@@ -37,5 +37,5 @@ func (h *folderHandle) read(base string, limit int64, buf []byte) (data []byte, 
 	return data, true, err
 }
 
-// readDirTyped is the Root's own listing elsewhere (ok false).
+// readDirTyped is the FileSystem's own listing elsewhere (ok false).
 func readDirTyped(*os.Root, string) ([]fs.DirEntry, bool) { return nil, false }

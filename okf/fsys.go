@@ -50,36 +50,36 @@ func (e *TooLargeError) Error() string {
 // Is makes errors.Is(err, ErrTooLarge) hold.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
-// Root is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
-// (OpenRoot), no path, ".." or symbolic link can lead outside the folder it was opened on; only
+// FileSystem is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
+// (OpenFileSystem), no path, ".." or symbolic link can lead outside the folder it was opened on; only
 // regular files are read, opened without blocking (a named pipe, socket or device is reported, never
-// waited on); and no file larger than the size limit is read. Built on an fs.FS (NewRoot), the same
+// waited on); and no file larger than the size limit is read. Built on an fs.FS (NewFileSystem), the same
 // checks apply as far as the file system allows.
 //
-// Root implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
+// FileSystem implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
 // so fs.ReadFile(r, p) is capped too. It is safe for concurrent use.
-type Root struct {
+type FileSystem struct {
 	osFS *os.Root // the os.Root it is built on; nil when built on an fs.FS
 	fsys fs.FS    // osFS.FS() or the given file system
-	dir  string   // the folder OpenRoot was given ("" for an fs.FS)
+	dir  string   // the folder OpenFileSystem was given ("" for an fs.FS)
 	max  int64
 }
 
-// OpenRoot opens the folder dir as a Root whose reads are limited to maxSize bytes per file
+// OpenFileSystem opens the folder dir as a FileSystem whose reads are limited to maxSize bytes per file
 // (DefaultMaxFileSize when maxSize <= 0). The folder's open handle is released by Close, or when the
 // Root is garbage collected.
-func OpenRoot(dir string, maxSize int64) (*Root, error) {
+func OpenFileSystem(dir string, maxSize int64) (*FileSystem, error) {
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Root{osFS: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
+	return &FileSystem{osFS: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
 }
 
-// NewRoot wraps a file system (tests, embedded bundles, archives) with the same checks: regular
+// NewFileSystem wraps a file system (tests, embedded bundles, archives) with the same checks: regular
 // files only, at most maxSize bytes (DefaultMaxFileSize when maxSize <= 0), no ".." paths.
-func NewRoot(fsys fs.FS, maxSize int64) *Root {
-	if r, ok := fsys.(*Root); ok {
+func NewFileSystem(fsys fs.FS, maxSize int64) *FileSystem {
+	if r, ok := fsys.(*FileSystem); ok {
 		if maxSize <= 0 || maxSize == r.max {
 			return r
 		}
@@ -87,7 +87,7 @@ func NewRoot(fsys fs.FS, maxSize int64) *Root {
 		c.max = maxSize
 		return &c
 	}
-	return &Root{fsys: fsys, max: limitOrDefault(maxSize)}
+	return &FileSystem{fsys: fsys, max: limitOrDefault(maxSize)}
 }
 
 func limitOrDefault(n int64) int64 {
@@ -97,14 +97,14 @@ func limitOrDefault(n int64) int64 {
 	return n
 }
 
-// Dir returns the folder the Root was opened on ("" when built on an fs.FS).
-func (r *Root) Dir() string { return r.dir }
+// Dir returns the folder the FileSystem was opened on ("" when built on an fs.FS).
+func (r *FileSystem) Dir() string { return r.dir }
 
 // MaxFileSize returns the per-file size limit in bytes.
-func (r *Root) MaxFileSize() int64 { return r.max }
+func (r *FileSystem) MaxFileSize() int64 { return r.max }
 
 // Close releases the folder's handle; reads fail afterwards.
-func (r *Root) Close() error {
+func (r *FileSystem) Close() error {
 	if r.osFS != nil {
 		return r.osFS.Close()
 	}
@@ -113,7 +113,7 @@ func (r *Root) Close() error {
 
 // clean checks a slash path from the root: "." or a path whose elements stay inside (a ".." that
 // climbs above the root is ErrOutside; an absolute path too).
-func (r *Root) clean(op, name string) (string, error) {
+func (r *FileSystem) clean(op, name string) (string, error) {
 	if name == "" || name == "." {
 		return ".", nil
 	}
@@ -151,14 +151,14 @@ func fixErr(op, name string, err error) error {
 
 // Open opens a regular file or a folder for reading (fs.FS). A named pipe, socket or device is
 // ErrNotRegular; it is opened without blocking, then closed, never read.
-func (r *Root) Open(name string) (fs.File, error) {
+func (r *FileSystem) Open(name string) (fs.File, error) {
 	f, _, err := r.open("open", name, true)
 	return f, err
 }
 
 // open opens name without blocking and checks its type on the open handle (no race with a file
 // swapped between a check and the open).
-func (r *Root) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
+func (r *FileSystem) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, error) {
 	c, err := r.clean(op, name)
 	if err != nil {
 		return nil, nil, err
@@ -217,7 +217,7 @@ func (intoGitError) Is(target error) bool { return target == ErrIntoGit || targe
 // intoGit refuses c (a clean slash path) when it names a .git folder, or when a symbolic link on it
 // leads into one inside the root. Only a path that holds a link is resolved (one lstat per folder
 // on the way, on this path alone: the loader's own reads of plain files never come here).
-func (r *Root) intoGit(c string) error {
+func (r *FileSystem) intoGit(c string) error {
 	if c == "." {
 		return nil
 	}
@@ -286,14 +286,14 @@ func notRegular(m fs.FileMode) error {
 }
 
 // ReadFile reads the regular file at the slash path name, at most the size limit (fs.ReadFileFS).
-func (r *Root) ReadFile(name string) ([]byte, error) {
+func (r *FileSystem) ReadFile(name string) ([]byte, error) {
 	return r.ReadFileInto(name, nil)
 }
 
 // ReadFileInto reads like ReadFile into buf's storage when it is large enough, so that a caller
 // reading many files reuses one buffer. The buffer never grows past the limit plus one byte: a file
 // whose size is over the limit is refused before reading, and one that grows while read stops there.
-func (r *Root) ReadFileInto(name string, buf []byte) ([]byte, error) {
+func (r *FileSystem) ReadFileInto(name string, buf []byte) ([]byte, error) {
 	f, st, err := r.open("read", name, false)
 	if err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ type folderHandle struct {
 // readFileVia reads name as ReadFileInto does, opening it through h (moved to the file's folder
 // first). Whatever this path does not read plainly (a link, a file that is not regular, an error
 // opening) is handed to ReadFileInto, so errors and their messages are exactly its own.
-func (r *Root) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
+func (r *FileSystem) readFileVia(h *folderHandle, name string, buf []byte) ([]byte, error) {
 	if r.osFS == nil {
 		return r.ReadFileInto(name, buf)
 	}
@@ -362,7 +362,7 @@ func (h *folderHandle) close() {
 }
 
 // (fs.StatFS). A link leading outside is ErrOutside.
-func (r *Root) Stat(name string) (fs.FileInfo, error) {
+func (r *FileSystem) Stat(name string) (fs.FileInfo, error) {
 	c, err := r.clean("stat", name)
 	if err != nil {
 		return nil, err
@@ -376,7 +376,7 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 }
 
 // Lstat returns the file information of name without following a final symbolic link.
-func (r *Root) Lstat(name string) (fs.FileInfo, error) {
+func (r *FileSystem) Lstat(name string) (fs.FileInfo, error) {
 	c, err := r.clean("lstat", name)
 	if err != nil {
 		return nil, err
@@ -394,7 +394,7 @@ func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 }
 
 // ReadDir lists the folder name, sorted by file name (fs.ReadDirFS).
-func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
+func (r *FileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
 	c, err := r.clean("readdir", name)
 	if err != nil {
 		return nil, err
@@ -410,9 +410,9 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // Rel returns the slash path from the root of the operating-system path p (relative to the working
 // directory or absolute), and whether p lies inside the root's folder as written (no symbolic link
-// is resolved: reading the returned path through the Root then confines it). It is false for a Root
+// is resolved: reading the returned path through the FileSystem then confines it). It is false for a FileSystem
 // built on an fs.FS.
-func (r *Root) Rel(p string) (string, bool) {
+func (r *FileSystem) Rel(p string) (string, bool) {
 	if r.osFS == nil {
 		return "", false
 	}
@@ -428,10 +428,10 @@ func (r *Root) Rel(p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// ReadPath reads a file named on the command line (an operating-system path): through the Root,
+// ReadPath reads a file named on the command line (an operating-system path): through the FileSystem,
 // confined and regular-only, when the path lies inside the root's folder; otherwise as
 // ReadFileLimit does (the user named a file outside the checkout).
-func (r *Root) ReadPath(p string) ([]byte, error) {
+func (r *FileSystem) ReadPath(p string) ([]byte, error) {
 	if rel, ok := r.Rel(p); ok {
 		data, err := r.ReadFile(rel)
 		if err != nil {

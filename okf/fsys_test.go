@@ -35,9 +35,9 @@ func rootWithOutside(t *testing.T) (bundle, outside string) {
 	return bundle, outside
 }
 
-func mustOpenRoot(t *testing.T, dir string, limit int64) *Root {
+func mustOpenRoot(t *testing.T, dir string, limit int64) *FileSystem {
 	t.Helper()
-	r, err := OpenRoot(dir, limit)
+	r, err := OpenFileSystem(dir, limit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestNewRootOnFS(t *testing.T) {
 		"big.md": {Data: bytes.Repeat([]byte("b"), 11)},
 		"p.md":   {Mode: fs.ModeNamedPipe},
 	}
-	r := NewRoot(m, 10)
+	r := NewFileSystem(m, 10)
 	if data, err := r.ReadFile("a.md"); err != nil || string(data) != "hello" {
 		t.Errorf("a.md: %q, %v", data, err)
 	}
@@ -195,11 +195,11 @@ func TestNewRootOnFS(t *testing.T) {
 	if _, err := r.ReadFile("../a.md"); !errors.Is(err, ErrOutside) {
 		t.Errorf("../a.md: %v", err)
 	}
-	if NewRoot(r, 0) != r {
-		t.Error("wrapping a Root again made a new one")
+	if NewFileSystem(r, 0) != r {
+		t.Error("wrapping a FileSystem again made a new one")
 	}
-	if NewRoot(r, 5).MaxFileSize() != 5 || r.MaxFileSize() != 10 {
-		t.Error("NewRoot(root, 5) changed the original's limit or did not apply")
+	if NewFileSystem(r, 5).MaxFileSize() != 5 || r.MaxFileSize() != 10 {
+		t.Error("NewFileSystem(root, 5) changed the original's limit or did not apply")
 	}
 }
 

@@ -42,7 +42,7 @@ func TestRootRefusesNonRegularWithoutBlocking(t *testing.T) {
 	}
 }
 
-// TestRootReadDirAsOS: the Root's listing (without an lstat per entry on Linux) names the same
+// TestRootReadDirAsOS: the FileSystem's listing (without an lstat per entry on Linux) names the same
 // entries, sorted, with the same types and the same Info as listing through os.Root, for a file, a
 // folder, a link inside, a link outside, a named pipe, in the root and in a subfolder; a folder that
 // is a link leading outside is refused as before, and a missing folder is the same error.

@@ -60,7 +60,7 @@ func TestLoadSkipsOversizeFiles(t *testing.T) {
 		t.Errorf("default limit: %v %v", err, b.Diagnostics)
 	}
 	// Re-reading goes through the same limit.
-	if _, err := NewRoot(b.FS, 100).ReadFile("big.md"); err == nil {
+	if _, err := NewFileSystem(b.FS, 100).ReadFile("big.md"); err == nil {
 		t.Error("a re-read ignored the limit")
 	}
 }

@@ -58,7 +58,7 @@ func TestIntoGitPastPathMax(t *testing.T) {
 	}
 
 	// Control: the bundle named by a relative path, whose resolution fits in PATH_MAX.
-	rel, err := OpenRoot(".", 0)
+	rel, err := OpenFileSystem(".", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestIntoGitPastPathMax(t *testing.T) {
 		t.Fatalf("control (relative root): ReadFile = %q, %v; want ErrIntoGit", data, err)
 	}
 
-	abs, err := OpenRoot(base, 0)
+	abs, err := OpenFileSystem(base, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ type LoadOptions struct {
 	// Workers is how many files are read and parsed at once (0: two per CPU).
 	Workers int
 	// MaxFileSize is the largest file read, in bytes (0: DefaultMaxFileSize). A larger file is
-	// reported (OKF010) and skipped without being read. When loading from a *Root, its own limit
+	// reported (OKF010) and skipped without being read. When loading from a *FileSystem, its own limit
 	// applies unless this one is set.
 	MaxFileSize int64
 	// OnFrontmatter, when not nil, is called with each concept whose frontmatter parsed, and that
@@ -140,13 +140,13 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadRoot(r, opts)
+	return LoadFileSystem(r, opts)
 }
 
-// OpenBundle opens the bundle folder dir as a Root (see OpenRoot), for reading its configuration
-// before loading it with LoadRoot. A folder that leaves its git checkout through a symbolic link
+// OpenBundle opens the bundle folder dir as a FileSystem (see OpenFileSystem), for reading its configuration
+// before loading it with LoadFileSystem. A folder that leaves its git checkout through a symbolic link
 // is refused (CheckLinkedOut). The error wraps ErrNotBundle when dir is not a readable folder.
-func OpenBundle(dir string, maxSize int64) (*Root, error) {
+func OpenBundle(dir string, maxSize int64) (*FileSystem, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
@@ -157,26 +157,26 @@ func OpenBundle(dir string, maxSize int64) (*Root, error) {
 	if err := CheckLinkedOut(dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	r, err := OpenRoot(dir, maxSize)
+	r, err := OpenFileSystem(dir, maxSize)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
 	return r, nil
 }
 
-// FileRoot returns the Root the bundle's files are read through (confined, regular files only, at
+// FileSystem returns the FileSystem the bundle's files are read through (confined, regular files only, at
 // most its size limit).
-func (b *Bundle) FileRoot() *Root {
-	if r, ok := b.FS.(*Root); ok {
+func (b *Bundle) FileSystem() *FileSystem {
+	if r, ok := b.FS.(*FileSystem); ok {
 		return r
 	}
-	return NewRoot(b.FS, 0)
+	return NewFileSystem(b.FS, 0)
 }
 
-// LoadRoot loads the bundle a Root was opened on: every file is read through it (confined to the
-// folder, regular files only, at most its size limit). The bundle keeps the Root to read files
+// LoadFileSystem loads the bundle a FileSystem was opened on: every file is read through it (confined to the
+// folder, regular files only, at most its size limit). The bundle keeps the FileSystem to read files
 // again (Bundle.ReadFile, Frontmatter.Raw).
-func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
+func LoadFileSystem(r *FileSystem, opts LoadOptions) (*Bundle, error) {
 	if r.osFS == nil {
 		return Load(r, opts)
 	}
@@ -184,7 +184,7 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
-	l := &loader{fsys: NewRoot(r, opts.MaxFileSize), realRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
+	l := &loader{fsys: NewFileSystem(r, opts.MaxFileSize), realRoot: real, opts: opts, gate: newByteGate(ParseBudget)}
 	b, err := l.load()
 	if err != nil {
 		return nil, err
@@ -196,15 +196,15 @@ func LoadRoot(r *Root, opts LoadOptions) (*Bundle, error) {
 // Load loads a bundle from fsys (tests, embedded bundles, archives), with the same checks as
 // LoadDir as far as fsys allows: regular files only, at most the size limit each. Confinement is
 // fsys's own (os.DirFS follows symbolic links anywhere): for a folder on disk use LoadDir, or pass
-// a *Root from OpenRoot.
+// a *FileSystem from OpenFileSystem.
 func Load(fsys fs.FS, opts LoadOptions) (*Bundle, error) {
-	l := &loader{fsys: NewRoot(fsys, opts.MaxFileSize), opts: opts, gate: newByteGate(ParseBudget)}
+	l := &loader{fsys: NewFileSystem(fsys, opts.MaxFileSize), opts: opts, gate: newByteGate(ParseBudget)}
 	return l.load()
 }
 
 type loader struct {
-	fsys     *Root  // every read goes through it
-	realRoot string // real path of the root on disk, for symlink checks ("" for other file systems)
+	fsys     *FileSystem // every read goes through it
+	realRoot string      // real path of the root on disk, for symlink checks ("" for other file systems)
 	opts     LoadOptions
 	gate     *byteGate // bounds the bytes parsed at once (ParseBudget)
 }
@@ -776,7 +776,7 @@ func (b *Bundle) ReadFile(p string) ([]byte, error) {
 	if escapes || !fs.ValidPath(clean) {
 		return nil, fmt.Errorf("%q is outside the bundle", p)
 	}
-	return fs.ReadFile(b.FS, clean) // b.FS is a *Root for loaded bundles: confined and capped
+	return fs.ReadFile(b.FS, clean) // b.FS is a *FileSystem for loaded bundles: confined and capped
 }
 
 // Errors counts the diagnostics of Error severity.

@@ -35,8 +35,8 @@ func TestOpenPathFindsRootAndScope(t *testing.T) {
 		if o.Target.Root != c.root || o.Target.Scope() != c.scope {
 			t.Errorf("OpenPath(%s): root %q scope %q, want %q %q", c.path, o.Target.Root, o.Target.Scope(), c.root, c.scope)
 		}
-		if o.Config == nil || o.Config.Path != "kb/.okf.yaml" || o.Root.MaxFileSize() != 1<<10 {
-			t.Errorf("OpenPath(%s): config %+v, limit %d", c.path, o.Config, o.Root.MaxFileSize())
+		if o.Config == nil || o.Config.Path != "kb/.okf.yaml" || o.FileSystem.MaxFileSize() != 1<<10 {
+			t.Errorf("OpenPath(%s): config %+v, limit %d", c.path, o.Config, o.FileSystem.MaxFileSize())
 		}
 		b, err := o.Load(LoadOptions{})
 		if err != nil {
@@ -49,12 +49,12 @@ func TestOpenPathFindsRootAndScope(t *testing.T) {
 		if strings.Join(ids, ",") != "a,sub/b" {
 			t.Errorf("OpenPath(%s) loads %v, want a and sub/b (sub/drafts ignored)", c.path, ids)
 		}
-		o.Root.Close()
+		o.FileSystem.Close()
 	}
 	// The flag's limit wins over the configuration's.
 	o, err := OpenPath("kb", 5<<20)
-	if err != nil || o.Root.MaxFileSize() != 5<<20 {
-		t.Errorf("--max-file-size: %v %d", err, o.Root.MaxFileSize())
+	if err != nil || o.FileSystem.MaxFileSize() != 5<<20 {
+		t.Errorf("--max-file-size: %v %d", err, o.FileSystem.MaxFileSize())
 	}
 }
 

@@ -68,7 +68,7 @@ func ParseSettings(src []byte) (Settings, error) {
 // Opened is a bundle opened the way every command opens it (Open, OpenPath): its confined Root,
 // with the size limit in force, its configuration, and the part of it the path named stands for.
 type Opened struct {
-	Root *Root
+	FileSystem *FileSystem
 	// Settings are the bundle-wide settings in force (Config's, or none).
 	Settings Settings
 	// Config is the bundle's .okf.yaml, checked whole; nil when the bundle has none.
@@ -100,20 +100,20 @@ func Open(dir string, maxFileSize int64) (*Opened, error) {
 // OpenFS opens a bundle held in fsys (tests, embedded bundles, archives) as Open opens a folder:
 // its configuration checked whole, its size limit and ignore list in force for every Load.
 func OpenFS(fsys fs.FS, maxFileSize int64) (*Opened, error) {
-	return openRoot(NewRoot(fsys, maxFileSize), ".", maxFileSize)
+	return openRoot(NewFileSystem(fsys, maxFileSize), ".", maxFileSize)
 }
 
-func openRoot(r *Root, dir string, maxFileSize int64) (*Opened, error) {
+func openRoot(r *FileSystem, dir string, maxFileSize int64) (*Opened, error) {
 	cfg, err := readConfig(r, dir)
 	if err != nil {
 		return nil, err
 	}
-	o := &Opened{Root: r, Config: cfg, Target: Target{Root: dir, Named: dir}}
+	o := &Opened{FileSystem: r, Config: cfg, Target: Target{Root: dir, Named: dir}}
 	if cfg != nil {
 		o.Settings = cfg.Settings
 	}
 	if maxFileSize == 0 && o.Settings.MaxFileSize > 0 {
-		o.Root = NewRoot(r, o.Settings.MaxFileSize)
+		o.FileSystem = NewFileSystem(r, o.Settings.MaxFileSize)
 	}
 	return o, nil
 }
@@ -136,7 +136,7 @@ func OpenPath(path string, maxFileSize int64) (*Opened, error) {
 
 // readConfig reads and checks the .okf.yaml at r's root (nil when there is none), shown at its
 // path from dir.
-func readConfig(r *Root, dir string) (*Config, error) {
+func readConfig(r *FileSystem, dir string) (*Config, error) {
 	shown := func(name string) string { return filepath.ToSlash(filepath.Join(dir, name)) }
 	var probs []ConfigProblem
 	more := 0
@@ -165,8 +165,8 @@ func readConfig(r *Root, dir string) (*Config, error) {
 	return cfg, nil
 }
 
-// Load loads the bundle through o.Root, with the configuration's ignore list added to opts'.
+// Load loads the bundle through o.FileSystem, with the configuration's ignore list added to opts'.
 func (o *Opened) Load(opts LoadOptions) (*Bundle, error) {
 	opts.Ignore = append(append([]string(nil), o.Settings.Ignore...), opts.Ignore...)
-	return LoadRoot(o.Root, opts)
+	return LoadFileSystem(o.FileSystem, opts)
 }

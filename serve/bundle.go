@@ -135,7 +135,7 @@ func load(o *Options) (*okf.Bundle, map[string][]byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	lo.MaxFileSize = 0 // the Root holds the limit now; it stays open, as the bundle reads through it
+	lo.MaxFileSize = 0 // the FileSystem holds the limit now; it stays open, as the bundle reads through it
 	b, err := op.Load(lo)
 	return b, texts, err
 }

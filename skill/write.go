@@ -76,7 +76,7 @@ func Write(out string, s *Skill) (*Written, error) {
 			limit = n
 		}
 	}
-	r, err := okf.OpenRoot(out, limit)
+	r, err := okf.OpenFileSystem(out, limit)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open %q: %v", out, err)
 	}

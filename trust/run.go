@@ -46,7 +46,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer o.Root.Close()
+	defer o.FileSystem.Close()
 	dir := o.Target.Root
 	opts := req.Options
 	opts.Scope = o.Target.Scope()
@@ -66,7 +66,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 		return nil, err
 	}
 	base := NewStream(opts)
-	old, err := LoadRevision(dir, req.Base, okf.LoadOptions{MaxFileSize: o.Root.MaxFileSize(), OnConcept: base.OnConcept})
+	old, err := LoadRevision(dir, req.Base, okf.LoadOptions{MaxFileSize: o.FileSystem.MaxFileSize(), OnConcept: base.OnConcept})
 	if err != nil {
 		return nil, &BaseError{Err: err}
 	}

@@ -562,7 +562,7 @@ func attestVerifyCommand(e *env) *cli.Command {
 			}
 			// Inside the bundle the receipt is read confined (a link leading outside is refused);
 			// anywhere, at most the size limit.
-			data, err := b.FileRoot().ReadPath(c.String("receipt"))
+			data, err := b.FileSystem().ReadPath(c.String("receipt"))
 			if err != nil {
 				return fatalErr("cannot read receipt: %v", err)
 			}

@@ -71,7 +71,7 @@ func openErr(err error, prefix string) error {
 // checkout, untrusted): confined to the working directory when it lies inside it (a link leading
 // out is refused), regular files only, at most the default size limit.
 func readCheckoutFile(p string) ([]byte, error) {
-	wd, err := okf.OpenRoot(".", 0)
+	wd, err := okf.OpenFileSystem(".", 0)
 	if err != nil {
 		return okf.ReadFileLimit(p, 0)
 	}

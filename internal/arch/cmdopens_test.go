@@ -27,7 +27,7 @@ var cmdWiring = map[string]string{
 	"okf.ParseConfig":       "read the configuration in the library's one call",
 	"okf.Load":              "load the bundle in the library's one call",
 	"okf.LoadDir":           "load the bundle in the library's one call",
-	"okf.LoadRoot":          "load the bundle in the library's one call",
+	"okf.LoadFileSystem":    "load the bundle in the library's one call",
 	"okf.LockBundle":        "the library's one call takes the lock around what it writes",
 	"lint.ResolveTargets":   "lint.Lint places the paths",
 	"lint.ResolveStdin":     "lint.Lint places standard input",
