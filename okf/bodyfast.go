@@ -355,6 +355,10 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
+	if p.scratch != nil {
+		// A refused body leaves the scratch as it was: what it appended is overwritten by the next.
+		p.scratch.start(&f)
+	}
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
 	var cols []int  // the content columns of the open list items, outermost first
@@ -568,6 +572,9 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	b := f.b
 	f.footnoteLinks()
 	p.footnotes(b, f.codeRanges)
+	if p.scratch != nil {
+		p.scratch.finish(&f)
+	}
 	b.clipAll()
 	return b, true
 }
@@ -817,8 +824,9 @@ func (f *fastState) fence(off int) int {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
@@ -888,8 +896,9 @@ func (f *fastState) itemFence(off, base int) (int, bool) {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
@@ -952,8 +961,9 @@ func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{first, end})
