@@ -111,7 +111,8 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 	// linkUsed is the exact cost of the link destinations counted; linkBound adds to it an upper
 	// bound of the cost of the lines in pending, not yet counted.
 	linkBound := int64(0)
-	var pending []int
+	var pendingSpace [64]int // most files have fewer lines of links
+	pending := pendingSpace[:0]
 	linkUsed, emphUsed, labelUsed, defUsed, bracketUsed, openUsed, depthUsed := int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)
 	p := paragraph{start: -1}
 	endParagraph := func(end int) {
