@@ -525,11 +525,12 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		switch kind {
 		case fkPara:
-			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0) {
+			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0 || bytes.Contains(line, []byte("]("))) {
 				// A paragraph in a Citations section may be the numbered form of v0.1
 				// citations ([1] [Title](url), one per line): goldmark's reading records them
-				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'). A
-				// paragraph none of whose lines may be one records none.
+				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'), and
+				// a line whose text is its link's target ("0 [](0)"). A paragraph none of whose
+				// lines may be one records none.
 				return p.refuse("a paragraph in a Citations section")
 			}
 			if paraStart < 0 {
