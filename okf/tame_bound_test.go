@@ -42,9 +42,9 @@ func TestLinkScanBound(t *testing.T) {
 // costs bounded as counted exactly; lines whose bound is large but cost small (closed links), which
 // are counted at once, come between them.
 func TestTameLinkBudget(t *testing.T) {
-	open := strings.Repeat("[a](", 700) + "\n"    // ~2,800 bytes costing ~1 MB, under 1<<20 + 16 × its length
+	open := strings.Repeat("[a](", 700) + "\n"       // ~2,800 bytes costing ~1 MB, under 1<<20 + 16 × its length
 	closed := strings.Repeat("[a](b) ", 2000) + "\n" // a bound far past 1<<20, a cost of 2,000
-	long := strings.Repeat("[a](", 3000) + "\n"     // past a line's bound: blanked alone
+	long := strings.Repeat("[a](", 3000) + "\n"      // past a line's bound: blanked alone
 	var b strings.Builder
 	b.WriteString(long)
 	for i := range 1200 {
