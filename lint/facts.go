@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -40,16 +39,16 @@ type conceptFacts struct {
 
 // headingTexts are a file's heading texts, in order, in one string: the text of heading i is
 // all[ends[i-1]:ends[i]]. A large bundle keeps them for every concept until the end of the run,
-// where one string and four bytes a heading cost far less than a string each.
+// where one string and an offset a heading cost far less than a string each.
 type headingTexts struct {
 	all  string
-	ends []uint32
+	ends []int
 }
 
 func (h headingTexts) len() int { return len(h.ends) }
 
 func (h headingTexts) at(i int) string {
-	start := uint32(0)
+	start := 0
 	if i > 0 {
 		start = h.ends[i-1]
 	}
@@ -65,15 +64,12 @@ func joinHeadings(hs []okf.Heading) headingTexts {
 	for _, h := range hs {
 		n += len(h.Text)
 	}
-	if n > math.MaxUint32 {
-		n = 0 // unreachable for a file the loader reads (capped far below 4 GiB); kept correct anyway
-	}
 	var sb strings.Builder
 	sb.Grow(n)
-	ends := make([]uint32, len(hs))
+	ends := make([]int, len(hs))
 	for i, h := range hs {
 		sb.WriteString(h.Text)
-		ends[i] = uint32(sb.Len())
+		ends[i] = sb.Len()
 	}
 	return headingTexts{all: sb.String(), ends: ends}
 }

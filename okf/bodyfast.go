@@ -356,7 +356,8 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
 	if p.scratch != nil {
-		// A refused body leaves the scratch as it was: what it appended is overwritten by the next.
+		// A refused body leaves the scratch's lists as they were (what it appended sits in their
+		// spare capacity, bounded, until the next bodies overwrite it).
 		p.scratch.start(&f)
 	}
 	prev := fkBlank
