@@ -28,11 +28,50 @@ type conceptFacts struct {
 	cites    bool             // a `# Citations` list (legacy-bundle), and its first item's position
 	citesPos okf.Position
 
-	edges      []edge        // links to other existing files of the bundle (link-to-deprecated, orphan)
-	reach      []string      // files its path-valued fields name (orphan)
-	frags      []okf.Link    // links with a #fragment (link-anchor-missing)
-	headings   []string      // heading texts, in order (link-anchor-missing, as a target)
-	directives []okf.Comment // inline lint directives (suppressions)
+	edges      []edgeTo       // links to other existing files of the bundle (link-to-deprecated, orphan)
+	edgePath   string         // the file every edge's position is in (the concept's)
+	edgePos    []okf.Position // the edges' positions, only when some is in another file than edgePath
+	reach      []string       // files its path-valued fields name (orphan)
+	frags      []edge         // links with a #fragment, as written (link-anchor-missing)
+	headings   headingTexts   // heading texts, in order (link-anchor-missing, as a target)
+	directives []okf.Comment  // inline lint directives (suppressions)
+}
+
+// headingTexts are a file's heading texts, in order, in one string: the text of heading i is
+// all[ends[i-1]:ends[i]]. A large bundle keeps them for every concept until the end of the run,
+// where one string and an offset a heading cost far less than a string each.
+type headingTexts struct {
+	all  string
+	ends []int
+}
+
+func (h headingTexts) len() int { return len(h.ends) }
+
+func (h headingTexts) at(i int) string {
+	start := 0
+	if i > 0 {
+		start = h.ends[i-1]
+	}
+	return h.all[start:h.ends[i]]
+}
+
+// joinHeadings packs the texts of hs, nil-like when there are none.
+func joinHeadings(hs []okf.Heading) headingTexts {
+	if len(hs) == 0 {
+		return headingTexts{}
+	}
+	n := 0
+	for _, h := range hs {
+		n += len(h.Text)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	ends := make([]int, len(hs))
+	for i, h := range hs {
+		sb.WriteString(h.Text)
+		ends[i] = sb.Len()
+	}
+	return headingTexts{all: sb.String(), ends: ends}
 }
 
 // unknownStatus is a concept's `status` v0.2 does not define: where, its value as written ("" when
@@ -50,7 +89,45 @@ type legacyTimestamp struct {
 	generated bool         // generated is written too
 }
 
-// edge is a body link to another file that exists (not a folder), resolved.
+// edgeTo is a body link to another file that exists (not a folder), resolved, and where it is
+// written (in the file edgePath): a large bundle keeps several for every concept to the end of the
+// run, and their targets are few strings shared (see pathInterner).
+type edgeTo struct {
+	target    string
+	line, col int32
+}
+
+// edgeAt is the position of edge k.
+func (f *conceptFacts) edgeAt(k int) okf.Position {
+	if f.edgePos != nil {
+		return f.edgePos[k]
+	}
+	return okf.Position{Path: f.edgePath, Line: f.edges[k].line, Col: f.edges[k].col}
+}
+
+// pathInterner gives each path the facts of a Stream keep one string: every concept's edges to a
+// file name it, by strings the parser made for each link (or cut from its target).
+type pathInterner map[string]string
+
+func (in pathInterner) of(p string) string {
+	if q, ok := in[p]; ok {
+		return q
+	}
+	in[p] = p
+	return p
+}
+
+// intern makes f's paths in's.
+func (in pathInterner) intern(f *conceptFacts) {
+	for k := range f.edges {
+		f.edges[k].target = in.of(f.edges[k].target)
+	}
+	for k := range f.reach {
+		f.reach[k] = in.of(f.reach[k])
+	}
+}
+
+// edge is a link with a #fragment, its target as written (link-anchor-missing).
 type edge struct {
 	target string
 	pos    okf.Position
@@ -84,22 +161,51 @@ func factsOf(b *okf.Bundle, c *okf.Concept, links []localLink) conceptFacts {
 	if len(body.Citations) > 0 {
 		f.cites, f.citesPos = true, body.Citations[0].Pos
 	}
-	for j, x := range links {
-		if x.local && x.r.Exists && !x.r.IsDir && x.r.Target != c.Path {
-			f.edges = append(f.edges, edge{target: x.r.Target, pos: body.Links[j].Pos})
+	// Both lists are kept to the end of the run: counted first, made at their length.
+	isEdge := func(x localLink) bool { return x.local && x.r.Exists && !x.r.IsDir && x.r.Target != c.Path }
+	isFrag := func(l okf.Link) bool {
+		i := strings.IndexByte(l.Target, '#')
+		return i >= 0 && i < len(l.Target)-1 && !l.Image
+	}
+	edges, frags := 0, 0
+	for _, x := range links {
+		if isEdge(x) {
+			edges++
 		}
 	}
 	for _, l := range body.Links {
-		if i := strings.IndexByte(l.Target, '#'); i >= 0 && i < len(l.Target)-1 && !l.Image {
-			f.frags = append(f.frags, okf.Link{Target: l.Target, Pos: l.Pos})
+		if isFrag(l) {
+			frags++
 		}
 	}
-	if len(body.Headings) > 0 {
-		f.headings = make([]string, len(body.Headings))
-		for i, h := range body.Headings {
-			f.headings[i] = h.Text
+	if edges > 0 {
+		f.edges = make([]edgeTo, 0, edges)
+		f.edgePath = c.Path
+		for j, x := range links {
+			if isEdge(x) {
+				pos := body.Links[j].Pos
+				if pos.Path != f.edgePath && f.edgePos == nil { // never from the loader
+					f.edgePos = make([]okf.Position, len(f.edges), edges)
+					for k, e := range f.edges {
+						f.edgePos[k] = okf.Position{Path: f.edgePath, Line: e.line, Col: e.col}
+					}
+				}
+				if f.edgePos != nil {
+					f.edgePos = append(f.edgePos, pos)
+				}
+				f.edges = append(f.edges, edgeTo{target: x.r.Target, line: pos.Line, col: pos.Col})
+			}
 		}
 	}
+	if frags > 0 {
+		f.frags = make([]edge, 0, frags)
+		for _, l := range body.Links {
+			if isFrag(l) {
+				f.frags = append(f.frags, edge{target: l.Target, pos: l.Pos})
+			}
+		}
+	}
+	f.headings = joinHeadings(body.Headings)
 	for _, cm := range body.Comments {
 		if strings.HasPrefix(cm.Text, directivePrefix) {
 			// A copy: the text is cut from the whole comment block's, which may be long.

@@ -74,7 +74,7 @@ func (f *conceptFacts) keepOnly(s factSet) {
 		f.frags = nil
 	}
 	if s&factHeadings == 0 {
-		f.headings = nil
+		f.headings = headingTexts{}
 	}
 }
 

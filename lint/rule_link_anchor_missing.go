@@ -28,39 +28,36 @@ var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Sever
 func checkLinkAnchorMissing(p *Pass) {
 	b := p.Bundle
 	facts := p.facts()
-	headings := make(map[string][]string, len(b.Concepts)+len(b.Indexes)) // heading texts by file
+	headings := make(map[string]headingTexts, len(b.Concepts)+len(b.Indexes)) // heading texts by file
 	for i, c := range b.Concepts {
 		headings[c.Path] = facts[i].headings
 	}
 	for _, x := range b.Indexes {
-		texts := make([]string, len(x.Body.Headings))
-		for i, h := range x.Body.Headings {
-			texts[i] = h.Text
-		}
-		headings[x.Path] = texts
+		headings[x.Path] = joinHeadings(x.Body.Headings)
 	}
 	anchors := map[string]map[string]bool{} // built per target on first use
 	anchorsOf := func(path string) map[string]bool {
 		if a, ok := anchors[path]; ok {
 			return a
 		}
-		a := headingAnchors(headings[path])
+		h := headings[path]
+		a := anchorsOf(h.len(), h.at)
 		anchors[path] = a
 		return a
 	}
-	check := func(from string, links []okf.Link) {
+	check := func(from string, links []edge) {
 		for _, l := range links {
-			i := strings.IndexByte(l.Target, '#')
-			if i < 0 || l.Image {
+			i := strings.IndexByte(l.target, '#')
+			if i < 0 {
 				continue
 			}
-			frag := l.Target[i+1:]
+			frag := l.target[i+1:]
 			if frag == "" {
 				continue
 			}
 			target := from
 			if i > 0 {
-				r, local := resolveLocal(b, from, l.Target)
+				r, local := resolveLocal(b, from, l.target)
 				if !local || !r.Exists || r.IsDir || r.Escapes {
 					continue // not local, or link-broken's finding
 				}
@@ -77,9 +74,9 @@ func checkLinkAnchorMissing(p *Pass) {
 				continue
 			}
 			if target == from {
-				p.Reportf(l.Pos, "link %q names no heading of this file: the anchors here are derived from its headings, as GitHub does (§6.1)", l.Target)
+				p.Reportf(l.pos, "link %q names no heading of this file: the anchors here are derived from its headings, as GitHub does (§6.1)", l.target)
 			} else {
-				p.Reportf(l.Pos, "link %q: %s has no heading with the anchor %q; anchors are derived from headings as GitHub does (§6.1)", l.Target, target, want)
+				p.Reportf(l.pos, "link %q: %s has no heading with the anchor %q; anchors are derived from headings as GitHub does (§6.1)", l.target, target, want)
 			}
 		}
 	}
@@ -87,16 +84,27 @@ func checkLinkAnchorMissing(p *Pass) {
 		check(c.Path, facts[i].frags)
 	}
 	for _, x := range b.Indexes {
-		check(x.Path, x.Body.Links)
+		var links []edge
+		for _, l := range x.Body.Links {
+			if !l.Image {
+				links = append(links, edge{target: l.Target, pos: l.Pos})
+			}
+		}
+		check(x.Path, links)
 	}
 }
 
 // headingAnchors returns the anchors GitHub gives a file's headings, lowercased. A repeated anchor
 // gets the first free suffix -1, -2, … (github-slugger's loop, so "A", "A-1", "A" gives a, a-1, a-2).
 func headingAnchors(hs []string) map[string]bool {
-	taken := make(map[string]int, len(hs))
-	for _, h := range hs {
-		base := headingSlug(h)
+	return anchorsOf(len(hs), func(i int) string { return hs[i] })
+}
+
+// anchorsOf is headingAnchors of the n texts text(0), text(1), …
+func anchorsOf(n int, text func(int) string) map[string]bool {
+	taken := make(map[string]int, n)
+	for i := range n {
+		base := headingSlug(text(i))
 		a := base
 		for {
 			if _, dup := taken[a]; !dup {

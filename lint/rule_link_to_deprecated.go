@@ -20,9 +20,9 @@ func checkLinkToDeprecated(p *Pass) {
 		if f.deprecated {
 			continue
 		}
-		for _, e := range f.edges {
+		for k, e := range f.edges {
 			if t := conceptIndex(p.Bundle, e.target); t >= 0 && facts[t].deprecated {
-				p.Reportf(e.pos, "link to deprecated concept %q: point it at the concept that replaces it (§5.4)", "/"+e.target)
+				p.Reportf(f.edgeAt(k), "link to deprecated concept %q: point it at the concept that replaces it (§5.4)", "/"+e.target)
 			}
 		}
 	}

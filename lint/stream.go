@@ -36,13 +36,14 @@ type Stream struct {
 
 	mu    sync.Mutex
 	facts map[*okf.Concept]conceptFacts // what the other rules read of each concept
+	paths pathInterner                  // the paths the facts keep
 	found [][]okf.Diagnostic            // each concept's findings, in chunks as they came
 }
 
 // NewStream prepares a run with opts, as Run would make it.
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
-	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}}
+	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}, paths: pathInterner{}}
 	s.failed = make(failures, len(pl.perConcept))
 	return s
 }
@@ -70,6 +71,7 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		}
 	}
 	s.mu.Lock()
+	s.paths.intern(&f)
 	s.facts[c] = f
 	if ds != nil {
 		s.found = append(s.found, ds)

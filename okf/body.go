@@ -104,6 +104,8 @@ type bodyParser struct {
 	src    []byte // the body
 	offset int
 	lines  *lineIndex // of the whole file
+	// scratch, when not nil, is the memory of the loader worker's fast path (bodyScratch).
+	scratch *bodyScratch
 	// why and whyIn say why the fast path refused the body and in what block (see refuse).
 	why, whyIn string
 }
@@ -232,6 +234,15 @@ func parseBody(path string, file []byte, bodyOffset int, li *lineIndex) *Body {
 	return parsedBody(path, file, bodyOffset, li, nil)
 }
 
+// parseBodyIn is parseBody in a loader worker, whose fast path builds its lists in bs.
+func parseBodyIn(path string, file []byte, bodyOffset int, li *lineIndex, bs *bodyScratch) *Body {
+	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li, scratch: bs}
+	if b, ok := p.fastBody(); ok {
+		return b
+	}
+	return p.treeBody(markdown().Parser().Parse(text.NewReader(p.src)))
+}
+
 // parsedBody is parseBody on the goldmark tree doc of the body when the caller has it already
 // (an index reads its entries from the same tree), nil to parse it here: by the fast path of
 // bodyfast.go when the body is in its subset, else by goldmark. The tree is only read.
@@ -351,6 +362,58 @@ func (b *Body) clipAll() {
 	b.FootnoteDefs = clip(b.FootnoteDefs)
 	b.Citations = clip(b.Citations)
 	b.Comments = clip(b.Comments)
+}
+
+// bodyScratch is the memory a loader worker's Markdown fast path reuses from body to body: the
+// lists it builds grow here, and only their final contents are copied out, at exactly their length
+// (what clip would make of them), instead of each body growing its own by doubling. Lists that
+// grew past maxScratchItems are not kept.
+type bodyScratch struct {
+	links       []Link
+	headings    []Heading
+	code        []CodeBlock
+	sections    []Heading
+	codeRanges  [][2]int
+	text, ltext []byte
+}
+
+const maxScratchItems = 1 << 12
+
+// start hands f the scratch lists, empty.
+func (bs *bodyScratch) start(f *fastState) {
+	f.b.Links, f.b.Headings, f.b.CodeBlocks = bs.links[:0], bs.headings[:0], bs.code[:0]
+	f.sections, f.codeRanges, f.text, f.ltext = bs.sections[:0], bs.codeRanges[:0], bs.text[:0], bs.ltext[:0]
+}
+
+// finish takes back the lists f grew and gives f's Body copies of them that nothing else shares.
+func (bs *bodyScratch) finish(f *fastState) {
+	b := f.b
+	links, headings, code := b.Links, b.Headings, b.CodeBlocks
+	b.Links, b.Headings, b.CodeBlocks = owned(links), owned(headings), owned(code)
+	// (after the copies: keptScratch clears what it keeps)
+	bs.links, bs.headings, bs.code = keptScratch(links), keptScratch(headings), keptScratch(code)
+	bs.sections, bs.codeRanges = keptScratch(f.sections), keptScratch(f.codeRanges)
+	bs.text, bs.ltext = keptScratch(f.text), keptScratch(f.ltext)
+	f.sections, f.codeRanges, f.text, f.ltext = nil, nil, nil, nil
+}
+
+// keptScratch is s emptied, or nil when it grew too large to keep.
+func keptScratch[T any](s []T) []T {
+	if cap(s) > maxScratchItems {
+		return nil
+	}
+	clear(s) // no string the last body made stays reachable from the scratch
+	return s[:0]
+}
+
+// owned is a copy of s at exactly its length, nil when s is empty (as an unused list is).
+func owned[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // clip returns s in a slice of exactly its length: append's spare capacity, times every concept of

@@ -355,6 +355,11 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
+	if p.scratch != nil {
+		// A refused body leaves the scratch's lists as they were (what it appended sits in their
+		// spare capacity, bounded, until the next bodies overwrite it).
+		p.scratch.start(&f)
+	}
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
 	var cols []int  // the content columns of the open list items, outermost first
@@ -521,11 +526,12 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 		}
 		switch kind {
 		case fkPara:
-			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0) {
+			if f.inCitations > 0 && (line[0] == '[' || line[0] == '<' || bytes.IndexByte(line, ':') >= 0 || bytes.Contains(line, []byte("]("))) {
 				// A paragraph in a Citations section may be the numbered form of v0.1
 				// citations ([1] [Title](url), one per line): goldmark's reading records them
-				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'). A
-				// paragraph none of whose lines may be one records none.
+				// (citationLines), and so is a line that is a URL by IsURL (a scheme, then ':'), and
+				// a line whose text is its link's target ("0 [](0)"). A paragraph none of whose
+				// lines may be one records none.
 				return p.refuse("a paragraph in a Citations section")
 			}
 			if paraStart < 0 {
@@ -568,6 +574,9 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	b := f.b
 	f.footnoteLinks()
 	p.footnotes(b, f.codeRanges)
+	if p.scratch != nil {
+		p.scratch.finish(&f)
+	}
 	b.clipAll()
 	return b, true
 }
@@ -817,8 +826,9 @@ func (f *fastState) fence(off int) int {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
@@ -888,8 +898,9 @@ func (f *fastState) itemFence(off, base int) (int, bool) {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{start, end})
@@ -952,8 +963,9 @@ func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
-		for _, s := range f.sections {
-			cb.Sections = append(cb.Sections, s.Text)
+		cb.Sections = make([]string, len(f.sections))
+		for i, s := range f.sections {
+			cb.Sections[i] = s.Text
 		}
 	}
 	f.codeRanges = append(f.codeRanges, [2]int{first, end})

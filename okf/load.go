@@ -439,6 +439,7 @@ type scratch struct {
 	yaml   fastScratch
 	folder folderHandle // the folder of the last file read
 	lines  lineIndex    // the last file's line index, its table reused (bounded: maxKeptLineStarts)
+	body   bodyScratch  // the Markdown fast path's lists
 }
 
 // lineIndex returns the line index of src, in s's storage when s is not nil. Like the read buffer,
@@ -656,7 +657,11 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 	if skipBody {
 		c.Body = &Body{}
 	} else {
-		c.Body = parseBody(j.path, src, bodyOffset, li)
+		var bs *bodyScratch
+		if s != nil {
+			bs = &s.body
+		}
+		c.Body = parseBodyIn(j.path, src, bodyOffset, li, bs)
 	}
 	if fm.Present {
 		t := fm.Type

@@ -108,6 +108,11 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		}
 		found = append(found, tamed{off: from, reason: reason})
 	}
+	// linkUsed is the exact cost of the link destinations counted; linkBound adds to it an upper
+	// bound of the cost of the lines in pending, not yet counted.
+	linkBound := int64(0)
+	var pendingSpace [64]int // most files have fewer lines of links
+	pending := pendingSpace[:0]
 	linkUsed, emphUsed, labelUsed, defUsed, bracketUsed, openUsed, depthUsed := int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)
 	p := paragraph{start: -1}
 	endParagraph := func(end int) {
@@ -257,7 +262,20 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		runs, labels, hasDest := lineCounts(line)
 		var cost int64
 		if hasDest {
-			cost = linkScanCost(line)
+			if bound := linkScanBound(line); !exactLinkCosts && bound <= 1<<20 && linkBound+bound <= linkBudget {
+				// Neither limit below can be reached whatever the line's exact cost (at most
+				// bound): it is counted when one may be (linkScanCost is a byte loop over the line).
+				pending = append(pending, off)
+				linkBound += bound
+				hasDest = false
+			} else {
+				for _, o := range pending { // src is never changed: the lines are as they were
+					l, _ := nextLine(src, o)
+					linkUsed += linkScanCost(l)
+				}
+				pending, linkBound = pending[:0], linkUsed
+				cost = linkScanCost(line)
+			}
 		}
 		switch {
 		case cost > 1<<20+16*int64(len(line)):
@@ -272,6 +290,9 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 			continue
 		}
 		linkUsed += cost
+		if hasDest {
+			linkBound += cost
+		}
 		p.delims += runs
 		p.lines++
 		if p.inDefs && oneLineDefinition(t) {
@@ -668,6 +689,25 @@ func lineCounts(line []byte) (runs, labels int, hasDest bool) {
 		labels -= bytes.Count(line, []byte("[^")) // "[^" cannot overlap itself
 	}
 	return runs, max(labels, 0), hasDest
+}
+
+// exactLinkCosts, set by tests, makes tameBody count every line's exact cost at once, as it did
+// before linkScanBound: the reference its decisions must agree with.
+var exactLinkCosts bool
+
+// linkScanBound is an upper bound of linkScanCost(line), found without a loop over every byte: a
+// scan from each `](` goes at most to the end of the line.
+func linkScanBound(line []byte) int64 {
+	var total int64
+	for i := 0; ; {
+		k := bytes.Index(line[i:], []byte("]("))
+		if k < 0 {
+			return total
+		}
+		i += k
+		total += int64(max(len(line)-(i+2), 0))
+		i += 2
+	}
 }
 
 // linkScanCost adds up, for each `](` of the line, how far goldmark's destination scan goes: past
