@@ -21,6 +21,8 @@
 // (OpenFileSystem, NewFileSystem, Opened.FileSystem, Bundle.FileSystem), named fsys or r inside the
 // package.
 //
-// This package imports no other package of the module but the leaves under internal/ (escaping,
-// did-you-mean, sizes, diffs), which import nothing of okf's; internal/arch keeps it so.
+// The YAML fast path, how a frontmatter is read into the yaml.v3 tree the model is built from, is
+// okf/internal/fastyaml. This package imports no other package of the module but that and the
+// leaves under internal/ (escaping, did-you-mean, sizes, diffs), which import nothing of okf's;
+// internal/arch keeps it so.
 package okf

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strconv"
 
+	"github.com/okf-tools/okf/okf/internal/fastyaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -315,10 +316,10 @@ func yamlErrorLine(err error) (line int, msg string) {
 // decodeYAML parses a frontmatter block, shifts every node to file lines, and checks what yaml.v3
 // lets through into a Node but D3 calls unparseable: duplicate keys and a top level that is not a
 // mapping. An empty block yields an empty mapping. With a scratch, the tree lives in its memory
-// until the next call with it (see unmarshalYAML).
-func decodeYAML(raw []byte, firstLine int, s *fastScratch) (*yaml.Node, error) {
+// until the next call with it (see fastyaml.Unmarshal).
+func decodeYAML(raw []byte, firstLine int, s *fastyaml.Scratch) (*yaml.Node, error) {
 	var doc yaml.Node
-	if err := unmarshalYAML(raw, &doc, s); err != nil {
+	if err := fastyaml.Unmarshal(raw, &doc, s); err != nil {
 		line, msg := yamlErrorLine(err)
 		// An error found at the end of the text (an unclosed bracket or quote) is reported on
 		// the last line of the block, not on the closing delimiter after it.

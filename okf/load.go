@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/okf/internal/fastyaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -346,7 +347,7 @@ func (l *loader) load() (*Bundle, error) {
 			// more than the size limit plus one byte (Root.ReadFileInto), and a buffer grown past
 			// 1 MiB by a large file is dropped afterwards, so workers hold at most workers ×
 			// (limit+1) at once and 1 MiB each between large files; its YAML slab is bounded by
-			// maxScratchNodes.
+			// fastyaml's maxScratchNodes.
 			var s scratch
 			defer s.folder.close()
 			var one *Bundle // what OnConcept is given, this worker's
@@ -436,7 +437,7 @@ func unwrapPathError(err error) error {
 // allocation and a YAML tree per concept).
 type scratch struct {
 	buf    []byte
-	yaml   fastScratch
+	yaml   fastyaml.Scratch
 	folder folderHandle // the folder of the last file read
 	lines  lineIndex    // the last file's line index, its table reused (bounded: maxKeptLineStarts)
 	body   bodyScratch  // the Markdown fast path's lists
@@ -607,7 +608,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 		diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: code, Severity: sev, Message: msg})
 		bodyOffset = len(src) // nothing reliable to parse as a body
 	case FrontmatterOK:
-		var ys *fastScratch
+		var ys *fastyaml.Scratch
 		if s != nil {
 			ys = &s.yaml
 		}

@@ -1,4 +1,4 @@
-package okf
+package fastyaml
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ var fastSeeds = []string{
 
 // reused is the scratch every differential check parses with, as one loader worker reuses it from
 // file to file, so a node left over from an earlier input would show as a difference.
-var reused fastScratch
+var reused Scratch
 
 func nodesOf(t testing.TB, raw string) (*yaml.Node, *yaml.Node, bool) {
 	fresh, freshOK := fastYAML([]byte(raw), nil)
@@ -112,8 +112,8 @@ func corpusSeeds(f *testing.F) {
 		}
 		src, err := os.ReadFile(p)
 		if err == nil {
-			if sp := SplitFrontmatter(src); sp.Status == FrontmatterOK {
-				f.Add(string(sp.YAML))
+			if fm, ok := frontmatterYAML(src); ok {
+				f.Add(string(fm))
 			}
 		}
 		return nil
@@ -353,9 +353,9 @@ func yamlShare(t *testing.T, root string) (taken, total int) {
 		if err != nil {
 			return nil
 		}
-		if sp := SplitFrontmatter(src); sp.Status == FrontmatterOK {
+		if fm, ok := frontmatterYAML(src); ok {
 			total++
-			fast, full, ok := nodesOf(t, string(sp.YAML))
+			fast, full, ok := nodesOf(t, string(fm))
 			if ok {
 				taken++
 				if !reflect.DeepEqual(fast, full) {

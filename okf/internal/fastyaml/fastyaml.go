@@ -1,4 +1,8 @@
-package okf
+// Package fastyaml reads the YAML of a frontmatter block into the yaml.v3 node tree okf's model is
+// built from: the shapes real bundles write by hand-written code several times faster than
+// yaml.v3, anything else by yaml.v3 itself (Unmarshal). It is how okf reads the model, not part of
+// it; FuzzFastYAML and the differential tests check that both give the same trees.
+package fastyaml
 
 import (
 	"bytes"
@@ -9,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// unmarshalYAML reads a frontmatter block into doc as yaml.Unmarshal(raw, doc) does. The shapes
+// Unmarshal reads a frontmatter block into doc as yaml.Unmarshal(raw, doc) does. The shapes
 // real bundles write (block mappings and sequences, one-line flow sequences of plain scalars,
 // one-line flow mappings of plain keys and plain, simply quoted or flow-sequence values, plain and
 // simply quoted one-line scalars) are read by fastYAML, several times faster; anything else
@@ -18,7 +22,7 @@ import (
 //
 // With a scratch (a loader worker's), the nodes are built in its memory, reused for the next
 // block: the caller must be done with doc before it parses another block with the same scratch.
-func unmarshalYAML(raw []byte, doc *yaml.Node, s *fastScratch) error {
+func Unmarshal(raw []byte, doc *yaml.Node, s *Scratch) error {
 	if n, ok := fastYAML(raw, s); ok {
 		*doc = *n
 		return nil
@@ -45,11 +49,11 @@ type fastLine struct {
 	trail  bool   // the line had trailing spaces
 }
 
-// fastScratch is the memory one loader worker's fastYAML reuses from block to block: the line
+// Scratch is the memory one loader worker's fastYAML reuses from block to block: the line
 // table and the node slab. A block's tree is dropped (its values copied into the Frontmatter)
 // before the next is parsed, so a worker keeps one slab instead of allocating ~20 KB per file. The
 // slab kept is bounded by maxScratchNodes; a larger block gets a slab of its own.
-type fastScratch struct {
+type Scratch struct {
 	lines       []fastLine
 	slab        []yaml.Node
 	stack, ptrs []*yaml.Node
@@ -58,7 +62,7 @@ type fastScratch struct {
 const maxScratchNodes = 4096
 
 // fastYAML returns the document node, or ok false when raw is not in the subset. s may be nil.
-func fastYAML(raw []byte, s *fastScratch) (doc *yaml.Node, ok bool) {
+func fastYAML(raw []byte, s *Scratch) (doc *yaml.Node, ok bool) {
 	if !fastSafe(raw) {
 		return nil, false
 	}
@@ -819,4 +823,14 @@ func keyName(b []byte) string {
 		return s
 	}
 	return string(b)
+}
+
+// nextLine returns the line starting at off without its "\n" and the offset of the following line
+// (okf's frontmatter split reads lines the same way).
+func nextLine(src []byte, off int) (line []byte, next int) {
+	i := bytes.IndexByte(src[off:], '\n')
+	if i < 0 {
+		return src[off:], len(src)
+	}
+	return src[off : off+i], off + i + 1
 }

@@ -1,4 +1,4 @@
-package okf
+package fastyaml
 
 import (
 	"math/rand"
