@@ -27,20 +27,6 @@ func flagMaxFileSize(c *cli.Context) (int64, error) {
 	return n, nil
 }
 
-// openPath opens the bundle of the path a command names (okf.OpenPath: its root found as for every
-// command), with the size limit of --max-file-size.
-func openPath(c *cli.Context, path string) (*okf.Opened, error) {
-	limit, err := flagMaxFileSize(c)
-	if err != nil {
-		return nil, err
-	}
-	o, err := okf.OpenPath(path, limit)
-	if err != nil {
-		return nil, openErr(err, "")
-	}
-	return o, nil
-}
-
 // openErr gives the error of opening a bundle the exit every command gives it: a configuration
 // with problems (each printed at its position, "file:line:col: message") and a path in no bundle
 // are exit 2, as is another problem with the paths named; a bundle that cannot be read is fatal

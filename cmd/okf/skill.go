@@ -60,22 +60,22 @@ func skillBundle(e *env, c *cli.Context, cmd string, useNow bool) (*okf.Bundle, 
 		}
 		opts.Now = now
 	}
-	// The bundle is found as okf lint finds it: a folder below the root makes the skill of the
-	// whole bundle.
-	o, err := openPath(c, dir)
+	limit, err := flagMaxFileSize(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	dir = o.Target.Root
-	b, err := o.Load(okf.LoadOptions{})
-	if err != nil {
-		return nil, nil, fatalErr("cannot read bundle %q: %v", dir, err)
-	}
-	s, err := skill.Build(b, opts)
-	if err != nil {
+	l, err := skill.Load(c.Context, skill.Request{Path: dir, MaxFileSize: limit, Options: opts})
+	var le *skill.LoadError
+	var be *skill.BuildError
+	switch {
+	case errors.As(err, &le):
+		return nil, nil, fatalErr("%v", err)
+	case errors.As(err, &be):
 		return nil, nil, usageErr("%v (give one with --name)", err)
+	case err != nil:
+		return nil, nil, openErr(err, "")
 	}
-	return b, s, nil
+	return l.Bundle, l.Skill, nil
 }
 
 func runSkill(e *env, c *cli.Context) error {

@@ -47,13 +47,13 @@ var cmdWiring = map[string]string{
 	"migrate.Run":           "migrate.Migrate plans",
 	"migrate.Apply":         "migrate.Migrate writes",
 	"serve.New":             "serve.Run loads and serves",
+	"skill.Build":           "skill.Load opens, loads and builds",
 }
 
 // cmdWiringLeft are the wiring calls cmd/okf still makes, each with the command that has no one
 // call of its own yet (file: call).
 var cmdWiringLeft = map[string]bool{
-	"limits.go: okf.OpenPath": true, // openPath, for okf skill and okf budget (skill.Build takes a loaded bundle)
-	"skill.go: serve.New":     true, // okf budget measures the answers of a server it does not run
+	"skill.go: serve.New": true, // okf budget measures the answers of a server it does not run
 }
 
 // TestCmdLeavesWiringToLibrary reads cmd/okf's non-test files (go/parser): none opens, locates,
