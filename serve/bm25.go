@@ -156,6 +156,46 @@ type indexBuilder struct {
 	flat    [][]rawPosting // chunks of postingChunk
 	lens    [][numFields]int32
 	buf     []byte
+
+	caps   indexCaps // zero: the package's (caps)
+	posts  int       // postings written by endDoc so far
+	docCut bool      // the current document has met the cap of its distinct terms
+	cut    cutCounts // what the caps left out
+}
+
+// indexCaps bound what an index keeps, whatever the bundle holds: the distinct terms of one
+// document, the distinct terms of the index, its postings. A bundle's words are a stranger's: one
+// file of distinct words (8 MiB, a million terms) or a hundred thousand concepts of them would
+// otherwise cost hundreds of bytes of memory per word while the index is built. A word past a cap
+// is left out of the index only: the concept is still read whole, and its other words still found.
+type indexCaps struct {
+	docTerms, terms, postings int
+}
+
+// caps are the limits every index is built with (a variable for tests). On the real bundles at
+// hand none is near: the largest (5,678 concepts, 47 MB) has at most 1,525 distinct words in a
+// concept, 30,000 in all and 1.3 million postings. At the index caps the build holds about 1 GB.
+var caps = indexCaps{docTerms: 1 << 16, terms: 1 << 20, postings: 1 << 24}
+
+// cutCounts is what the caps left out of an index: the documents that had more distinct terms than
+// one may, and whether the index reached its cap of terms or of postings.
+type cutCounts struct {
+	docs           int
+	terms, postings bool
+}
+
+func (c *cutCounts) add(o cutCounts) {
+	c.docs += o.docs
+	c.terms = c.terms || o.terms
+	c.postings = c.postings || o.postings
+}
+
+// limits returns b's caps (the package's when it was given none).
+func (b *indexBuilder) limits() indexCaps {
+	if b.caps == (indexCaps{}) {
+		return caps
+	}
+	return b.caps
 }
 
 type rawPosting struct {
@@ -276,25 +316,49 @@ func hashWord(w []byte) uint32 { return uint32(maphash.Bytes(wordSeed, w) >> 32)
 // key times a random odd number (Dietzfelbinger's multiply-shift).
 func shortSlotOf(key uint64, bits int) uint64 { return key * shortMult >> (64 - bits) }
 
-// countWord counts word w in field f of the current document.
+// countWord counts word w in field f of the current document, unless a cap (indexCaps) leaves it
+// out: a term new to the index once it holds as many as it may, a term new to the document once
+// the document holds as many as it may or the index as many postings as it may.
 func (b *indexBuilder) countWord(f int, w []byte) {
+	lim := b.limits()
+	docFull := len(b.touched) >= lim.docTerms
+	// A term new to the index is new to the document: not numbered when either is full.
+	add := b.terms < lim.terms && !docFull
 	var id int32
 	if len(w) <= 8 {
-		id = b.shortTerm(w)
+		id = b.shortTerm(w, add)
 	} else {
-		id = b.longTerm(w)
+		id = b.longTerm(w, add)
 	}
-	c := &b.count[id]
-	if *c == ([numFields]int32{}) {
+	c := (*[numFields]int32)(nil)
+	if id >= 0 {
+		c = &b.count[id]
+	}
+	if c == nil || *c == ([numFields]int32{}) {
+		switch {
+		case docFull:
+			if !b.docCut {
+				b.docCut = true
+				b.cut.docs++
+			}
+			return
+		case c == nil:
+			b.cut.terms = true
+			return
+		case b.posts+len(b.touched) >= lim.postings:
+			b.cut.postings = true
+			return
+		}
 		b.touched = append(b.touched, id)
 	}
 	c[f]++
 }
 
-// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new. Such a
+// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new and add is
+// set (-1: new and not added). Such a
 // word is its own key: its bytes as a little-endian integer (a word holds no zero byte, so the
 // key tells every length apart and is never 0, the empty slot).
-func (b *indexBuilder) shortTerm(w []byte) int32 {
+func (b *indexBuilder) shortTerm(w []byte, add bool) int32 {
 	var key uint64
 	if cap(w) >= 8 {
 		// Read 8 bytes at once and keep the word's: reading within the slice's capacity is safe.
@@ -314,6 +378,9 @@ func (b *indexBuilder) shortTerm(w []byte) int32 {
 			return s.id
 		}
 		if s.key == 0 {
+			if !add {
+				return -1
+			}
 			s.key, s.id = key, b.newTerm(w)
 			b.nshort++
 			return s.id
@@ -343,8 +410,9 @@ func (b *indexBuilder) growShort() {
 	}
 }
 
-// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new.
-func (b *indexBuilder) longTerm(w []byte) int32 {
+// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new and add is
+// set (-1: new and not added).
+func (b *indexBuilder) longTerm(w []byte, add bool) int32 {
 	if 2*b.nlong >= len(b.slots) {
 		b.grow()
 	}
@@ -353,6 +421,9 @@ func (b *indexBuilder) longTerm(w []byte) int32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
+			if !add {
+				return -1
+			}
 			id := b.newTerm(w)
 			b.slots[i] = uint64(h)<<32 | uint64(id+1)
 			b.nlong++
@@ -409,7 +480,9 @@ func (b *indexBuilder) endDoc(lens [numFields]int32) {
 		*last = append(*last, rawPosting{term: id, doc: doc, tf: b.count[id]})
 		b.count[id] = [numFields]int32{}
 	}
+	b.posts += len(b.touched)
 	b.touched = b.touched[:0]
+	b.docCut = false
 	b.lens = append(b.lens, lens)
 }
 
@@ -420,9 +493,9 @@ func (b *indexBuilder) merge(o *indexBuilder) {
 	for t := range o.terms {
 		w := o.term(int32(t))
 		if len(w) <= 8 {
-			ids[t] = b.shortTerm(w)
+			ids[t] = b.shortTerm(w, true)
 		} else {
-			ids[t] = b.longTerm(w)
+			ids[t] = b.longTerm(w, true)
 		}
 	}
 	first := int32(len(b.lens))
@@ -434,6 +507,8 @@ func (b *indexBuilder) merge(o *indexBuilder) {
 	}
 	b.flat = append(b.flat, o.flat...)
 	b.lens = append(b.lens, o.lens...)
+	b.posts += o.posts
+	b.cut.add(o.cut)
 	*o = indexBuilder{}
 }
 

@@ -139,7 +139,8 @@ func compareIndexes(t *testing.T, name string, s *snapshot) {
 	t.Helper()
 	docs := s.docs[:s.concepts]
 	old := buildOld(docs)
-	x := indexDocs(docs, nil).exact
+	si, _ := indexDocs(docs, nil)
+	x := si.exact
 	if len(x.terms) != len(old.postings) || x.n != old.n {
 		t.Fatalf("%s: %d terms over %d documents, old index %d over %d", name, len(x.terms), x.n, len(old.postings), old.n)
 	}
