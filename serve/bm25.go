@@ -180,7 +180,7 @@ var caps = indexCaps{docTerms: 1 << 16, terms: 1 << 20, postings: 1 << 24}
 // cutCounts is what the caps left out of an index: the documents that had more distinct terms than
 // one may, and whether the index reached its cap of terms or of postings.
 type cutCounts struct {
-	docs           int
+	docs            int
 	terms, postings bool
 }
 
