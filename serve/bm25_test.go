@@ -114,7 +114,7 @@ func TestSearchStems(t *testing.T) {
 func counted(b *indexBuilder, f int) []string {
 	var out []string
 	for t := range b.terms {
-		for range b.count[t][f] {
+		for range b.countOf(int32(t))[f] {
 			out = append(out, string(b.term(int32(t))))
 		}
 	}

@@ -68,7 +68,7 @@ func TestPairCap(t *testing.T) {
 	pairs := func(words int) int {
 		// One heading line of distinct words (well under maxHeadings).
 		si, _ := indexDocs([]*doc{{id: "c", body: []byte("# " + distinct(0, words, " ") + "\n")}}, nil)
-		return len(si.pair.terms)
+		return si.pair.numTerms()
 	}
 	a, b := pairs(3000), pairs(6000)
 	if a > maxPairs || b != a {
@@ -95,7 +95,7 @@ func TestStemCacheCap(t *testing.T) {
 func TestDocTermsCap(t *testing.T) {
 	terms := func(words int) (int, []string, *searchIndex) {
 		si, notes := indexDocs([]*doc{{id: "c", body: []byte(distinct(0, words, " "))}}, nil)
-		return len(si.exact.terms), notes, si
+		return si.exact.numTerms(), notes, si
 	}
 	a, _, _ := terms(caps.docTerms + 1000)
 	b, notes, si := terms(2*caps.docTerms + 1000)
@@ -120,7 +120,7 @@ func TestIndexTermsCap(t *testing.T) {
 			ds = append(ds, &doc{id: fmt.Sprintf("c%d", i), body: []byte(distinct(100*i, 100, " "))})
 		}
 		si, notes := indexDocs(ds, nil)
-		return len(si.exact.terms), notes
+		return si.exact.numTerms(), notes
 	}
 	for _, par := range []int{1000, 10} {
 		n := parallelIndex
