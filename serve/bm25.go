@@ -200,7 +200,7 @@ type indexCaps struct {
 }
 
 // caps are the limits every index is built with (a variable for tests). On the real bundles at
-// hand none is near: the largest (5,678 concepts, 47 MB) has at most 1,525 distinct words in a
+// hand none is near: the largest (5,677 concepts, 47 MB) has at most 1,525 distinct words in a
 // concept, 30,000 in all and 1.3 million postings. At the index caps the build holds about 1 GB.
 var caps = indexCaps{docTerms: 1 << 16, terms: 1 << 20, postings: 1 << 24}
 

@@ -317,7 +317,7 @@ func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 }
 
 // The short fields' caps: what the text of each may give the index, in bytes. Each is cut at a
-// word's end. A real concept is far below them (the largest of 5,678 real ones: a 123-byte title,
+// word's end. A real concept is far below them (the largest of 5,677 real ones: a 123-byte title,
 // a 383-byte description, 75 bytes of tags, 5.5 KiB of headings): beyond them a field is no longer
 // a name, and one file of them (up to the file size cap) would otherwise all be short-field text,
 // indexed as words and as pairs.

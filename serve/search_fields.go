@@ -33,7 +33,7 @@ func (c stems) of(w string) string {
 }
 
 // maxPairs is how many pairs one field of one concept gives the pair index: those of its first
-// words. A real field has far fewer (the most of 5,678 real concepts: 577, in anchor text, which
+// words. A real field has far fewer (the most of 5,677 real concepts: 577, in anchor text, which
 // maxAnchor bounds); a field of thousands of distinct words would otherwise give as many pairs,
 // each a term of its own.
 const maxPairs = 1024
