@@ -267,13 +267,13 @@ func indexDocs(docs []*doc, anchors [][]byte) (*searchIndex, []string) {
 func cutNotes(what string, c cutCounts) []string {
 	var notes []string
 	if c.docs > 0 {
-		notes = append(notes, fmt.Sprintf("search: %d concepts have more than %d distinct %s; the rest of them is not searchable (read still gives the concepts whole)", c.docs, caps.docTerms, what))
+		notes = append(notes, fmt.Sprintf("search: concepts with more than %d distinct %s: %d; the index keeps the first %d of each (read still gives them whole)", caps.docTerms, what, c.docs, caps.docTerms))
 	}
 	if c.terms {
-		notes = append(notes, fmt.Sprintf("search: the bundle has more than %d distinct %s; those met after are not searchable", caps.terms, what))
+		notes = append(notes, fmt.Sprintf("search: the bundle has more than %d distinct %s; the index keeps %d of them (read still gives every concept whole)", caps.terms, what, caps.terms))
 	}
 	if c.postings {
-		notes = append(notes, fmt.Sprintf("search: the index of %s is full (%d postings); what is met after is not searchable", what, caps.postings))
+		notes = append(notes, fmt.Sprintf("search: the index of %s is full (%d postings); the concepts read after it filled are not searchable by them (read still gives them whole)", what, caps.postings))
 	}
 	return notes
 }

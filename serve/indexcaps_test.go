@@ -105,7 +105,7 @@ func TestDocTermsCap(t *testing.T) {
 	if hits := si.search([]string{distinct(7, 1, "")}, 1, nil); len(hits) != 1 {
 		t.Errorf("a word before the cap: %+v, want found", hits)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "1 concepts have more than") {
+	if len(notes) != 1 || !strings.Contains(notes[0], fmt.Sprintf("concepts with more than %d distinct words: 1;", caps.docTerms)) {
 		t.Errorf("notes %q, want one saying a concept was cut", notes)
 	}
 }

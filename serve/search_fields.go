@@ -40,7 +40,7 @@ const maxPairs = 1024
 
 // eachPair calls each with every pair of adjacent words of text ("a b", their stems), stop words
 // left out, line by line (a heading or an anchor entry is one line: no pair spans two), the first
-// maxPairs of them, and returns how many there were.
+// maxPairs of them, and returns how many it gave.
 func eachPair(text []byte, c stems, each func(pair []byte)) int32 {
 	var n int32
 	var words []string
