@@ -270,7 +270,7 @@ func (b *indexBuilder) addField(f int, text []byte) int32 {
 		}
 		for i < len(text) {
 			c := text[i]
-			if c >= utf8.RuneSelf || wordByte[c] != c {
+			if c >= utf8.RuneSelf || c == 0 || wordByte[c] != c { // NUL: wordByte[0] is 0 too
 				break
 			}
 			i++
