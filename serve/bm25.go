@@ -76,18 +76,43 @@ type posting struct {
 }
 
 // index is an inverted index over documents numbered 0..n-1. Every term has a number; the postings
-// of term t are posts[start[t]:start[t+1]], in document order, all in one slice.
+// of term t are posts[start[t]:start[t+1]], in document order, all in one slice. Its name is
+// names[offs[t]:offs[t+1]], all names in one string; table finds a term by its name (open
+// addressing: term+1 by slot, 0 empty). About 20 bytes a term besides its name and postings,
+// where a Go map of strings took some 60, and no allocation per term.
 type index struct {
-	terms map[string]int32
+	names string
+	offs  []int32
+	table []int32
 	start []int32
 	posts []posting
 	n     int
 }
 
+// numTerms is how many terms x has.
+func (x *index) numTerms() int { return len(x.start) - 1 }
+
+// term returns the number of term w (-1: none).
+func (x *index) term(w string) int32 {
+	if len(x.table) == 0 {
+		return -1
+	}
+	mask := uint64(len(x.table) - 1)
+	for i := maphash.String(wordSeed, w) & mask; ; i = (i + 1) & mask {
+		t := x.table[i] - 1
+		if t < 0 {
+			return -1
+		}
+		if x.names[x.offs[t]:x.offs[t+1]] == w {
+			return t
+		}
+	}
+}
+
 // postings returns the postings of word w (nil when no document holds it).
 func (x *index) postings(w string) []posting {
-	t, ok := x.terms[w]
-	if !ok {
+	t := x.term(w)
+	if t < 0 {
 		return nil
 	}
 	return x.posts[x.start[t]:x.start[t+1]]
@@ -139,8 +164,9 @@ func toLower(w string) string {
 // is lowercased into a reused buffer first. Its term number is found in an open-addressing table:
 // a word of at most 8 bytes (most words) is its own integer key, a longer one is hashed and
 // compared with the bytes of the terms met so far (one arena). Nothing is allocated per word, only
-// per new term. A document's counts are dense slots by term number, cleared after the document; its
-// postings go to a flat list of fixed-size chunks (never copied as it grows) in document order.
+// per new term. A document's counts are a list in the order its terms are met, each term's slot
+// (4 bytes a term, where a term's counts in every field took 32) saying where; cleared after the
+// document, its postings go to a flat list of fixed-size chunks (never copied as it grows) in document order.
 // Once every document's field lengths are known, build weighs the counts and sorts the postings by
 // term (a counting sort, which keeps document order within a term).
 type indexBuilder struct {
@@ -149,13 +175,54 @@ type indexBuilder struct {
 	slots   []uint64 // longer words: hash<<32 | term number + 1, by hash slot; 0 is empty
 	nlong   int
 	terms   int
-	arena   []byte  // every term's bytes, one after the other
-	offs    []int32 // term t is arena[offs[t]:offs[t+1]]
-	count   [][numFields]int32
-	touched []int32
-	flat    [][]rawPosting // chunks of postingChunk
+	arena   []byte             // every term's bytes, one after the other
+	offs    []int32            // term t is arena[offs[t]:offs[t+1]]
+	slot    []int32            // by term: 1 + its place in touched while the current document holds it, else 0
+	touched []int32            // the current document's terms, in the order met
+	counts  [][numFields]int32 // by place in touched: the term's count in each field
+	flat    [][]rawPosting     // chunks of postingChunk
 	lens    [][numFields]int32
 	buf     []byte
+
+	caps   indexCaps // zero: the package's (caps)
+	posts  int       // postings written by endDoc so far
+	docCut bool      // the current document has met the cap of its distinct terms
+	cut    cutCounts // what the caps left out
+}
+
+// indexCaps bound what an index keeps, whatever the bundle holds: the distinct terms of one
+// document, the distinct terms of the index, its postings. A bundle's words are a stranger's: one
+// file of distinct words (8 MiB, a million terms) or a hundred thousand concepts of them would
+// otherwise cost hundreds of bytes of memory per word while the index is built. A word past a cap
+// is left out of the index only: the concept is still read whole, and its other words still found.
+type indexCaps struct {
+	docTerms, terms, postings int
+}
+
+// caps are the limits every index is built with (a variable for tests). On the real bundles at
+// hand none is near: the largest (5,677 concepts, 47 MB) has at most 1,525 distinct words in a
+// concept, 30,000 in all and 1.3 million postings. At the index caps the build holds about 1 GB.
+var caps = indexCaps{docTerms: 1 << 16, terms: 1 << 20, postings: 1 << 24}
+
+// cutCounts is what the caps left out of an index: the documents that had more distinct terms than
+// one may, and whether the index reached its cap of terms or of postings.
+type cutCounts struct {
+	docs            int
+	terms, postings bool
+}
+
+func (c *cutCounts) add(o cutCounts) {
+	c.docs += o.docs
+	c.terms = c.terms || o.terms
+	c.postings = c.postings || o.postings
+}
+
+// limits returns b's caps (the package's when it was given none).
+func (b *indexBuilder) limits() indexCaps {
+	if b.caps == (indexCaps{}) {
+		return caps
+	}
+	return b.caps
 }
 
 type rawPosting struct {
@@ -203,7 +270,7 @@ func (b *indexBuilder) addField(f int, text []byte) int32 {
 		}
 		for i < len(text) {
 			c := text[i]
-			if c >= utf8.RuneSelf || wordByte[c] != c {
+			if c >= utf8.RuneSelf || c == 0 || wordByte[c] != c { // NUL: wordByte[0] is 0 too
 				break
 			}
 			i++
@@ -276,25 +343,55 @@ func hashWord(w []byte) uint32 { return uint32(maphash.Bytes(wordSeed, w) >> 32)
 // key times a random odd number (Dietzfelbinger's multiply-shift).
 func shortSlotOf(key uint64, bits int) uint64 { return key * shortMult >> (64 - bits) }
 
-// countWord counts word w in field f of the current document.
+// countWord counts word w in field f of the current document, unless a cap (indexCaps) leaves it
+// out: a term new to the index once it holds as many as it may, a term new to the document once
+// the document holds as many as it may or the index as many postings as it may.
 func (b *indexBuilder) countWord(f int, w []byte) {
+	lim := b.limits()
+	docFull := len(b.touched) >= lim.docTerms
+	// A term new to the index is new to the document: not numbered when either is full.
+	add := b.terms < lim.terms && !docFull
 	var id int32
 	if len(w) <= 8 {
-		id = b.shortTerm(w)
+		id = b.shortTerm(w, add)
 	} else {
-		id = b.longTerm(w)
+		id = b.longTerm(w, add)
 	}
-	c := &b.count[id]
-	if *c == ([numFields]int32{}) {
+	if id < 0 || b.slot[id] == 0 {
+		switch {
+		case docFull:
+			if !b.docCut {
+				b.docCut = true
+				b.cut.docs++
+			}
+			return
+		case id < 0:
+			b.cut.terms = true
+			return
+		case b.posts+len(b.touched) >= lim.postings:
+			b.cut.postings = true
+			return
+		}
 		b.touched = append(b.touched, id)
+		b.counts = append(b.counts, [numFields]int32{})
+		b.slot[id] = int32(len(b.touched))
 	}
-	c[f]++
+	b.counts[b.slot[id]-1][f]++
 }
 
-// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new. Such a
+// countOf returns the counts of term t in the current document.
+func (b *indexBuilder) countOf(t int32) [numFields]int32 {
+	if s := b.slot[t]; s > 0 {
+		return b.counts[s-1]
+	}
+	return [numFields]int32{}
+}
+
+// shortTerm returns the number of a word of at most 8 bytes, numbering it if it is new and add is
+// set (-1: new and not added). Such a
 // word is its own key: its bytes as a little-endian integer (a word holds no zero byte, so the
 // key tells every length apart and is never 0, the empty slot).
-func (b *indexBuilder) shortTerm(w []byte) int32 {
+func (b *indexBuilder) shortTerm(w []byte, add bool) int32 {
 	var key uint64
 	if cap(w) >= 8 {
 		// Read 8 bytes at once and keep the word's: reading within the slice's capacity is safe.
@@ -314,6 +411,9 @@ func (b *indexBuilder) shortTerm(w []byte) int32 {
 			return s.id
 		}
 		if s.key == 0 {
+			if !add {
+				return -1
+			}
 			s.key, s.id = key, b.newTerm(w)
 			b.nshort++
 			return s.id
@@ -343,8 +443,9 @@ func (b *indexBuilder) growShort() {
 	}
 }
 
-// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new.
-func (b *indexBuilder) longTerm(w []byte) int32 {
+// longTerm returns the number of a word of more than 8 bytes, numbering it if it is new and add is
+// set (-1: new and not added).
+func (b *indexBuilder) longTerm(w []byte, add bool) int32 {
 	if 2*b.nlong >= len(b.slots) {
 		b.grow()
 	}
@@ -353,6 +454,9 @@ func (b *indexBuilder) longTerm(w []byte) int32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
+			if !add {
+				return -1
+			}
 			id := b.newTerm(w)
 			b.slots[i] = uint64(h)<<32 | uint64(id+1)
 			b.nlong++
@@ -377,7 +481,7 @@ func (b *indexBuilder) newTerm(w []byte) int32 {
 	b.terms++
 	b.arena = append(b.arena, w...)
 	b.offs = append(b.offs, int32(len(b.arena)))
-	b.count = append(b.count, [numFields]int32{})
+	b.slot = append(b.slot, 0)
 	return id
 }
 
@@ -401,15 +505,17 @@ func (b *indexBuilder) grow() {
 // endDoc closes the current document, whose fields had the given lengths in words.
 func (b *indexBuilder) endDoc(lens [numFields]int32) {
 	doc := int32(len(b.lens))
-	for _, id := range b.touched {
+	for i, id := range b.touched {
 		if len(b.flat) == 0 || len(b.flat[len(b.flat)-1]) == postingChunk {
 			b.flat = append(b.flat, make([]rawPosting, 0, postingChunk))
 		}
 		last := &b.flat[len(b.flat)-1]
-		*last = append(*last, rawPosting{term: id, doc: doc, tf: b.count[id]})
-		b.count[id] = [numFields]int32{}
+		*last = append(*last, rawPosting{term: id, doc: doc, tf: b.counts[i]})
+		b.slot[id] = 0
 	}
-	b.touched = b.touched[:0]
+	b.posts += len(b.touched)
+	b.touched, b.counts = b.touched[:0], b.counts[:0]
+	b.docCut = false
 	b.lens = append(b.lens, lens)
 }
 
@@ -420,9 +526,9 @@ func (b *indexBuilder) merge(o *indexBuilder) {
 	for t := range o.terms {
 		w := o.term(int32(t))
 		if len(w) <= 8 {
-			ids[t] = b.shortTerm(w)
+			ids[t] = b.shortTerm(w, true)
 		} else {
-			ids[t] = b.longTerm(w)
+			ids[t] = b.longTerm(w, true)
 		}
 	}
 	first := int32(len(b.lens))
@@ -434,12 +540,14 @@ func (b *indexBuilder) merge(o *indexBuilder) {
 	}
 	b.flat = append(b.flat, o.flat...)
 	b.lens = append(b.lens, o.lens...)
+	b.posts += o.posts
+	b.cut.add(o.cut)
 	*o = indexBuilder{}
 }
 
 // build makes the index of exact words. b is spent.
 func (b *indexBuilder) build() *index {
-	x := b.assemble(b.terms, b.termName(), b.flat, b.avgLens())
+	x := b.assemble(string(b.arena), b.offs, b.flat, b.avgLens())
 	*b = indexBuilder{}
 	return x
 }
@@ -447,24 +555,24 @@ func (b *indexBuilder) build() *index {
 // buildSearch makes the exact index and the stem index. b is spent.
 func (b *indexBuilder) buildSearch() *searchIndex {
 	avg := b.avgLens()
-	exact := b.assemble(b.terms, b.termName(), b.flat, avg)
-	// Each term's stem, computed once per term (not per occurrence).
+	all := string(b.arena)
+	exact := b.assemble(all, b.offs, b.flat, avg)
+	// Each term's stem, computed once per term (not per occurrence), numbered in the order met by
+	// a builder's tables (no string nor map entry per stem).
 	stemID := make([]int32, b.terms)
-	stems := map[string]int32{}
-	var names []string
+	var sb indexBuilder
 	for t := range b.terms {
-		w := stemOf(string(b.term(int32(t))))
-		id, ok := stems[w]
-		if !ok {
-			id = int32(len(names))
-			stems[w] = id
-			names = append(names, w)
+		w := []byte(stemOf(all[b.offs[t]:b.offs[t+1]]))
+		if len(w) <= 8 {
+			stemID[t] = sb.shortTerm(w, true)
+		} else {
+			stemID[t] = sb.longTerm(w, true)
 		}
-		stemID[t] = id
 	}
+	nstems := sb.terms
 	// The stem postings: a document's postings are consecutive in b.flat (endDoc writes them
 	// together; merge keeps them so), so each document's counts are summed by stem in dense slots.
-	acc := make([][numFields]int32, len(names))
+	acc := make([][numFields]int32, nstems)
 	var touched []int32
 	var flat [][]rawPosting
 	emit := func(doc int32) {
@@ -499,7 +607,7 @@ func (b *indexBuilder) buildSearch() *searchIndex {
 	if cur >= 0 {
 		emit(cur)
 	}
-	stem := b.assemble(len(names), func(t int) string { return names[t] }, flat, avg)
+	stem := b.assemble(string(sb.arena), sb.offs, flat, avg)
 	*b = indexBuilder{}
 	return &searchIndex{exact: exact, stem: stem}
 }
@@ -525,21 +633,28 @@ func (b *indexBuilder) avgLens() [numFields]float64 {
 	return avg
 }
 
-// termName returns the name of term t of b (its bytes, as one string shared by all terms).
-func (b *indexBuilder) termName() func(int) string {
-	all := string(b.arena)
-	return func(t int) string { return all[b.offs[t]:b.offs[t+1]] }
-}
-
-// assemble makes an index of nt terms named by name from raw postings in document order.
-func (b *indexBuilder) assemble(nt int, name func(int) string, flat [][]rawPosting, avg [numFields]float64) *index {
+// assemble makes an index of the terms named by names and offs (term t is names[offs[t]:offs[t+1]])
+// from raw postings in document order.
+func (b *indexBuilder) assemble(names string, offs []int32, flat [][]rawPosting, avg [numFields]float64) *index {
+	if len(offs) == 0 {
+		offs = []int32{0}
+	}
+	nt := len(offs) - 1
 	np := 0
 	for _, c := range flat {
 		np += len(c)
 	}
-	x := &index{terms: make(map[string]int32, nt), start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
-	for t := range nt {
-		x.terms[name(t)] = int32(t)
+	x := &index{names: names, offs: offs, start: make([]int32, nt+1), posts: make([]posting, np), n: len(b.lens)}
+	if nt > 0 {
+		x.table = make([]int32, 1<<bits.Len(uint(2*nt-1)))
+		mask := uint64(len(x.table) - 1)
+		for t := range nt {
+			i := maphash.String(wordSeed, names[offs[t]:offs[t+1]]) & mask
+			for x.table[i] != 0 {
+				i = (i + 1) & mask
+			}
+			x.table[i] = int32(t) + 1
+		}
 	}
 	for _, c := range flat {
 		for _, rp := range c {

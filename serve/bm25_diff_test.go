@@ -139,9 +139,10 @@ func compareIndexes(t *testing.T, name string, s *snapshot) {
 	t.Helper()
 	docs := s.docs[:s.concepts]
 	old := buildOld(docs)
-	x := indexDocs(docs, nil).exact
-	if len(x.terms) != len(old.postings) || x.n != old.n {
-		t.Fatalf("%s: %d terms over %d documents, old index %d over %d", name, len(x.terms), x.n, len(old.postings), old.n)
+	si, _ := indexDocs(docs, nil)
+	x := si.exact
+	if x.numTerms() != len(old.postings) || x.n != old.n {
+		t.Fatalf("%s: %d terms over %d documents, old index %d over %d", name, x.numTerms(), x.n, len(old.postings), old.n)
 	}
 	words := make([]string, 0, len(old.postings))
 	for w, ps := range old.postings {
@@ -242,7 +243,7 @@ func TestIndexManyTerms(t *testing.T) {
 	want[c1], want[c2] = 1, 2
 	got := map[string]int{}
 	for t := range b.terms {
-		got[string(b.term(int32(t)))] = int(b.count[t][fieldBody])
+		got[string(b.term(int32(t)))] = int(b.countOf(int32(t))[fieldBody])
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d terms, want %d", len(got), len(want))

@@ -114,7 +114,7 @@ func TestSearchStems(t *testing.T) {
 func counted(b *indexBuilder, f int) []string {
 	var out []string
 	for t := range b.terms {
-		for range b.count[t][f] {
+		for range b.countOf(int32(t))[f] {
 			out = append(out, string(b.term(int32(t))))
 		}
 	}
@@ -128,10 +128,10 @@ func TestSearchIndexSameInHalves(t *testing.T) {
 	s, _ := newServer(t, "testdata/bundle", 0)
 	snap := s.snap.Load()
 	docs := snap.docs[:snap.concepts]
-	one := indexDocs(docs, snap.anchors())
+	one, _ := indexDocs(docs, snap.anchors())
 	n := parallelIndex
 	parallelIndex = 2
-	two := indexDocs(docs, snap.anchors())
+	two, _ := indexDocs(docs, snap.anchors())
 	parallelIndex = n
 	for _, q := range []string{"cache", "caching attention", "pages paged", "keys values", "wörds", "memory terms"} {
 		a, b := one.search(tokens(q, nil), 10, nil), two.search(tokens(q, nil), 10, nil)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
@@ -235,25 +236,46 @@ func build(b *okf.Bundle, texts map[string][]byte, opts *Options, prev *snapshot
 		}
 	}
 
-	s.idx = indexDocs(s.docs[:s.concepts], s.anchors())
-	return s, notes
+	var cut []string
+	s.idx, cut = indexDocs(s.docs[:s.concepts], s.anchors())
+	return s, append(notes, cut...)
 }
 
 // indexDocs builds the search index of docs, document i being docs[i], whose anchor text is
 // anchors[i] (nil: none). A large bundle is read by two goroutines, each half into a builder of
 // its own, merged after (the second half's terms renumbered, its documents shifted): the build
-// takes about half the wall time; the CPU time is the same.
-func indexDocs(docs []*doc, anchors [][]byte) *searchIndex {
+// takes about half the wall time; the CPU time is the same. The notes say what the caps
+// (indexCaps) left out, if anything.
+func indexDocs(docs []*doc, anchors [][]byte) (*searchIndex, []string) {
 	if anchors == nil {
 		anchors = make([][]byte, len(docs))
 	}
 	// The pairs first, then the words: the two builders' counts are never held at once, and the
 	// pairs' (a few per concept) are garbage before the words' (hundreds) are counted, not after,
 	// when they would pile up on the words' own garbage before the collector runs.
-	pair := inHalves(docs, anchors, (*indexBuilder).addPairs).build()
-	si := inHalves(docs, anchors, (*indexBuilder).addDocs).buildSearch()
+	pb := inHalves(docs, anchors, (*indexBuilder).addPairs)
+	pairCut := pb.cut
+	pair := pb.build()
+	wb := inHalves(docs, anchors, (*indexBuilder).addDocs)
+	wordCut := wb.cut
+	si := wb.buildSearch()
 	si.pair = pair
-	return si
+	return si, append(cutNotes("words", wordCut), cutNotes("pairs of adjacent words", pairCut)...)
+}
+
+// cutNotes says what the caps left out of the index of what (words, pairs).
+func cutNotes(what string, c cutCounts) []string {
+	var notes []string
+	if c.docs > 0 {
+		notes = append(notes, fmt.Sprintf("search: concepts with more than %d distinct %s: %d; the index keeps the first %d of each (read still gives them whole)", caps.docTerms, what, c.docs, caps.docTerms))
+	}
+	if c.terms {
+		notes = append(notes, fmt.Sprintf("search: the bundle has more than %d distinct %s; the index keeps %d of them (read still gives every concept whole)", caps.terms, what, caps.terms))
+	}
+	if c.postings {
+		notes = append(notes, fmt.Sprintf("search: the index of %s is full (%d postings); the concepts read after it filled are not searchable by them (read still gives them whole)", what, caps.postings))
+	}
+	return notes
 }
 
 // inHalves reads docs with add into one builder; a large bundle by two goroutines, each half into
@@ -265,7 +287,11 @@ func inHalves(docs []*doc, anchors [][]byte, add func(*indexBuilder, []*doc, [][
 		return &a
 	}
 	half := len(docs) / 2
-	var b indexBuilder
+	// Each half may hold half of what the index may: their union holds no more than the index.
+	c := caps
+	c.terms, c.postings = max(1, c.terms/2), max(1, c.postings/2)
+	a.caps = c
+	b := indexBuilder{caps: c}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -290,13 +316,23 @@ func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	return f
 }
 
+// The short fields' caps: what the text of each may give the index, in bytes. Each is cut at a
+// word's end. A real concept is far below them (the largest of 5,677 real ones: a 123-byte title,
+// a 383-byte description, 75 bytes of tags, 5.5 KiB of headings): beyond them a field is no longer
+// a name, and one file of them (up to the file size cap) would otherwise all be short-field text,
+// indexed as words and as pairs.
+const (
+	maxShort    = 4 << 10  // the title, the description, the tags (joined)
+	maxHeadings = 64 << 10 // the headings of one concept, in all
+)
+
 // shortFields returns fieldTexts but the body and the frontmatter's other keys.
 func shortFields(d *doc, anchor []byte) [numFields][]byte {
 	var f [numFields][]byte
-	f[fieldTitle] = []byte(d.title)
-	f[fieldHeadings] = headingText(d.body)
-	f[fieldDescription] = []byte(d.description)
-	f[fieldTags] = []byte(strings.Join(d.tags, " "))
+	f[fieldTitle] = []byte(clipWord(d.title, maxShort))
+	f[fieldHeadings] = headingText(d.body, maxHeadings)
+	f[fieldDescription] = []byte(clipWord(d.description, maxShort))
+	f[fieldTags] = []byte(clipWord(strings.Join(d.tags, " "), maxShort))
 	f[fieldAnchor] = anchor
 	f[fieldPath] = []byte(d.id)
 	return f
@@ -327,9 +363,30 @@ func (ib *indexBuilder) addPairs(docs []*doc, anchors [][]byte) {
 	}
 }
 
+// clipWord returns s cut to at most n bytes, at the end of a word (or of a character, in a word of
+// more than n bytes).
+func clipWord(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	for i := cut; i > 0; i-- {
+		if c := s[i-1]; c < utf8.RuneSelf && wordByte[c] == 0 {
+			return s[:i]
+		}
+	}
+	return s[:cut]
+}
+
 // headingText returns the text of body's ATX headings (`# …` to `###### …`, outside fenced code),
-// one a line.
-func headingText(body []byte) []byte {
+// one a line, at most most bytes of it (clipWord: the headings past it are left out).
+func headingText(body []byte, most int) []byte {
 	var out []byte
 	fence := false
 	for rest := body; len(rest) > 0; {
@@ -357,7 +414,14 @@ func headingText(body []byte) []byte {
 		if n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
 			continue
 		}
-		out = append(out, bytes.Trim(t[n:], " \t#")...)
+		h := bytes.Trim(t[n:], " \t#")
+		if len(out)+len(h)+1 > most {
+			if h := clipWord(string(h), most-len(out)-1); h != "" {
+				out = append(append(out, h...), '\n')
+			}
+			return out
+		}
+		out = append(out, h...)
 		out = append(out, '\n')
 	}
 	return out

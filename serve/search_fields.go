@@ -13,28 +13,39 @@ import (
 var pairFields = [...]int{fieldTitle, fieldHeadings, fieldDescription, fieldTags, fieldAnchor, fieldPath}
 
 // stems caches the stem of each word met while a builder reads pairs (a word's stem is computed
-// once per builder, not per occurrence).
+// once per builder, not per occurrence), the first maxStemCache words only: a bundle's whole
+// vocabulary is rarely more (30,000 words in the largest at hand), and a bundle of distinct words
+// would otherwise make the cache as large as the index.
 type stems map[string]string
+
+const maxStemCache = 1 << 16
 
 func (c stems) of(w string) string {
 	s, ok := c[w]
 	if !ok {
-		// Cloned: w is part of a field's text, which the map would otherwise keep alive.
-		w = strings.Clone(w)
 		s = stemOf(w)
-		c[w] = s
+		if len(c) < maxStemCache {
+			// Cloned: w is part of a field's text, which the map would otherwise keep alive.
+			c[strings.Clone(w)] = strings.Clone(s)
+		}
 	}
 	return s
 }
 
+// maxPairs is how many pairs one field of one concept gives the pair index: those of its first
+// words. A real field has far fewer (the most of 5,677 real concepts: 577, in anchor text, which
+// maxAnchor bounds); a field of thousands of distinct words would otherwise give as many pairs,
+// each a term of its own.
+const maxPairs = 1024
+
 // eachPair calls each with every pair of adjacent words of text ("a b", their stems), stop words
-// left out, line by line (a heading or an anchor entry is one line: no pair spans two), and
-// returns how many there were.
+// left out, line by line (a heading or an anchor entry is one line: no pair spans two), the first
+// maxPairs of them, and returns how many it gave.
 func eachPair(text []byte, c stems, each func(pair []byte)) int32 {
 	var n int32
 	var words []string
 	var pair []byte
-	for rest := string(text); len(rest) > 0; {
+	for rest := string(text); len(rest) > 0 && n < maxPairs; {
 		line := rest
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
@@ -49,6 +60,9 @@ func eachPair(text []byte, c stems, each func(pair []byte)) int32 {
 			}
 			w = c.of(w)
 			if prev != "" {
+				if n == maxPairs {
+					break
+				}
 				pair = append(append(append(pair[:0], prev...), ' '), w...)
 				each(pair)
 				n++
