@@ -13,8 +13,8 @@ import (
 // real post; a larger file is reported and left out, so memory stays bounded by it.
 const MaxPostSize = okf.DefaultMaxFileSize
 
-// confinedDir is a posts (or authors) folder read through okf.FileSystem, okf's one confined door: no
-// path, ".." or symbolic link read through it leads outside the folder, only regular files are
+// confinedDir is a posts (or authors) folder read through okf.FileSystem, okf's one confined door:
+// no path, ".." or symbolic link read through it leads outside the folder, only regular files are
 // read (a FIFO or device is refused without blocking), and no file larger than the limit is read.
 // On top of that, gen reads no post through a symbolic link at all.
 type confinedDir struct{ *okf.FileSystem }

@@ -667,9 +667,9 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 
 // readTree reads the bundle folder into memory (a missing folder is an empty bundle), so the plan
 // can be worked out and loaded as a whole before anything is written: its .md files and okf's own
-// files (.okfignore, .okf.yaml, gen's journal), through okf.FileSystem (no link out, regular files only,
-// at most maxSize bytes each: a larger one stops the run, as gen could not tell whether it may
-// rewrite it). Other files are listed with no content, never read. .git is skipped.
+// files (.okfignore, .okf.yaml, gen's journal), through okf.FileSystem (no link out, regular files
+// only, at most maxSize bytes each: a larger one stops the run, as gen could not tell whether it
+// may rewrite it). Other files are listed with no content, never read. .git is skipped.
 func readTree(root string, maxSize int64) (fstest.MapFS, error) {
 	m := fstest.MapFS{}
 	if err := okf.CheckLinkedOut(root); err != nil {

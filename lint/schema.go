@@ -52,8 +52,9 @@ type SchemaCheck struct {
 }
 
 // NewSchemaCheck prepares the schema check of a bundle whose files fsys reads (the FS given to
-// okf.Load or the FileSystem given to okf.LoadFileSystem, with the same size limit) under the configuration cfg (nil: none). It returns nil when the
-// configuration turns the check off, and a nil *SchemaCheck checks nothing.
+// okf.Load or the FileSystem given to okf.LoadFileSystem, with the same size limit) under the
+// configuration cfg (nil: none). It returns nil when the configuration turns the check off, and a
+// nil *SchemaCheck checks nothing.
 func NewSchemaCheck(fsys fs.FS, cfg *Config) *SchemaCheck {
 	if !cfg.mayRun(SchemaMismatch) {
 		return nil

@@ -127,7 +127,7 @@ type conceptState struct {
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 	found := s.found
 	seen := s.facts
-	s.found, s.facts = nil, nil
+	s.found, s.facts, s.paths = nil, nil, nil
 	if s.pl.whole || len(seen) == 0 {
 		// Nothing was done while loading (a rule that reads the whole model, or a bundle loaded
 		// without OnConcept, whose model is whole): both steps run now, as in Run.

@@ -33,12 +33,12 @@ func ResolveStdin(name, rootFlag string) (Target, error) { return okf.LocateStdi
 
 // LoadConfig returns okf lint's configuration of the bundle o opened: its .okf.yaml (checked whole
 // when it was opened), or the file flag names (--config) for lint's own keys, checked the same way:
-// read through the bundle's Root, confined, when it lies inside the bundle; else as the user's own
-// file, capped at the FileSystem's limit. display is how to show the flag's file (empty for a file in the
-// bundle). A flag's file that cannot be read is a *UsageError; one with problems a *okf.ConfigError.
-// The bundle-wide settings (ignore, max_file_size) are always the bundle's own, so that a file is
-// in the bundle for okf lint exactly when it is for every other command: a --config file setting
-// them is refused.
+// read through the bundle's FileSystem, confined, when it lies inside the bundle; else as the
+// user's own file, capped at the FileSystem's limit. display is how to show the flag's file (empty
+// for a file in the bundle). A flag's file that cannot be read is a *UsageError; one with problems
+// a *okf.ConfigError. The bundle-wide settings (ignore, max_file_size) are always the bundle's own,
+// so that a file is in the bundle for okf lint exactly when it is for every other command: a
+// --config file setting them is refused.
 func LoadConfig(o *okf.Opened, flag string) (cfg *Config, display string, err error) {
 	RegisterRuleNames()
 	if flag == "" {

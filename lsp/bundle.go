@@ -15,8 +15,8 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// bundleState is one bundle the editor has a file of open: loaded once through its confined Root
-// with its configuration, and kept up to date one file at a time.
+// bundleState is one bundle the editor has a file of open: loaded once through its confined
+// FileSystem with its configuration, and kept up to date one file at a time.
 type bundleState struct {
 	s     *server
 	root  string // absolute folder; for a file in no bundle, its folder (alone is then set)

@@ -397,6 +397,16 @@ func (bs *bodyScratch) finish(f *fastState) {
 	f.sections, f.codeRanges, f.text, f.ltext = nil, nil, nil, nil
 }
 
+// discard clears the whole of the scratch's lists, their spare capacity too, where a body the
+// fast path refused appended what it found before refusing: none of it stays reachable.
+func (bs *bodyScratch) discard() {
+	clear(bs.links[:cap(bs.links)])
+	clear(bs.headings[:cap(bs.headings)])
+	clear(bs.code[:cap(bs.code)])
+	clear(bs.sections[:cap(bs.sections)])
+	clear(bs.codeRanges[:cap(bs.codeRanges)])
+}
+
 // keptScratch is s emptied, or nil when it grew too large to keep.
 func keptScratch[T any](s []T) []T {
 	if cap(s) > maxScratchItems {

@@ -348,6 +348,15 @@ func (p *bodyParser) fastBody() (*Body, bool) { return p.fastRead(nil) }
 // fastRead is fastBody; with ix, it also reads the sections and entries of an index (see
 // fastIndex).
 func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
+	b, ok := p.fastScan(ix)
+	if !ok && p.scratch != nil {
+		p.scratch.discard()
+	}
+	return b, ok
+}
+
+// fastScan is fastRead but for what a refused body leaves in the scratch.
+func (p *bodyParser) fastScan(ix *fastIndex) (*Body, bool) {
 	src := p.src
 	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
@@ -356,8 +365,8 @@ func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
 	}
 	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
 	if p.scratch != nil {
-		// A refused body leaves the scratch's lists as they were (what it appended sits in their
-		// spare capacity, bounded, until the next bodies overwrite it).
+		// A refused body leaves what it appended in the spare capacity of the scratch's lists:
+		// fastRead clears it (discard).
 		p.scratch.start(&f)
 	}
 	prev := fkBlank

@@ -3,6 +3,7 @@ package okf
 import (
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +50,31 @@ func FuzzBodyScratch(f *testing.F) {
 			t.Fatalf("second body differs from its own reading: %q after %q", b, a)
 		}
 	})
+}
+
+// TestBodyScratchKeepsNothingRefused: a body the fast path refuses after it grew the scratch's
+// lists leaves none of its text reachable from them (a worker's scratch lives as long as the
+// load: a large refused file's strings would stay with it).
+func TestBodyScratchKeepsNothingRefused(t *testing.T) {
+	var bs bodyScratch
+	first := []byte("# A\n\n```\nx\n```\n\n[a](a.md)\n")
+	parseBodyIn("a.md", first, 0, newLineIndex(first), &bs)
+	big := "# B\n\n[b](b.md)\n\n```\n" + strings.Repeat("y", 1<<16) + "\n```\n\n<div>\n"
+	src := []byte(big)
+	parseBodyIn("b.md", src, 0, newLineIndex(src), &bs)
+	for _, c := range bs.code[:cap(bs.code)] {
+		if c.Content != "" || c.Section != "" {
+			t.Errorf("the scratch keeps a code block of a refused body: %d bytes", len(c.Content))
+		}
+	}
+	for _, l := range bs.links[:cap(bs.links)] {
+		if l.Target != "" {
+			t.Errorf("the scratch keeps a link of a refused body: %q", l.Target)
+		}
+	}
+	for _, h := range bs.headings[:cap(bs.headings)] {
+		if h.Text != "" {
+			t.Errorf("the scratch keeps a heading of a refused body: %q", h.Text)
+		}
+	}
 }

@@ -14,9 +14,9 @@ import (
 )
 
 // folderOS is the folder's descriptor: a file is opened with openat(2) in it, by its bare name,
-// O_NOFOLLOW (a symbolic link is left to the FileSystem, which confines it) and O_NONBLOCK (a named pipe
-// does not block; it is found by fstat and left to the FileSystem, which reports it). The file is read
-// with read(2), without an os.File: no poller registration, no finalizer.
+// O_NOFOLLOW (a symbolic link is left to the FileSystem, which confines it) and O_NONBLOCK (a named
+// pipe does not block; it is found by fstat and left to the FileSystem, which reports it). The file
+// is read with read(2), without an os.File: no poller registration, no finalizer.
 type folderOS struct {
 	folder *os.File
 	fd     int
@@ -74,12 +74,12 @@ func (f fdReader) Read(p []byte) (int, error) {
 }
 
 // readDirTyped lists the folder dir of fsys, sorted by name, as fsys.FS().ReadDir does but without
-// its lstat of every entry (os does one per entry for a folder opened in a FileSystem): the entry types
-// come from getdents(2), and an entry of unknown type (a file system that gives none) is lstat-ed
-// through the folder's descriptor, by its bare name, as os does for any folder. The folder is
-// opened through fsys (confined); a duplicate of its descriptor is listed as a plain os.File. Each
-// entry's Info is Lstat through fsys. ok is false on any error, for the caller to go the FileSystem's way
-// and report it in its words.
+// its lstat of every entry (os does one per entry for a folder opened in an os.Root): the entry
+// types come from getdents(2), and an entry of unknown type (a file system that gives none) is
+// lstat-ed through the folder's descriptor, by its bare name, as os does for any folder. The folder
+// is opened through fsys (confined); a duplicate of its descriptor is listed as a plain os.File.
+// Each entry's Info is Lstat through fsys. ok is false on any error, for the caller to go the
+// FileSystem's way and report it in its words.
 func readDirTyped(fsys *os.Root, dir string) (es []fs.DirEntry, ok bool) {
 	f, err := fsys.Open(filepath.FromSlash(dir))
 	if err != nil {

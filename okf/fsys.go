@@ -50,14 +50,14 @@ func (e *TooLargeError) Error() string {
 // Is makes errors.Is(err, ErrTooLarge) hold.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
-// FileSystem is the one door through which okf reads a bundle's or checkout's files. Built on os.Root
-// (OpenFileSystem), no path, ".." or symbolic link can lead outside the folder it was opened on; only
-// regular files are read, opened without blocking (a named pipe, socket or device is reported, never
-// waited on); and no file larger than the size limit is read. Built on an fs.FS (NewFileSystem), the same
-// checks apply as far as the file system allows.
+// FileSystem is the one door through which okf reads a bundle's or checkout's files. Built on
+// os.Root (OpenFileSystem), no path, ".." or symbolic link can lead outside the folder it was
+// opened on; only regular files are read, opened without blocking (a named pipe, socket or device
+// is reported, never waited on); and no file larger than the size limit is read. Built on an fs.FS
+// (NewFileSystem), the same checks apply as far as the file system allows.
 //
-// FileSystem implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the root,
-// so fs.ReadFile(r, p) is capped too. It is safe for concurrent use.
+// FileSystem implements fs.FS, fs.ReadFileFS, fs.StatFS and fs.ReadDirFS over slash paths from the
+// root, so fs.ReadFile(r, p) is capped too. It is safe for concurrent use.
 type FileSystem struct {
 	osFS *os.Root // the os.Root it is built on; nil when built on an fs.FS
 	fsys fs.FS    // osFS.FS() or the given file system
@@ -65,9 +65,9 @@ type FileSystem struct {
 	max  int64
 }
 
-// OpenFileSystem opens the folder dir as a FileSystem whose reads are limited to maxSize bytes per file
-// (DefaultMaxFileSize when maxSize <= 0). The folder's open handle is released by Close, or when the
-// Root is garbage collected.
+// OpenFileSystem opens the folder dir as a FileSystem whose reads are limited to maxSize bytes per
+// file (DefaultMaxFileSize when maxSize <= 0). The folder's open handle is released by Close, or
+// when the FileSystem is garbage collected.
 func OpenFileSystem(dir string, maxSize int64) (*FileSystem, error) {
 	r, err := os.OpenRoot(dir)
 	if err != nil {
@@ -76,8 +76,8 @@ func OpenFileSystem(dir string, maxSize int64) (*FileSystem, error) {
 	return &FileSystem{osFS: r, fsys: r.FS(), dir: dir, max: limitOrDefault(maxSize)}, nil
 }
 
-// NewFileSystem wraps a file system (tests, embedded bundles, archives) with the same checks: regular
-// files only, at most maxSize bytes (DefaultMaxFileSize when maxSize <= 0), no ".." paths.
+// NewFileSystem wraps a file system (tests, embedded bundles, archives) with the same checks:
+// regular files only, at most maxSize bytes (DefaultMaxFileSize when maxSize <= 0), no ".." paths.
 func NewFileSystem(fsys fs.FS, maxSize int64) *FileSystem {
 	if r, ok := fsys.(*FileSystem); ok {
 		if maxSize <= 0 || maxSize == r.max {
@@ -410,8 +410,8 @@ func (r *FileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // Rel returns the slash path from the root of the operating-system path p (relative to the working
 // directory or absolute), and whether p lies inside the root's folder as written (no symbolic link
-// is resolved: reading the returned path through the FileSystem then confines it). It is false for a FileSystem
-// built on an fs.FS.
+// is resolved: reading the returned path through the FileSystem then confines it). It is false for
+// a FileSystem built on an fs.FS.
 func (r *FileSystem) Rel(p string) (string, bool) {
 	if r.osFS == nil {
 		return "", false
@@ -428,8 +428,8 @@ func (r *FileSystem) Rel(p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// ReadPath reads a file named on the command line (an operating-system path): through the FileSystem,
-// confined and regular-only, when the path lies inside the root's folder; otherwise as
+// ReadPath reads a file named on the command line (an operating-system path): through the
+// FileSystem, confined and regular-only, when the path lies inside the root's folder; otherwise as
 // ReadFileLimit does (the user named a file outside the checkout).
 func (r *FileSystem) ReadPath(p string) ([]byte, error) {
 	if rel, ok := r.Rel(p); ok {

@@ -42,10 +42,11 @@ func TestRootRefusesNonRegularWithoutBlocking(t *testing.T) {
 	}
 }
 
-// TestRootReadDirAsOS: the FileSystem's listing (without an lstat per entry on Linux) names the same
-// entries, sorted, with the same types and the same Info as listing through os.Root, for a file, a
-// folder, a link inside, a link outside, a named pipe, in the root and in a subfolder; a folder that
-// is a link leading outside is refused as before, and a missing folder is the same error.
+// TestRootReadDirAsOS: the FileSystem's listing (without an lstat per entry on Linux) names the
+// same entries, sorted, with the same types and the same Info as listing through os.Root, for a
+// file, a folder, a link inside, a link outside, a named pipe, in the root and in a subfolder; a
+// folder that is a link leading outside is refused as before, and a missing folder is the same
+// error.
 func TestRootReadDirAsOS(t *testing.T) {
 	bundle, outside := rootWithOutside(t)
 	for _, l := range [][2]string{{outside, "out.md"}, {"sub/a.md", "in.md"}, {"../sub", "sub/up"}, {filepath.Dir(outside), "away"}} {

@@ -92,8 +92,8 @@ type LoadOptions struct {
 	// Workers is how many files are read and parsed at once (0: two per CPU).
 	Workers int
 	// MaxFileSize is the largest file read, in bytes (0: DefaultMaxFileSize). A larger file is
-	// reported (OKF010) and skipped without being read. When loading from a *FileSystem, its own limit
-	// applies unless this one is set.
+	// reported (OKF010) and skipped without being read. When loading from a *FileSystem, its own
+	// limit applies unless this one is set.
 	MaxFileSize int64
 	// OnFrontmatter, when not nil, is called with each concept whose frontmatter parsed, and that
 	// frontmatter's top mapping (file lines, as Frontmatter.Node returns it), by the loading
@@ -144,9 +144,10 @@ func LoadDir(dir string, opts LoadOptions) (*Bundle, error) {
 	return LoadFileSystem(r, opts)
 }
 
-// OpenBundle opens the bundle folder dir as a FileSystem (see OpenFileSystem), for reading its configuration
-// before loading it with LoadFileSystem. A folder that leaves its git checkout through a symbolic link
-// is refused (CheckLinkedOut). The error wraps ErrNotBundle when dir is not a readable folder.
+// OpenBundle opens the bundle folder dir as a FileSystem (see OpenFileSystem), for reading its
+// configuration before loading it with LoadFileSystem. A folder that leaves its git checkout
+// through a symbolic link is refused (CheckLinkedOut). The error wraps ErrNotBundle when dir is not
+// a readable folder.
 func OpenBundle(dir string, maxSize int64) (*FileSystem, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -165,8 +166,8 @@ func OpenBundle(dir string, maxSize int64) (*FileSystem, error) {
 	return r, nil
 }
 
-// FileSystem returns the FileSystem the bundle's files are read through (confined, regular files only, at
-// most its size limit).
+// FileSystem returns the FileSystem the bundle's files are read through (confined, regular files
+// only, at most its size limit).
 func (b *Bundle) FileSystem() *FileSystem {
 	if r, ok := b.FS.(*FileSystem); ok {
 		return r
@@ -174,9 +175,9 @@ func (b *Bundle) FileSystem() *FileSystem {
 	return NewFileSystem(b.FS, 0)
 }
 
-// LoadFileSystem loads the bundle a FileSystem was opened on: every file is read through it (confined to the
-// folder, regular files only, at most its size limit). The bundle keeps the FileSystem to read files
-// again (Bundle.ReadFile, Frontmatter.Raw).
+// LoadFileSystem loads the bundle a FileSystem was opened on: every file is read through it
+// (confined to the folder, regular files only, at most its size limit). The bundle keeps the
+// FileSystem to read files again (Bundle.ReadFile, Frontmatter.Raw).
 func LoadFileSystem(r *FileSystem, opts LoadOptions) (*Bundle, error) {
 	if r.osFS == nil {
 		return Load(r, opts)
@@ -344,8 +345,8 @@ func (l *loader) load() (*Bundle, error) {
 		go func() {
 			defer wg.Done()
 			// The scratch is reused for every file this worker reads. Bound: its buffer never holds
-			// more than the size limit plus one byte (Root.ReadFileInto), and a buffer grown past
-			// 1 MiB by a large file is dropped afterwards, so workers hold at most workers ×
+			// more than the size limit plus one byte (FileSystem.ReadFileInto), and a buffer grown
+			// past 1 MiB by a large file is dropped afterwards, so workers hold at most workers ×
 			// (limit+1) at once and 1 MiB each between large files; its YAML slab is bounded by
 			// fastyaml's maxScratchNodes.
 			var s scratch

@@ -65,9 +65,11 @@ func ParseSettings(src []byte) (Settings, error) {
 	return c.Settings, err
 }
 
-// Opened is a bundle opened the way every command opens it (Open, OpenPath): its confined Root,
-// with the size limit in force, its configuration, and the part of it the path named stands for.
+// Opened is a bundle opened the way every command opens it (Open, OpenPath): its confined file
+// system, with the size limit in force, its configuration, and the part of it the path named
+// stands for.
 type Opened struct {
+	// FileSystem reads the bundle's files, confined to its root; the caller closes it.
 	FileSystem *FileSystem
 	// Settings are the bundle-wide settings in force (Config's, or none).
 	Settings Settings
@@ -83,7 +85,8 @@ type Opened struct {
 // not given), else the configuration's max_file_size, else DefaultMaxFileSize; the configuration's
 // ignore list applies to every Load through it. The configuration is checked whole (ParseConfig):
 // one that cannot be read or used, and a .okf.yml beside it, are a *ConfigError and nothing is
-// opened. dir is not looked for (OpenPath finds the root of a path named). The caller closes Root.
+// opened. dir is not looked for (OpenPath finds the root of a path named). The caller closes
+// Opened.FileSystem.
 func Open(dir string, maxFileSize int64) (*Opened, error) {
 	r, err := OpenBundle(dir, maxFileSize)
 	if err != nil {

@@ -18,7 +18,7 @@ type Request struct {
 	Options Options
 }
 
-// Loaded is a bundle loaded whole and the skill made of it.
+// Loaded is a bundle loaded whole and the skill made of it; Close releases the bundle's folder.
 type Loaded struct {
 	Bundle *okf.Bundle
 	Skill  *Skill
@@ -59,11 +59,17 @@ func Load(ctx context.Context, req Request) (*Loaded, error) {
 	}
 	b, err := o.Load(okf.LoadOptions{})
 	if err != nil {
+		o.FileSystem.Close()
 		return nil, &LoadError{Root: o.Target.Root, Err: err}
 	}
 	s, err := Build(b, req.Options)
 	if err != nil {
+		o.FileSystem.Close()
 		return nil, &BuildError{Err: err}
 	}
 	return &Loaded{Bundle: b, Skill: s}, nil
 }
+
+// Close closes the bundle's FileSystem, through which Bundle reads its files (Build has read what
+// the skill carries: Write and Measure need it no more).
+func (l *Loaded) Close() error { return l.Bundle.FileSystem().Close() }

@@ -17,6 +17,7 @@ func TestLoadFromFolderBelowRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer l.Close()
 	want := build(t, "testdata/bundle", Options{BundleName: "shop"})
 	if l.Bundle.Root != "testdata/bundle" || l.Skill.Name != want.Name || l.Skill.Concepts != want.Concepts || l.Skill.Body() != want.Body() {
 		t.Errorf("from metrics/: root %q, skill %q with %d concepts; want testdata/bundle, %q with %d",

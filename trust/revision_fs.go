@@ -11,7 +11,7 @@ import (
 // revisionFS is a bundle as it was at a git revision: the contents okf reads, in memory, and the
 // size git reports for each file over the size limit, whose content is never fetched (a revision
 // holding a 200 MB file costs nothing). Opening or reading such a file fails; Stat gives its size,
-// which is what okf's Root checks first, so the loader reports it as over the limit.
+// which is what okf's FileSystem checks first, so the loader reports it as over the limit.
 type revisionFS struct {
 	fstest.MapFS
 	large map[string]int64

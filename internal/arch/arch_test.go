@@ -2,8 +2,10 @@ package arch
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,12 +50,9 @@ var mayImport = map[string][]string{
 
 // TestImportGraph keeps the layering of leaves and mayImport, reading `go list -json ./...`.
 func TestImportGraph(t *testing.T) {
-	cmd := exec.Command("go", "list", "-json", "./...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("go list unavailable: %v", err)
-	}
+	// -e: a package that does not build (an import cycle a new import made) is reported in its
+	// Error, not by go list failing, which would otherwise turn every check here off.
+	out := goList(t, "-e", "-json", "./...")
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	cmdServes := false
@@ -62,6 +61,8 @@ func TestImportGraph(t *testing.T) {
 		var p struct {
 			ImportPath string
 			Imports    []string
+			Error      *struct{ Err string }
+			DepsErrors []struct{ Err string }
 		}
 		if err := dec.Decode(&p); err == io.EOF {
 			break
@@ -69,9 +70,18 @@ func TestImportGraph(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen++
+		if p.Error != nil {
+			t.Errorf("%s: %s", p.ImportPath, p.Error.Err)
+		}
+		for _, e := range p.DepsErrors {
+			t.Errorf("%s: a dependency: %s", p.ImportPath, e.Err)
+		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		top := strings.SplitN(rel, "/", 2)[0]
 		found[rel] = true
+		if _, ruled := mayImport[top]; !ruled && top != "cmd" && top != "internal" {
+			t.Errorf("%s is in a room mayImport does not name: say what %s/ may import", rel, top)
+		}
 		for _, imp := range p.Imports {
 			if !strings.HasPrefix(imp, module+"/") {
 				continue
@@ -115,4 +125,22 @@ func TestImportGraph(t *testing.T) {
 	if seen < 3 {
 		t.Fatalf("go list saw %d packages", seen)
 	}
+}
+
+// goList runs the go command's list in the module root. It skips the test only where there is no
+// go command to run; any other failure fails it.
+func goList(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = filepath.Join("..", "..")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		t.Skipf("no go command: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -173,12 +172,7 @@ func constString(e ast.Expr) (string, bool) {
 // package (its linkify regexps; okf carries the footnote definition parser it needs) and
 // blackfriday (urfave/cli's man page generator, left out by urfave_cli_no_docs).
 func TestReleaseBinaryLeavesOut(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-tags", "urfave_cli_no_docs", "./cmd/okf")
-	cmd.Dir = filepath.Join("..", "..")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("go list unavailable: %v", err)
-	}
+	out := goList(t, "-deps", "-tags", "urfave_cli_no_docs", "./cmd/okf")
 	deps := strings.Fields(string(out))
 	if len(deps) < 50 {
 		t.Fatalf("go list -deps printed %d packages", len(deps))
