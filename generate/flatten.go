@@ -81,9 +81,14 @@ func runeWidth(s string, i int) int {
 }
 
 // hideEscapes turns each backslash-escaped ASCII punctuation (\*) into a private-use rune, so
-// that the passes below do not see it (\\([!-/:-@\[-`{-~])).
+// that the passes below do not see it (\\([!-/:-@\[-`{-~])). A private-use rune of the text
+// that revealEscapes would turn into something else (privateBase to privateMark) is kept as
+// privateMark followed by itself.
 func hideEscapes(s string) string {
 	i := strings.IndexByte(s, '\\')
+	if j := strings.IndexByte(s, privateLead); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
 	if i < 0 {
 		return s
 	}
@@ -91,26 +96,57 @@ func hideEscapes(s string) string {
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
 	for i < len(s) {
-		if c := s[i]; c == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]) {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]) {
 			b.WriteRune(rune(privateBase + int(s[i+1])))
 			i += 2
 			continue
 		}
-		b.WriteByte(s[i])
+		if c == privateLead {
+			if r, w := utf8.DecodeRuneInString(s[i:]); r >= privateBase && r <= privateMark {
+				b.WriteRune(privateMark)
+				b.WriteString(s[i : i+w])
+				i += w
+				continue
+			}
+		}
+		b.WriteByte(c)
 		i++
 	}
 	return b.String()
 }
 
-// revealEscapes turns the private-use runes of hideEscapes back into their punctuation (and, as
-// strings.Map does, each invalid UTF-8 byte into U+FFFD).
+// privateMark comes before a private-use rune of the text that hideEscapes kept; privateLead is
+// the first byte of every rune revealEscapes changes.
+const (
+	privateMark = privateBase + 128
+	privateLead = 0xEE
+)
+
+// revealEscapes turns the private-use runes of hideEscapes back into their punctuation and the
+// text's own private-use runes back into themselves (and, as strings.Map does, each invalid UTF-8
+// byte into U+FFFD).
 func revealEscapes(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= privateBase && r < privateBase+128 {
-			return r - privateBase
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == privateMark && i+w < len(s):
+			if q, qw := utf8.DecodeRuneInString(s[i+w:]); q >= privateBase && q <= privateMark {
+				b.WriteString(s[i+w : i+w+qw])
+				i += w + qw
+				continue
+			}
+			b.WriteRune(r)
+		case r >= privateBase && r < privateBase+128:
+			b.WriteByte(byte(r - privateBase))
+		default:
+			b.WriteRune(r) // RuneError for an invalid byte
 		}
-		return r
-	}, s)
+		i += w
+	}
+	return b.String()
 }
 
 // bracketLinks removes or unwraps one kind of bracketed link:

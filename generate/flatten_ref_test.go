@@ -7,7 +7,8 @@ import (
 
 // The chain of regular expressions Flatten was before it became a scanner (flatten.go), kept as
 // the reference FuzzStripMDX and TestFlattenMatchesReference compare the scanner against: the
-// same input must give the same bytes.
+// same input must give the same bytes. Like Flatten, it keeps the text's own private-use runes
+// (U+E100–U+E180) apart from the ones that stand for escapes, as U+E180 followed by the rune.
 var (
 	refImageRE   = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
 	refLinkRE    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
@@ -19,10 +20,13 @@ var (
 	refUnderRE   = regexp.MustCompile(`(^|[^\p{L}\p{N}_\\])_(\S(?:[^_]*?\S)?)_($|[^\p{L}\p{N}_])`)
 	refSpaceRE   = regexp.MustCompile(`\s+`)
 	refEscapeRE  = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
+	refPrivateRE = regexp.MustCompile(`[\x{E100}-\x{E180}]`)
+	refRevealRE  = regexp.MustCompile(`\x{E180}[\x{E100}-\x{E180}]|[\x{E100}-\x{E17F}]`)
 )
 
 // flattenRE is Flatten as a chain of regular expressions.
 func flattenRE(s string) string {
+	s = refPrivateRE.ReplaceAllString(s, "\uE180$0") // the text's own private-use runes
 	s = refEscapeRE.ReplaceAllStringFunc(s, func(m string) string { return string(rune(privateBase + int(m[1]))) })
 	s = refImageRE.ReplaceAllString(s, "")
 	s = refLinkRE.ReplaceAllString(s, "$1")
@@ -34,11 +38,13 @@ func flattenRE(s string) string {
 	for range 2 {
 		s = refUnderRE.ReplaceAllString(s, "$1$2$3")
 	}
-	s = strings.Map(func(r rune) rune {
-		if r >= privateBase && r < privateBase+128 {
-			return r - privateBase
+	s = strings.Map(func(r rune) rune { return r }, s) // one U+FFFD for each invalid byte
+	s = refRevealRE.ReplaceAllStringFunc(s, func(m string) string {
+		r := []rune(m)
+		if len(r) == 2 {
+			return string(r[1]) // the text's own
 		}
-		return r
-	}, s)
+		return string(r[0] - privateBase) // an escape
+	})
 	return strings.TrimSpace(refSpaceRE.ReplaceAllString(s, " "))
 }

@@ -12,7 +12,9 @@ import (
 // paragraphs, the outline, the description and the title cleaning — and the whole post parser,
 // with YAML and with TOML frontmatter. Flatten and the line readers must give what the regular
 // expressions they replaced gave (flatten_ref_test.go, lines_test.go), stripTags and
-// stripTemplates what they gave before boundedScan (mdx_ref_test.go).
+// stripTemplates what they gave before boundedScan (mdx_ref_test.go), stripCallouts and
+// FirstSentence what they gave before they became linear (hostile_ref_test.go; FirstSentence may
+// differ only where a closing curly quote now ends the sentence).
 // None may panic, and valid UTF-8 in gives valid UTF-8 out. Seeds: testdata/fuzz/FuzzStripMDX.
 func FuzzStripMDX(f *testing.F) {
 	for _, s := range []string{
@@ -39,6 +41,12 @@ func FuzzStripMDX(f *testing.F) {
 		}
 		if got, want := stripTemplates(body), refStripTemplates(body); got != want {
 			t.Fatalf("stripTemplates(%q) = %q, before boundedScan %q", body, got, want)
+		}
+		if got, want := stripCallouts(body), refStripCallouts(body); got != want {
+			t.Fatalf("stripCallouts(%q) = %q, before %q", body, got, want)
+		}
+		if got, want := FirstSentence(body), refFirstSentence(body); got != want && !strings.ContainsAny(body, "’”") {
+			t.Fatalf("FirstSentence(%q) = %q, before %q", body, got, want)
 		}
 		out := StripMDX(body, mdx)
 		paras := Paragraphs(out)

@@ -3,6 +3,7 @@ package generate
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,10 +69,17 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 	if opts.GroupBy != GroupByDirectory && opts.GroupBy != GroupByType {
 		return nil, fmt.Errorf("group by %q: expected %q or %q", opts.GroupBy, GroupByDirectory, GroupByType)
 	}
+	// scopes[d] is the concepts below folder d, in the bundle's order: each concept is put in
+	// each folder above it once, rather than each folder looking at every concept.
 	dirs := map[string]bool{"": len(b.Concepts) > 0}
+	scopes := map[string][]*okf.Concept{"": slices.Clone(b.Concepts)} // a slice of its own, as each folder's is
 	for _, c := range b.Concepts {
 		for d := c.Dir(); d != ""; d = parentDir(d) {
+			if countWork != nil {
+				*countWork++
+			}
 			dirs[d] = true
+			scopes[d] = append(scopes[d], c)
 		}
 	}
 	existing := map[string]*okf.Index{}
@@ -89,12 +97,7 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 	var changes []FileChange
 	for _, d := range names {
 		p := path.Join(d, "index.md")
-		var scope []*okf.Concept
-		for _, c := range b.Concepts {
-			if d == "" || strings.HasPrefix(c.Path, d+"/") {
-				scope = append(scope, c)
-			}
-		}
+		scope := scopes[d]
 		var old []byte
 		if x := existing[d]; x != nil {
 			var err error

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -349,5 +350,26 @@ func TestGenConfigProblemsBounded(t *testing.T) {
 	}
 	if len(ce.Problems) > okf.MaxConfigProblems || len(ce.Problems)+ce.More != n {
 		t.Errorf("%d problems kept, %d more; want at most %d kept of %d", len(ce.Problems), ce.More, okf.MaxConfigProblems, n)
+	}
+}
+
+// TestIndexesManyFolders: finding the concepts below each folder costs about the same per
+// concept at 500 and at 4,000 concepts, each in a folder of its own (every folder used to look at
+// every concept of the bundle).
+func TestIndexesManyFolders(t *testing.T) {
+	steps := func(n int) int {
+		m := fstest.MapFS{}
+		for i := range n {
+			m[fmt.Sprintf("f%d/g/c.md", i)] = concept("Note", "C", "A concept.")
+		}
+		b := load(t, m)
+		return work(func() {
+			if _, err := Indexes(b, IndexOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if ws, wl := steps(500), steps(4000); ws > 0 && float64(wl)/float64(ws) > 8*1.5 {
+		t.Errorf("Indexes: %d steps for 500 concepts in folders of their own, %d for 4,000: not linear", ws, wl)
 	}
 }

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -10,9 +11,9 @@ import (
 // statements, fenced code blocks, `$$…$$` math, HTML comments, MDX `{/* */}` comments and JSX or
 // HTML tags are removed, while the text children of JSX elements are kept. When mdx is true, MDX
 // `{expressions}` in the text are removed as well (in plain Markdown braces are text). Runs of blank
-// lines left behind collapse to one.
+// lines left behind collapse to one. Lines end at \n, \r\n or a lone \r (old Mac files).
 func StripMDX(body string, mdx bool) string {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
 	var out []string
 	var fence string // the opening fence while inside a fenced block
 	inMath := false
@@ -146,51 +147,158 @@ var (
 
 // stripCallouts removes <details> blocks and callout components (<Callout>, <Admonition>, <Aside>,
 // <Note>, …) with everything inside them: asides are not the post's own prose. An opening tag
-// without its closing tag is left for stripTags. Each closing tag is searched for at most once per
-// name, so the work stays linear.
+// without its closing tag is left for stripTags, and so are later opening tags of its name. The
+// tags of each name are found in one pass before (calloutTags), so that an opening tag finds its
+// closing tag without searching the rest of the post: the work stays linear even when every
+// opening tag has a name of its own (<note-1><note-2>…).
 func stripCallouts(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	tags := calloutTags(s)
 	noClose := map[string]bool{}
 	var b strings.Builder
+	off := 0 // s[off:] is what is left
 	for {
-		loc := calloutOpenRE.Get().FindStringSubmatchIndex(s)
+		loc := calloutOpenRE.Get().FindStringSubmatchIndex(s[off:])
 		if loc == nil {
 			break
 		}
+		for k := range loc {
+			loc[k] += off
+		}
 		name := s[loc[2]:loc[3]]
 		if strings.HasSuffix(strings.TrimSpace(s[loc[0]:loc[1]-1]), "/") || noClose[name] {
-			b.WriteString(s[:loc[1]])
-			s = s[loc[1]:]
+			b.WriteString(s[off:loc[1]])
+			off = loc[1]
 			continue
 		}
-		rest := s[loc[1]:]
-		closeTag := "</" + name + ">"
-		depth, i, end := 1, 0, -1
-		for depth > 0 {
-			c := strings.Index(rest[i:], closeTag)
-			if c < 0 {
-				break
-			}
-			// Nested openings of the same name before this close.
-			depth += strings.Count(rest[i:i+c], "<"+name+">") + strings.Count(rest[i:i+c], "<"+name+" ")
-			depth--
-			i += c + len(closeTag)
-			if depth == 0 {
-				end = i
-			}
-		}
+		end := tags[name].closeAfter(loc[1])
 		if end < 0 {
 			noClose[name] = true
-			b.WriteString(s[:loc[1]])
-			s = rest
+			b.WriteString(s[off:loc[1]])
+			off = loc[1]
 			continue
 		}
-		b.WriteString(s[:loc[0]])
+		b.WriteString(s[off:loc[0]])
 		b.WriteString("\n\n")
-		s = rest[end:]
+		off = end + len("</"+name+">")
 	}
-	b.WriteString(s)
+	b.WriteString(s[off:])
 	return b.String()
 }
+
+// tagPositions are where the tags of one callout name are: opening tags (<name> or <name …,
+// a space after the name) and closing tags (</name>), in increasing order.
+type tagPositions struct{ opens, closes []int }
+
+// closeAfter returns where the closing tag that balances an opening tag ending at from starts,
+// or -1: the first closing tag by which as many tags have closed as have opened since from.
+func (t *tagPositions) closeAfter(from int) int {
+	if t == nil {
+		return -1
+	}
+	o, _ := slices.BinarySearch(t.opens, from)
+	c, _ := slices.BinarySearch(t.closes, from)
+	depth := 1
+	for ; c < len(t.closes); c++ {
+		if countWork != nil {
+			*countWork++
+		}
+		for o < len(t.opens) && t.opens[o] < t.closes[c] {
+			depth++
+			o++
+		}
+		if depth--; depth == 0 {
+			return t.closes[c]
+		}
+	}
+	return -1
+}
+
+// calloutTags finds, in one pass, the opening and closing tags of every name calloutOpenRE may
+// match: the tags an opening tag's search for its closing tag counts.
+func calloutTags(s string) map[string]*tagPositions {
+	tags := map[string]*tagPositions{}
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			if countWork != nil {
+				*countWork += len(s) - i
+			}
+			break
+		}
+		if countWork != nil {
+			*countWork += j + 1
+		}
+		i += j + 1
+		closing := i < len(s) && s[i] == '/'
+		start := i
+		if closing {
+			start++
+		}
+		end := start
+		for end < len(s) {
+			if c := s[end]; c == '-' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+				end++
+			} else if strings.HasPrefix(s[end:], "\u017f") { // ſ and K: (?i) folds them to s and k
+				end += len("\u017f")
+			} else if strings.HasPrefix(s[end:], "\u212a") {
+				end += len("\u212a")
+			} else {
+				break
+			}
+		}
+		if countWork != nil {
+			*countWork += end - i
+		}
+		if end == start || end == len(s) || !(s[end] == '>' || !closing && s[end] == ' ') {
+			continue
+		}
+		name := s[start:end]
+		if !isCalloutName(name) {
+			continue
+		}
+		t := tags[name]
+		if t == nil {
+			t = &tagPositions{}
+			tags[name] = t
+		}
+		if closing {
+			t.closes = append(t.closes, i-1)
+		} else {
+			t.opens = append(t.opens, i-1)
+		}
+		i = end
+	}
+	return tags
+}
+
+// calloutNameRE is a whole name calloutOpenRE matches.
+var calloutNameRE = &lazyRegexp{Expr: `^(?i:details|callout|admonition|aside|note|tip|info|warning|caution|danger|alert|script|style)(?:-[A-Za-z0-9-]+)?$`}
+
+// calloutNames are the names of calloutOpenRE, in lower case, for isCalloutName's ASCII path.
+var calloutNames = []string{"details", "callout", "admonition", "aside", "note", "tip", "info", "warning", "caution", "danger", "alert", "script", "style"}
+
+// isCalloutName reports whether calloutNameRE matches name, without a regular expression for
+// ASCII names (every '<' of a post is asked).
+func isCalloutName(name string) bool {
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf {
+			return calloutNameRE.Get().MatchString(name)
+		}
+	}
+	for _, base := range calloutNames {
+		if len(name) >= len(base) && strings.EqualFold(name[:len(base)], base) {
+			rest := name[len(base):]
+			return rest == "" || len(rest) > 1 && rest[0] == '-'
+		}
+	}
+	return false
+}
+
+// countWork, when set (by a test), adds up the bytes and steps of stripCallouts and FirstSentence.
+var countWork *int
 
 var (
 	shortcodeRE       = &lazyRegexp{Expr: `\{\{[<%]\s*(/?)\s*([A-Za-z][\w-]*)[^{}]*?[%>]\}\}`}

@@ -220,23 +220,29 @@ func (ps *Posts) Find(key string) (post *Post, reason string) {
 func (ps *Posts) AllNames() map[string]string {
 	names := map[string]string{}
 	taken := map[string]bool{}
+	shared := map[string]int{} // slug → how many posts with frontmatter have it
+	for _, p := range ps.List {
+		if p.HasFrontmatter {
+			shared[p.Slug]++
+		}
+	}
 	var later []*Post
 	for _, p := range ps.List {
 		if !p.HasFrontmatter { // a README or notes file without frontmatter is not a post
 			continue
 		}
-		n := 0
-		for _, q := range ps.bySlug[p.Slug] {
-			if q.HasFrontmatter {
-				n++
-			}
+		if countWork != nil {
+			*countWork++
 		}
-		if n == 1 {
+		if shared[p.Slug] == 1 {
 			names[p.Slug], taken[p.Slug] = p.Path, true
 			continue
 		}
 		later = append(later, p)
 	}
+	// next[base] is the first number worth trying for base: every one below it is taken (taken
+	// only grows), so posts sharing a base do not try the numbers of the ones before them again.
+	next := map[string]int{}
 	for _, p := range later {
 		dir := path.Dir(p.URLPath)
 		base := p.Slug
@@ -244,8 +250,15 @@ func (ps *Posts) AllNames() map[string]string {
 			base = strings.ReplaceAll(dir, "/", "-") + "-" + p.Slug
 		}
 		name := base
-		for i := 2; taken[name]; i++ {
-			name = fmt.Sprintf("%s-%d", base, i)
+		if taken[name] {
+			i := max(next[base], 2)
+			for name = fmt.Sprintf("%s-%d", base, i); taken[name]; name = fmt.Sprintf("%s-%d", base, i) {
+				if countWork != nil {
+					*countWork++
+				}
+				i++
+			}
+			next[base] = i + 1
 		}
 		names[name], taken[name] = p.Path, true
 	}

@@ -134,26 +134,39 @@ var abbreviations = map[string]bool{
 
 // FirstSentence returns the first sentence of plain text: up to and including the first '.', '!' or
 // '?' that is followed by a space or the end (common abbreviations and single-letter initials do not
-// end a sentence), or the first '。', '！', '？'. Text without an end mark is returned whole.
+// end a sentence), or the first '。', '！', '？'. Closing brackets and quotes (straight or curly)
+// right after the mark belong to the sentence. Text without an end mark is returned whole.
 func FirstSentence(s string) string {
 	s = strings.TrimSpace(collapseSpace(s))
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
 		switch r {
 		case '。', '！', '？':
-			return s[:i+utf8.RuneLen(r)]
+			return s[:i+w]
 		case '.', '!', '?':
 			end := i + 1
-			for end < len(s) && strings.ContainsRune(`.!?)"'’”`, rune(s[end])) {
-				end++
+			for end < len(s) {
+				c, cw := utf8.DecodeRuneInString(s[end:])
+				if !strings.ContainsRune(`.!?)"'’”`, c) {
+					break
+				}
+				if countWork != nil {
+					*countWork++
+				}
+				end += cw
 			}
 			if end < len(s) && s[end] != ' ' {
-				continue // 3.5, example.com, "?!x"
+				// 3.5, example.com, "?!x": no mark of the run ends a sentence either, since each
+				// would reach the same end. Going on after the run keeps the work linear.
+				i = end
+				continue
 			}
 			if r == '.' && isAbbreviation(s[:i+1]) {
-				continue
+				break
 			}
 			return s[:end]
 		}
+		i += w
 	}
 	return s
 }
