@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -69,22 +68,12 @@ func TestFlattenLinear(t *testing.T) {
 // of the characters the patterns turn on (a fixed seed: the same texts every run).
 func TestFlattenSmallAlphabet(t *testing.T) {
 	alphabet := []string{"*", "*", "_", "_", "~", "[", "]", "(", ")", "!", "^", "\\", " ", "\n", "\t", "a", "b", "é", "1", "\xff", "\xe2\x82", "\u3000", "#", "`", ":", ">", "import", "=", "-", ".", "+"}
-	rng := rand.New(rand.NewPCG(31, 2026))
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
-	for range n {
-		var b strings.Builder
-		for range 1 + rng.IntN(14) {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		in := b.String()
+	randomTexts(31, 20000, 14, alphabet, func(in string) {
 		if got, want := Flatten(in), flattenRE(in); got != want {
 			t.Fatalf("Flatten(%q) = %q, the regular expressions gave %q", in, got, want)
 		}
 		if d, line := bodyLineMismatch(in); d != "" {
 			t.Fatalf("%s(%q) differs from its regular expression", d, line)
 		}
-	}
+	})
 }

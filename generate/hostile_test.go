@@ -2,7 +2,6 @@ package generate
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,21 +68,11 @@ var calloutAlphabet = []string{"<note>", "</note>", "<note ", "<Note>", "</Note>
 // TestStripCalloutsMatchesReference: stripCallouts gives what it gave before its closing tags
 // were indexed (hostile_ref_test.go), on random texts of the pieces it turns on (a fixed seed).
 func TestStripCalloutsMatchesReference(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 2026))
-	n := 30000
-	if testing.Short() {
-		n = 3000
-	}
-	for range n {
-		var b strings.Builder
-		for range 1 + rng.IntN(16) {
-			b.WriteString(calloutAlphabet[rng.IntN(len(calloutAlphabet))])
-		}
-		s := b.String()
+	randomTexts(7, 30000, 16, calloutAlphabet, func(s string) {
 		if got, want := stripCallouts(s), refStripCallouts(s); got != want {
 			t.Fatalf("stripCallouts(%q) = %q, before %q", s, got, want)
 		}
-	}
+	})
 }
 
 // TestFirstSentenceLinear: a run of end marks that does not end a sentence ("a....x") costs
@@ -129,22 +118,12 @@ var firstSentenceAlphabet = []string{".", ".", "!", "?", ")", `"`, "'", "’", "
 // TestFirstSentenceMatchesReference: FirstSentence gives what it gave before it stepped over runs
 // of end marks (hostile_ref_test.go), except where a closing curly quote now ends the sentence.
 func TestFirstSentenceMatchesReference(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 2026))
-	n := 50000
-	if testing.Short() {
-		n = 5000
-	}
-	for range n {
-		var b strings.Builder
-		for range 1 + rng.IntN(14) {
-			b.WriteString(firstSentenceAlphabet[rng.IntN(len(firstSentenceAlphabet))])
-		}
-		s := b.String()
+	randomTexts(11, 50000, 14, firstSentenceAlphabet, func(s string) {
 		got, want := FirstSentence(s), refFirstSentence(s)
 		if got != want && !strings.ContainsAny(s, "’”") {
 			t.Fatalf("FirstSentence(%q) = %q, before %q", s, got, want)
 		}
-	}
+	})
 }
 
 // TestStripMDXLoneCR: a lone carriage return (old Mac line ends) ends a line, as \n and \r\n do.
