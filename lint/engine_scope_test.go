@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -18,19 +17,7 @@ import (
 // the declarations of scope and facts are checked on.
 func scopeBundles(t *testing.T) map[string]Options {
 	t.Helper()
-	var dirs []string
-	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*"),
-		filepath.Join("..", "testdata", "bundles", "*"), filepath.Join(corpusDir, "*")} {
-		m, _ := filepath.Glob(pattern)
-		for _, d := range m {
-			if info, err := os.Stat(d); err == nil && info.IsDir() {
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	if len(dirs) < 100 {
-		t.Fatalf("found only %d bundles", len(dirs))
-	}
+	dirs := bundleDirs(t, true)
 	out := map[string]Options{}
 	for _, d := range dirs {
 		op, err := okf.OpenFS(os.DirFS(d), 0)

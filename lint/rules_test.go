@@ -254,21 +254,7 @@ func TestRuleProblemsCatchesBadRules(t *testing.T) {
 // test bundles: no rule may panic on another rule's odd input, every finding carries a registered
 // code, and only conformance rules report errors (D1).
 func TestAllRulesOnEveryFixture(t *testing.T) {
-	var dirs []string
-	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*")} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range m {
-			if info, err := os.Stat(d); err == nil && info.IsDir() {
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	if len(dirs) < 100 {
-		t.Fatalf("found only %d fixture bundles", len(dirs))
-	}
+	dirs := bundleDirs(t, false)
 	conformance := map[string]bool{}
 	for _, r := range conformanceRules() {
 		conformance[r.Code] = true
@@ -319,4 +305,27 @@ func TestRuleFiles(t *testing.T) {
 			t.Errorf("%s holds %d rules, want one", f, n)
 		}
 	}
+}
+
+// bundleDirs lists the rule fixtures' bundles and the repository's test bundles, with all the
+// test bundles and the corpus (when it is there) too: the inputs of the tests that run every rule.
+func bundleDirs(t *testing.T, all bool) []string {
+	t.Helper()
+	patterns := []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*")}
+	if all {
+		patterns = append(patterns, filepath.Join("..", "testdata", "bundles", "*"), filepath.Join(corpusDir, "*"))
+	}
+	var dirs []string
+	for _, pattern := range patterns {
+		m, _ := filepath.Glob(pattern)
+		for _, d := range m {
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) < 100 {
+		t.Fatalf("found only %d bundles", len(dirs))
+	}
+	return dirs
 }

@@ -82,19 +82,7 @@ var streamNow = time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
 // TestStreamMatchesRun lints every fixture, every test bundle, the corpus when it is there and a
 // generated bundle both ways: the findings are the same, in the same order, to the byte.
 func TestStreamMatchesRun(t *testing.T) {
-	var dirs []string
-	for _, pattern := range []string{filepath.Join("testdata", "rules", "*", "*"), filepath.Join("..", "testdata", "bundles", "*", "*"),
-		filepath.Join("..", "testdata", "bundles", "*"), filepath.Join(corpusDir, "*")} {
-		m, _ := filepath.Glob(pattern)
-		for _, d := range m {
-			if info, err := os.Stat(d); err == nil && info.IsDir() {
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	if len(dirs) < 100 {
-		t.Fatalf("found only %d bundles", len(dirs))
-	}
+	dirs := bundleDirs(t, true)
 	syn := t.TempDir()
 	if _, err := synth.Write(syn, synth.Options{Concepts: 300, PerDir: 40, BodyBytes: 800}); err != nil {
 		t.Fatal(err)
