@@ -147,6 +147,7 @@ var (
 	linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
 	angleEscaper    = strings.NewReplacer("<", "%3C", ">", "%3E")
 	pathEscaper     = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
+	refEscaper      = strings.NewReplacer(`\`, "%5C", "&", "%26")
 )
 
 func escapeLinkText(s string) string { return linkTextEscaper.Replace(s) }
@@ -706,5 +707,9 @@ func encodeUnsafe(s string) string {
 // percent-encoded too, since resolving a target decodes escapes and strips a fragment or query
 // (D15), so a file named `a#b.md` or `100%41.md` is the file the link leads to.
 func pathDest(p string) string {
-	return linkDest(pathEscaper.Replace(p))
+	d := pathEscaper.Replace(p)
+	if okf.DecodeLinkDestination(d) != d { // a `\_` or `&amp;` in the name is written as itself
+		d = refEscaper.Replace(d)
+	}
+	return linkDest(d)
 }

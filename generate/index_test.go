@@ -284,6 +284,8 @@ func TestIndexTargetHostileName(t *testing.T) {
 	names := []string{
 		"evil\n::error file=x.md::y.md", "cr\r::warning ::z.md", "bidi\u202e.md", "nel\u0085x.md",
 		"ls\u2028x.md", "pct%41.md", "hash#x.md", "what?.md", "esc\x1b[31m.md",
+		// a link destination's backslash escapes and character references are decoded (CommonMark)
+		"amp&amp;x.md", "num&#38;x.md", "hex&#x41;.md", "back\\_slash.md", "two\\\\b.md", "and&x.md", "end\\.md",
 	}
 	m := fstest.MapFS{"index.md": {Data: []byte("---\nokf_version: \"0.2\"\n---\n# Root\n")}}
 	for _, n := range names {
@@ -401,5 +403,32 @@ func TestProveIndexLinear(t *testing.T) {
 	small, large := alloc(1000), alloc(4000)
 	if large > 8*small {
 		t.Errorf("proving 4,000 entries allocated %d bytes, 1,000 entries %d: %.1f×, want about 4×", large, small, float64(large)/float64(small))
+	}
+}
+
+// TestIndexMergeKeepsEscapedEntries: a hand-written entry whose target uses a character reference
+// or a backslash escape (`a&amp;b.md`, `u\_s.md`) names the concept a renderer links it to; the
+// merge keeps it and its description, and does not list the concept again.
+func TestIndexMergeKeepsEscapedEntries(t *testing.T) {
+	old := "# Things\n\nMy intro.\n\n" +
+		"- [A and B](a&amp;b.md) - the ampersand one, by hand\n" +
+		"- [U S](u\\_s.md) - the underscore one, by hand\n" +
+		"- [N](n&#38;m.md) - numeric, by hand\n" +
+		"- [Plain](plain.md) - plain, by hand\n"
+	m := fstest.MapFS{
+		"index.md": {Data: []byte(old)},
+		"a&b.md":   concept("Reference", "A and B", "D."),
+		"u_s.md":   concept("Reference", "U S", "D."),
+		"n&m.md":   concept("Reference", "N", "D."),
+		"plain.md": concept("Reference", "Plain", "D."),
+	}
+	cs, err := Indexes(load(t, m), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.Path == "index.md" && string(c.New) != old {
+			t.Errorf("index.md changed:\n%s", c.New)
+		}
 	}
 }

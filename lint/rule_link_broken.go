@@ -12,7 +12,8 @@ import (
 var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeConcept,
 	Title: "link to a file that does not exist",
 	Doc: "A link whose target does not exist is not malformed (§6.1): it may be knowledge not yet written. okf checks " +
-		"local targets only, after stripping `#fragment` and `?query`; links to existing folders, index.md files and " +
+		"local targets only, read as a renderer reads them (backslash escapes and character references such as `&amp;` " +
+		"decoded, then `#fragment` and `?query` stripped and percent-escapes decoded); links to existing folders, index.md files and " +
 		"non-.md files are valid (D15). A link into a hidden file or folder (a name starting with `.`) is reported as " +
 		"hidden: such files are not part of the bundle (D5). A link is resolved from its file's directory, as Markdown renderers do; when " +
 		"the target exists from the bundle root instead, the message says to write the `/path` form.\n\n" +

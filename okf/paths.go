@@ -187,11 +187,13 @@ func ResolvePath(files FileSet, from, value string) Resolution {
 	return r
 }
 
-// ResolveLink resolves a Markdown link target (§6.1, D15) written in the file at from. Fragments and
-// queries are stripped and percent-escapes decoded before resolving; "/x" is from the root and any
-// other local target from the file's own directory, as Markdown renderers read it.
+// ResolveLink resolves a Markdown link target (§6.1, D15) written in the file at from, as written
+// in the file. Backslash escapes and character references are decoded first (CommonMark: the
+// destination a renderer links to), then fragments and queries are stripped and percent-escapes
+// decoded; "/x" is from the root and any other local target from the file's own directory, as
+// Markdown renderers read it.
 func ResolveLink(files FileSet, from, target string) Resolution {
-	t := strings.TrimSpace(target)
+	t := DecodeLinkDestination(strings.TrimSpace(target))
 	if t == "" {
 		return Resolution{Kind: RefEmpty}
 	}

@@ -1,0 +1,77 @@
+package okf
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestDecodeDestination checks the decoding of a link destination as written against CommonMark's
+// rules (spec 0.31, §2.4 backslash escapes, §2.5 entity and numeric character references), not
+// against what the code printed: a renderer links `[x](a&amp;b.md)` to the file a&b.md.
+func TestDecodeLinkDestination(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain.md", "plain.md"},
+		{"a&amp;b.md", "a&b.md"},
+		{`u\_s.md`, "u_s.md"},
+		{`a\&amp;b.md`, "a&amp;b.md"}, // an escaped & starts no reference
+		{`a\\_b.md`, `a\_b.md`},       // an escaped backslash, then a plain _
+		{`a\b.md`, `a\b.md`},          // a backslash before a non-punctuation character stays
+		{`end\`, `end\`},              // a trailing backslash stays
+		{"a&#38;b.md", "a&b.md"},      // decimal
+		{"a&#x26;b.md", "a&b.md"},     // hex
+		{"a&#X26;b.md", "a&b.md"},     // hex, capital X
+		{"&ouml;l.md", "öl.md"},       // a named entity
+		{"a&b.md", "a&b.md"},          // no semicolon: no reference
+		{"a&amp b.md", "a&amp b.md"},  // no semicolon
+		{"a&nosuchentity;b.md", "a&nosuchentity;b.md"},
+		{"a&#;b.md", "a&#;b.md"},                 // no digits
+		{"a&#12345678;b.md", "a&#12345678;b.md"}, // eight decimal digits: not a reference
+		{"a&#x1234567;b.md", "a&#x1234567;b.md"}, // seven hex digits: not a reference
+		{"a&#0;b.md", "a\uFFFDb.md"},             // NUL is replaced
+		{"a&#xD800;b.md", "a\uFFFDb.md"},         // a surrogate is replaced
+		{"a&#x110000;b.md", "a\uFFFDb.md"},       // six hex digits, above U+10FFFF
+		{"a&#1114112;b.md", "a\uFFFDb.md"},       // above U+10FFFF
+		{"a&#35;b.md", "a#b.md"},
+		{"&&amp;&", "&&&"},
+	} {
+		if got := DecodeLinkDestination(c.in); got != c.want {
+			t.Errorf("DecodeLinkDestination(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestResolveLinkDecodesReferences: a link written with an entity or a backslash escape leads to
+// the file a renderer links it to, so it is not broken, and an index entry so written lists the
+// concept (okf index used to drop such a hand-written entry as a deleted concept's).
+func TestResolveLinkDecodesReferences(t *testing.T) {
+	fsys := fstest.MapFS{"a&b.md": {}, "u_s.md": {}, "d/x y.md": {}}
+	b, err := Load(fsys, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, target, want string }{
+		{"index.md", "a&amp;b.md", "a&b.md"},
+		{"index.md", `u\_s.md`, "u_s.md"},
+		{"index.md", "a&#38;b.md#frag", "a&b.md"},
+		{"d/index.md", "x&#32;y.md", "d/x y.md"},
+		{"index.md", "d/x%20y.md", "d/x y.md"},
+	} {
+		r := b.ResolveLink(c.from, c.target)
+		if r.Kind != RefLocal || r.Target != c.want || !r.Exists {
+			t.Errorf("ResolveLink(%q, %q) = %+v, want the existing %q", c.from, c.target, r, c.want)
+		}
+	}
+	// A reference decoded to # starts the fragment, as in a renderer's href.
+	if r := b.ResolveLink("index.md", "a&amp;b.md&#35;x"); r.Target != "a&b.md" || !r.Exists {
+		t.Errorf("fragment after a decoded #: %+v", r)
+	}
+}
+
+// TestDecodeDestinationLinear: a destination of many ampersands and long names costs one pass.
+func TestDecodeLinkDestinationLinear(t *testing.T) {
+	s := strings.Repeat("&"+strings.Repeat("a", 40), 50000) + strings.Repeat(`\a`, 100000)
+	if got := DecodeLinkDestination(s); got != s {
+		t.Fatalf("changed a destination with no reference")
+	}
+}
