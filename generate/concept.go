@@ -146,8 +146,6 @@ func (d *ConceptData) Body() string {
 var (
 	linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
 	angleEscaper    = strings.NewReplacer("<", "%3C", ">", "%3E")
-	pathEscaper     = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
-	refEscaper      = strings.NewReplacer(`\`, "%5C", "&", "%26")
 )
 
 func escapeLinkText(s string) string { return linkTextEscaper.Replace(s) }
@@ -703,13 +701,6 @@ func encodeUnsafe(s string) string {
 	return b.String()
 }
 
-// pathDest is the link destination of a bundle file's slash path: `%`, `#` and `?` are
-// percent-encoded too, since resolving a target decodes escapes and strips a fragment or query
-// (D15), so a file named `a#b.md` or `100%41.md` is the file the link leads to.
-func pathDest(p string) string {
-	d := pathEscaper.Replace(p)
-	if okf.DecodeLinkDestination(d) != d { // a `\_` or `&amp;` in the name is written as itself
-		d = refEscaper.Replace(d)
-	}
-	return linkDest(d)
-}
+// pathDest is the link destination of a bundle file's slash path (okf.LinkDestination: what
+// okf lint's fixes write too, and ResolveLink reads back as the path).
+func pathDest(p string) string { return okf.LinkDestination(p) }

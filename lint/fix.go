@@ -351,7 +351,7 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]
 	if title == "" {
 		title = path.Base(c.ID)
 	}
-	entry := "* [" + escapeLinkText(title) + "](" + linkTarget(path.Base(c.Path)) + ")"
+	entry := "* [" + escapeLinkText(title) + "](" + okf.LinkDestination(path.Base(c.Path)) + ")"
 	if desc := squash(c.Frontmatter.Description.Text()); desc != "" {
 		entry += " - " + desc
 	}
@@ -418,15 +418,6 @@ func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 // escapeLinkText keeps a title from closing its link text early.
 func escapeLinkText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
-}
-
-// linkTarget writes a file name as a link destination: in angle brackets when it has a space or
-// parenthesis.
-func linkTarget(name string) string {
-	if strings.ContainsAny(name, " ()<>") {
-		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(name) + ">"
-	}
-	return name
 }
 
 // fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)

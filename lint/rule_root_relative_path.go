@@ -36,7 +36,11 @@ func rootOnlyLink(b *okf.Bundle, target string) string {
 	if i := strings.IndexAny(t, "#?"); i >= 0 {
 		suffix = t[i:]
 	}
-	return "/" + r.Target + suffix
+	dest := okf.LinkDestination("/" + r.Target)
+	if strings.HasSuffix(dest, ">") { // in angle brackets: the fragment goes inside
+		return dest[:len(dest)-1] + suffix + ">"
+	}
+	return dest + suffix
 }
 
 func checkRootRelativePath(p *Pass) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -92,3 +93,78 @@ func isDigitIn(c byte, base int) bool {
 
 // isASCIIAlnum: entity names are ASCII letters and digits.
 func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || isLetter(c) }
+
+var (
+	destEscaper = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
+	angleEscape = strings.NewReplacer("<", "%3C", ">", "%3E")
+)
+
+// LinkDestination is how a link to the bundle file at the slash path p is written so that
+// ResolveLink reads it back as p: `%`, `#` and `?` percent-encoded (resolving strips a fragment
+// and a query and decodes escapes), a `\`, and an `&` that would start a character reference,
+// percent-encoded, a control character, line or paragraph separator, bidi control or
+// invalid UTF-8 byte percent-encoded (a name from the bundle cannot start a line of the file or
+// reorder it), "./" before a name that would read as a URL, and the whole in angle brackets when it holds a space or parenthesis. okf index,
+// okf lint's fixes and their advice write paths with it, so what they suggest is what they write.
+func LinkDestination(p string) string {
+	d := percentControls(destEscaper.Replace(p))
+	d = percentEdgeSpace(d) // ResolveLink trims the target, as a renderer trims the destination
+	angle := strings.ContainsAny(d, " ()<>")
+	if angle {
+		d = angleEscape.Replace(d)
+	}
+	// Every `\` is encoded (before punctuation it escapes it, and a last one escapes the closing
+	// `)` or `>`); an `&` only where it would start a reference.
+	d = strings.ReplaceAll(d, `\`, "%5C")
+	if DecodeLinkDestination(d) != d {
+		d = strings.ReplaceAll(d, "&", "%26")
+	}
+	if IsURL(d) { // a first name with a colon ("a:b.md") would read as a URL's scheme
+		d = "./" + d
+	}
+	if angle {
+		return "<" + d + ">"
+	}
+	return d
+}
+
+// percentControls percent-encodes the bytes of each rune escape.Control would escape.
+func percentControls(s string) string {
+	if escape.Control(s) == s {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || escape.Control(chunk) != chunk {
+			b.WriteString(percentAll(chunk))
+		} else {
+			b.WriteString(chunk)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// percentEdgeSpace percent-encodes the white space that begins or ends s.
+func percentEdgeSpace(s string) string {
+	core := strings.TrimSpace(s)
+	if core == s {
+		return s
+	}
+	i := strings.Index(s, core)
+	if core == "" {
+		i = len(s)
+	}
+	return percentAll(s[:i]) + core + percentAll(s[i+len(core):])
+}
+
+func percentAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte('%')
+		b.WriteByte("0123456789ABCDEF"[s[i]>>4])
+		b.WriteByte("0123456789ABCDEF"[s[i]&15])
+	}
+	return b.String()
+}

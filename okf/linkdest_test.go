@@ -1,6 +1,7 @@
 package okf
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -75,3 +76,58 @@ func TestDecodeLinkDestinationLinear(t *testing.T) {
 		t.Fatalf("changed a destination with no reference")
 	}
 }
+
+// TestLinkDestinationReadsBack: a link to a file, written by LinkDestination and read by the body
+// parser and ResolveLink, leads to that file, for names made of everything that is special in a
+// link destination (escapes, references, fragments, queries, percent signs, brackets, spaces,
+// controls, separators, bidi controls, invalid UTF-8).
+func TestLinkDestinationReadsBack(t *testing.T) {
+	parts := []string{"a", "b", " ", "(", ")", "<", ">", "%", "%41", "#", "?", "&", "&amp;", "&#38;",
+		"&#x41;", `\`, `\_`, `\\`, "\n", "\r", "\t", "\x1b", "\u2028", "\u202e", "\xff", "é", "[", "]", "*", "`", "!"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"a&amp;b.md", `u\_s.md`, "x y.md", "h#1.md", "q?.md", "p%20.md", "a(b).md", `e\.md`}
+	for range 3000 {
+		var sb strings.Builder
+		for range 1 + rng.IntN(6) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		names = append(names, sb.String()+".md")
+	}
+	for _, name := range names {
+		checkReadsBack(t, name)
+	}
+}
+
+func FuzzLinkDestination(f *testing.F) {
+	for _, s := range []string{"a&amp;b.md", `u\_s.md`, "x y.md", "h#1.md", "<a>.md"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+			return
+		}
+		checkReadsBack(t, name)
+	})
+}
+
+func checkReadsBack(t *testing.T, name string) {
+	t.Helper()
+	dest := LinkDestination(name)
+	if strings.ContainsAny(dest, "\r\n") {
+		t.Fatalf("LinkDestination(%q) = %q holds a line break", name, dest)
+	}
+	files := nameSet{"d/" + name: true}
+	body := ParseBody("d/index.md", []byte("[x]("+dest+")\n"), 0)
+	if len(body.Links) != 1 {
+		t.Fatalf("LinkDestination(%q) = %q: %d links read", name, dest, len(body.Links))
+	}
+	r := ResolveLink(files, "d/index.md", body.Links[0].Target)
+	if r.Target != "d/"+name {
+		t.Fatalf("LinkDestination(%q) = %q reads back as %q", name, dest, r.Target)
+	}
+}
+
+// nameSet is a FileSet of files.
+type nameSet map[string]bool
+
+func (m nameSet) Stat(p string) (bool, bool) { return m[p], false }
