@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/okf-tools/okf/okf/internal/fastmd"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -93,8 +94,8 @@ type Comment struct {
 // markdown parses bodies with CommonMark's parsers plus footnotes (so that `[^x]: …` definitions
 // are not read as link reference definitions). Tables, strikethrough and task lists are left out:
 // they add no link, heading or code block, and a table's links are still found in its text. It is
-// built on first use: most bodies take the fast path of bodyfast.go and never need it, and building
-// goldmark's parser set at init cost every process.
+// built on first use: most bodies take the fast path (okf/internal/fastmd) and never need it, and
+// building goldmark's parser set at init cost every process.
 var markdown = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(footnotes)) })
 
 // bodyParser walks one body; offsets from goldmark are relative to the body and are shifted by
@@ -104,7 +105,8 @@ type bodyParser struct {
 	src    []byte // the body
 	offset int
 	lines  *lineIndex // of the whole file
-	// scratch, when not nil, is the memory of the loader worker's fast path (bodyScratch).
+	// scratch, when not nil, is the memory of the loader worker's fast path (bodyScratch); nil,
+	// the fast path takes one from scratchPool.
 	scratch *bodyScratch
 	// why and whyIn say why the fast path refused the body and in what block (see refuse).
 	why, whyIn string
@@ -244,8 +246,8 @@ func parseBodyIn(path string, file []byte, bodyOffset int, li *lineIndex, bs *bo
 }
 
 // parsedBody is parseBody on the goldmark tree doc of the body when the caller has it already
-// (an index reads its entries from the same tree), nil to parse it here: by the fast path of
-// bodyfast.go when the body is in its subset, else by goldmark. The tree is only read.
+// (an index reads its entries from the same tree), nil to parse it here: by the fast path
+// (okf/internal/fastmd) when the body is in its subset, else by goldmark. The tree is only read.
 func parsedBody(path string, file []byte, bodyOffset int, li *lineIndex, doc ast.Node) *Body {
 	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
 	if doc == nil {
@@ -365,64 +367,164 @@ func (b *Body) clipAll() {
 }
 
 // bodyScratch is the memory a loader worker's Markdown fast path reuses from body to body: the
-// lists it builds grow here, and only their final contents are copied out, at exactly their length
-// (what clip would make of them), instead of each body growing its own by doubling. Lists that
-// grew past maxScratchItems are not kept.
-type bodyScratch struct {
-	links       []Link
-	headings    []Heading
-	code        []CodeBlock
-	sections    []Heading
-	codeRanges  [][2]int
-	text, ltext []byte
-}
+// lists fastmd builds grow there, and fastRead copies out only their final contents, at exactly
+// their length (what clip would make of them), converting each element to the model's type on the
+// way, instead of each body growing its own by doubling.
+type bodyScratch = fastmd.Scratch
 
-const maxScratchItems = 1 << 12
+// scratchPool lends a scratch to the fast path where the caller has none (ParseBody): the copy
+// out of a scratch is the only allocation of each list, as in a loader worker.
+var scratchPool = sync.Pool{New: func() any { return new(bodyScratch) }}
 
-// start hands f the scratch lists, empty.
-func (bs *bodyScratch) start(f *fastState) {
-	f.b.Links, f.b.Headings, f.b.CodeBlocks = bs.links[:0], bs.headings[:0], bs.code[:0]
-	f.sections, f.codeRanges, f.text, f.ltext = bs.sections[:0], bs.codeRanges[:0], bs.text[:0], bs.ltext[:0]
-}
-
-// finish takes back the lists f grew and gives f's Body copies of them that nothing else shares.
-func (bs *bodyScratch) finish(f *fastState) {
-	b := f.b
-	links, headings, code := b.Links, b.Headings, b.CodeBlocks
-	b.Links, b.Headings, b.CodeBlocks = owned(links), owned(headings), owned(code)
-	// (after the copies: keptScratch clears what it keeps)
-	bs.links, bs.headings, bs.code = keptScratch(links), keptScratch(headings), keptScratch(code)
-	bs.sections, bs.codeRanges = keptScratch(f.sections), keptScratch(f.codeRanges)
-	bs.text, bs.ltext = keptScratch(f.text), keptScratch(f.ltext)
-	f.sections, f.codeRanges, f.text, f.ltext = nil, nil, nil, nil
-}
-
-// discard clears the whole of the scratch's lists, their spare capacity too, where a body the
-// fast path refused appended what it found before refusing: none of it stays reachable.
-func (bs *bodyScratch) discard() {
-	clear(bs.links[:cap(bs.links)])
-	clear(bs.headings[:cap(bs.headings)])
-	clear(bs.code[:cap(bs.code)])
-	clear(bs.sections[:cap(bs.sections)])
-	clear(bs.codeRanges[:cap(bs.codeRanges)])
-}
-
-// keptScratch is s emptied, or nil when it grew too large to keep.
-func keptScratch[T any](s []T) []T {
-	if cap(s) > maxScratchItems {
+// bodyScratch returns the worker's body scratch, nil without a worker.
+func (s *scratch) bodyScratch() *bodyScratch {
+	if s == nil {
 		return nil
 	}
-	clear(s) // no string the last body made stays reachable from the scratch
-	return s[:0]
+	return &s.body
 }
 
-// owned is a copy of s at exactly its length, nil when s is empty (as an unused list is).
-func owned[T any](s []T) []T {
-	if len(s) == 0 {
+// LineCol is pos for the fast path (fastmd.Lines).
+func (li *lineIndex) LineCol(off int) (line, col int32) {
+	l, c := li.pos(off)
+	return clamp32(l), clamp32(c)
+}
+
+// thematicBreak reports whether a line of break and underline characters is a thematic break, as
+// the fast path reads it.
+func thematicBreak(line []byte) bool { return fastmd.ThematicBreak(line) }
+
+// fastBody returns the Body of p.src read by the fast path, or ok false when the body is outside
+// its subset (p.why and p.whyIn say why).
+func (p *bodyParser) fastBody() (*Body, bool) {
+	b, _, ok := p.fastRead(false)
+	return b, ok
+}
+
+// fastRead is fastBody; with index, it also reads the sections and entries of an index. The lists
+// fastmd read into the scratch are copied out here, each once at its length, into the model's
+// types (fastmd's mirror them field for field: TestFastmdMirrors), and the footnote scan, shared
+// with goldmark's reading, is run on the body.
+func (p *bodyParser) fastRead(index bool) (*Body, []IndexSection, bool) {
+	s := p.scratch
+	if s == nil {
+		s = scratchPool.Get().(*bodyScratch)
+		defer scratchPool.Put(s)
+	}
+	r, why, whyIn, ok := fastmd.Read(p.src, p.offset, p.lines, s, index)
+	if !ok {
+		p.why, p.whyIn = why, whyIn
+		return nil, nil, false
+	}
+	b := &Body{
+		Links:      p.fastLinks(r.Links),
+		Headings:   p.fastHeadings(r.Headings),
+		CodeBlocks: p.fastCode(r.CodeBlocks),
+		Citations:  p.fastCitations(r.Citations),
+		Comments:   p.fastComments(r.Comments),
+		Blank:      r.Blank,
+	}
+	p.footnotes(b, r.CodeRanges)
+	var sections []IndexSection
+	if index {
+		sections = p.fastSections(r.Sections)
+	}
+	s.Done()
+	b.clipAll()
+	return b, sections, true
+}
+
+// at is the position of fastmd's pos in p's file; no position (an index's section before any
+// heading has none) is none here too.
+func (p *bodyParser) at(pos fastmd.Pos) Position {
+	if pos == (fastmd.Pos{}) {
+		return Position{}
+	}
+	return Position{Path: p.path, Line: pos.Line, Col: pos.Col}
+}
+
+// The conversions below copy a list of fastmd's out of the scratch at exactly its length (nil when
+// empty, as an unused list is), an element of the model's type for each of fastmd's.
+
+func (p *bodyParser) fastLinks(in []fastmd.Link) []Link {
+	if len(in) == 0 {
 		return nil
 	}
-	out := make([]T, len(s))
-	copy(out, s)
+	out := make([]Link, len(in))
+	for i, l := range in {
+		out[i] = Link{Target: l.Target, Text: l.Text, Image: l.Image, Pos: p.at(l.Pos)}
+	}
+	return out
+}
+
+func (p *bodyParser) fastHeadings(in []fastmd.Heading) []Heading {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]Heading, len(in))
+	for i, h := range in {
+		out[i] = Heading{Level: h.Level, Text: h.Text, Pos: p.at(h.Pos)}
+	}
+	return out
+}
+
+func (p *bodyParser) fastCode(in []fastmd.CodeBlock) []CodeBlock {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]CodeBlock, len(in))
+	for i, c := range in {
+		out[i] = CodeBlock{Fenced: c.Fenced, Info: c.Info, Content: c.Content, Section: c.Section, SectionLevel: c.SectionLevel, Sections: c.Sections, Pos: p.at(c.Pos)}
+	}
+	return out
+}
+
+// fastCitations is also where an item without a link whose text is a bare URL gets it as target,
+// as treeBody's items do.
+func (p *bodyParser) fastCitations(in []fastmd.Citation) []Citation {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]Citation, len(in))
+	for i, c := range in {
+		out[i] = Citation{Text: c.Text, Target: c.Target, Pos: p.at(c.Pos)}
+		if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
+			out[i].Target = c.Text
+		}
+	}
+	return out
+}
+
+func (p *bodyParser) fastComments(in []fastmd.Comment) []Comment {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]Comment, len(in))
+	for i, c := range in {
+		out[i] = Comment{Text: c.Text, Pos: p.at(c.Pos), EndLine: c.EndLine}
+	}
+	return out
+}
+
+func (p *bodyParser) fastSections(in []fastmd.IndexSection) []IndexSection {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]IndexSection, len(in))
+	for i, x := range in {
+		out[i] = IndexSection{Heading: x.Heading, Level: x.Level, Pos: p.at(x.Pos), Entries: p.fastEntries(x.Entries)}
+	}
+	return out
+}
+
+func (p *bodyParser) fastEntries(in []fastmd.IndexEntry) []IndexEntry {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]IndexEntry, len(in))
+	for i, e := range in {
+		out[i] = IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description, Pos: p.at(e.Pos)}
+	}
 	return out
 }
 
@@ -437,6 +539,7 @@ func clip[T any](s []T) []T {
 	return out
 }
 
+// commentRE is fastmd.CommentExpr (TestFastmdMirrors): both readings find the same comments.
 var commentRE = &lazyRegexp{expr: `(?s)<!--(.*?)-->`}
 
 // comments records the HTML comments in the text of segs. A comment's position is taken from the

@@ -1,7 +1,6 @@
 package okf
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -339,62 +338,6 @@ func BenchmarkBody(b *testing.B) {
 	})
 }
 
-// TestMaskCodeSpans compares maskCodeSpans with the rule read straight from the spec (from each
-// opening run, search the rest of the text for a run of the same length) on random texts of
-// backtick runs, letters and newlines.
-func TestMaskCodeSpans(t *testing.T) {
-	naive := func(s []byte) []byte {
-		m := append([]byte(nil), s...)
-		for i := 0; i < len(s); {
-			if s[i] != '`' {
-				i++
-				continue
-			}
-			j := i
-			for j < len(s) && s[j] == '`' {
-				j++
-			}
-			end := -1
-			for k := j; k < len(s); {
-				if s[k] != '`' {
-					k++
-					continue
-				}
-				r := k
-				for r < len(s) && s[r] == '`' {
-					r++
-				}
-				if r-k == j-i {
-					end = r
-					break
-				}
-				k = r
-			}
-			if end < 0 {
-				i = j
-				continue
-			}
-			for k := i; k < end; k++ {
-				if m[k] != '\n' {
-					m[k] = 0
-				}
-			}
-			i = end
-		}
-		return m
-	}
-	rnd := xorshift(3)
-	for range 20000 {
-		var b []byte
-		for j := rnd(12); j > 0; j-- {
-			b = append(b, []string{"`", "``", "```", "a", "b c", "\n", "["}[rnd(7)]...)
-		}
-		if got, want := maskCodeSpans(b), naive(b); !bytes.Equal(got, want) {
-			t.Fatalf("%q: masked %q, want %q", b, got, want)
-		}
-	}
-}
-
 // TestBodyFastCoverage reports, for the bundles named by OKF_BODYFAST_COVERAGE (folders separated
 // by ':'), the share of bodies and of bytes the fast path refuses and the first reason each is
 // refused for (the block it was met in beside it), so that the subset can grow where real bundles
@@ -473,8 +416,7 @@ func measureCoverage(t *testing.T, dir string) coverage {
 		p := &bodyParser{path: "c.md", src: src[sp.BodyOffset:], offset: sp.BodyOffset, lines: newLineIndex(src)}
 		var ok bool
 		if filepath.Base(path) == "index.md" {
-			var ix fastIndex
-			_, ok = p.fastRead(&ix)
+			_, _, ok = p.fastRead(true)
 			checkIndex(t, body)
 		} else {
 			_, ok = p.fastBody()

@@ -22,7 +22,8 @@
 // package.
 //
 // The YAML fast path, how a frontmatter is read into the yaml.v3 tree the model is built from, is
-// okf/internal/fastyaml. This package imports no other package of the module but that and the
-// leaves under internal/ (escaping, did-you-mean, sizes, diffs), which import nothing of okf's;
-// internal/arch keeps it so.
+// okf/internal/fastyaml; the Markdown fast path, how most bodies are read into a Body without
+// goldmark, is okf/internal/fastmd. This package imports no other package of the module but those
+// two, which import none, and the leaves under internal/ (escaping, did-you-mean, sizes, diffs),
+// which import nothing of okf's; internal/arch keeps it so.
 package okf

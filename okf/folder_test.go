@@ -69,7 +69,7 @@ func TestIndexBodyFromOneParse(t *testing.T) {
 	for p, src := range texts {
 		sp := SplitFrontmatter(src)
 		li := newLineIndex(src)
-		got := parseIndex(p, src, sp.BodyOffset, li).Body
+		got := parseIndex(p, src, sp.BodyOffset, li, nil).Body
 		want := parseBody(p, src, sp.BodyOffset, newLineIndex(src))
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: index body %+v, parseBody %+v", p, got, want)

@@ -19,10 +19,9 @@ func indexesOf(body string) (fast, tree *Index, ok bool) {
 	li := newLineIndex(file)
 	p := &bodyParser{path: "d/index.md", src: file[len(prefix):], offset: len(prefix), lines: li}
 	tree = p.treeIndex()
-	var ix fastIndex
-	b, ok := p.fastRead(&ix)
+	b, sections, ok := p.fastRead(true)
 	if ok {
-		fast = &Index{Path: "d/index.md", Sections: clip(ix.sections), Body: b}
+		fast = &Index{Path: "d/index.md", Sections: sections, Body: b}
 	}
 	return fast, tree, ok
 }
@@ -235,7 +234,7 @@ func BenchmarkIndex(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			parseIndex("index.md", src, 0, li)
+			parseIndex("index.md", src, 0, li, nil)
 		}
 	})
 	b.Run("goldmark", func(b *testing.B) {

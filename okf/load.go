@@ -641,7 +641,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 	}
 	switch j.kind {
 	case indexFile:
-		x := parseIndex(j.path, src, bodyOffset, li)
+		x := parseIndex(j.path, src, bodyOffset, li, s.bodyScratch())
 		x.Frontmatter = fm
 		diags = append(diags, indexDiagnostics(x, sp)...)
 		return result{index: x, diags: diags}

@@ -219,6 +219,3 @@ func ResolveLink(files FileSet, from, target string) Resolution {
 	r.Exists, r.IsDir = files.Stat(resolved)
 	return r
 }
-
-// isLetter reports an ASCII letter.
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

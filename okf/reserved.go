@@ -139,12 +139,12 @@ func logHeadingMessage(heading string) string {
 }
 
 // parseIndex reads the sections and entries of an index and its Body: by the Markdown fast path
-// (bodyfast.go) when the body is in its subset, else from goldmark's tree.
-func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex) *Index {
-	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li}
-	var ix fastIndex
-	if b, ok := p.fastRead(&ix); ok {
-		return &Index{Path: path, Sections: clip(ix.sections), Body: b}
+// (okf/internal/fastmd; in bs, the loader worker's scratch, when not nil) when the body is in its
+// subset, else from goldmark's tree.
+func parseIndex(path string, file []byte, bodyOffset int, li *lineIndex, bs *bodyScratch) *Index {
+	p := &bodyParser{path: path, src: file[bodyOffset:], offset: bodyOffset, lines: li, scratch: bs}
+	if b, sections, ok := p.fastRead(true); ok {
+		return &Index{Path: path, Sections: sections, Body: b}
 	}
 	return p.treeIndex()
 }

@@ -27,14 +27,15 @@ var leaves = map[string]bool{
 }
 
 // mayImport says which top-level packages (rooms) each room may import besides itself and the
-// leaves: okf/ (the model, its parsers under okf/internal/ and the one door) nothing else; lint,
-// trust, attest and generate import okf/ (and the leaf data package schemas/) but not each other;
-// migrate imports okf/ only (its edits are okf's, shared with lint --fix); serve/ (the MCP server)
-// builds on okf/ and trust/, and skill/ (a bundle made an Agent Skill, whose files serve/ serves
-// from the same code); lsp/ (the language server) builds on okf/ and lint/ (its findings and fixes
-// are lint's, computed the same way); skill/ imports okf/ only; schemas/ is a leaf over okf/. A room
-// not listed (cmd/, internal/'s tools and tests) may import any; only cmd/okf ties the commands
-// together, and only it may import serve/ and lsp/.
+// leaves: okf/ (the model, its parsers under okf/internal/ and the one door) nothing else, and
+// those parsers not even okf/ (okfParsers); lint, trust, attest and generate import okf/ (and the
+// leaf data package schemas/) but not each other; migrate imports okf/ only (its edits are okf's,
+// shared with lint --fix); serve/ (the MCP server) builds on okf/ and trust/, and skill/ (a bundle
+// made an Agent Skill, whose files serve/ serves from the same code); lsp/ (the language server)
+// builds on okf/ and lint/ (its findings and fixes are lint's, computed the same way); skill/
+// imports okf/ only; schemas/ is a leaf over okf/. A room not listed (cmd/, internal/'s tools and
+// tests) may import any; only cmd/okf ties the commands together, and only it may import serve/
+// and lsp/.
 var mayImport = map[string][]string{
 	"okf":      nil,
 	"lint":     {"okf", "schemas"},
@@ -48,7 +49,18 @@ var mayImport = map[string][]string{
 	"schemas":  {"okf"},
 }
 
-// TestImportGraph keeps the layering of leaves and mayImport, reading `go list -json ./...`.
+// okfParsers are okf/'s own parsers under okf/internal/: the YAML fast path (how a frontmatter
+// becomes the yaml.v3 tree) and the Markdown fast path (how a body becomes the lists of okf's Body,
+// in types of its own that mirror the model's). okf/ imports them; they import no package of the
+// module, not even okf/ (whose model they fill through their own types) nor a leaf, so that each
+// can be read, tested and fuzzed on its own.
+var okfParsers = map[string]bool{
+	"okf/internal/fastyaml": true,
+	"okf/internal/fastmd":   true,
+}
+
+// TestImportGraph keeps the layering of leaves, okfParsers and mayImport, reading
+// `go list -json ./...`.
 func TestImportGraph(t *testing.T) {
 	// -e: a package that does not build (an import cycle a new import made) is reported in its
 	// Error, not by go list failing, which would otherwise turn every check here off.
@@ -91,6 +103,10 @@ func TestImportGraph(t *testing.T) {
 			if depTop == "serve" && rel == "cmd/okf" {
 				cmdServes = true
 			}
+			if okfParsers[rel] {
+				t.Errorf("%s imports %s: okf's parsers under okf/internal/ import nothing of the module", rel, dep)
+				continue
+			}
 			if leaves[rel] {
 				if !leaves[dep] {
 					t.Errorf("%s imports %s: a leaf under internal/ imports only other leaves", rel, dep)
@@ -117,6 +133,11 @@ func TestImportGraph(t *testing.T) {
 	for leaf := range leaves {
 		if !found[leaf] {
 			t.Errorf("leaf %s is not a package of the module: keep leaves up to date", leaf)
+		}
+	}
+	for parser := range okfParsers {
+		if !found[parser] {
+			t.Errorf("okf parser %s is not a package of the module: keep okfParsers up to date", parser)
 		}
 	}
 	if !cmdServes {

@@ -1,19 +1,15 @@
-package okf
-
-import (
-	"bytes"
-	"strings"
-
-	"github.com/yuin/goldmark/util"
-)
-
-// The Markdown fast path. Most bodies are headings, paragraphs of prose with links, lists (nested
-// or not), quotes and code: for those, fastBody builds the Body line by line, several times faster
-// than goldmark's parse and tree walk, and identical to it. Anything it does not read exactly (see
-// mdLine, mayDefine, inline and plainText) makes it answer "not mine", with a reason (refuse;
-// TestBodyFastCoverage reports a bundle's), and parsedBody parses the whole body with goldmark
-// instead. FuzzBodyFast, TestBodyFastRandom and TestBodyFastCorpus check it against goldmark:
-// whatever it takes, it must read exactly as the tree walk does.
+// Package fastmd is okf's Markdown fast path: it reads the bodies real bundles write (headings,
+// paragraphs of prose with links, lists, quotes, code, HTML comment blocks) line by line into the
+// lists okf's Body is made of, several times faster than goldmark's parse and tree walk, and
+// identical to it. It is how okf reads a body, not part of the model: its types (Link, Heading,
+// CodeBlock, Citation, Comment, IndexSection, IndexEntry) mirror okf's field for field, but for
+// positions, which are a line and a column here and okf adds the file's path
+// (okf's TestFastmdMirrors keeps the two in step). It imports no package of the module.
+//
+// Anything it does not read exactly (see mdLine, mayDefine, inline and plainText) makes Read answer
+// "not mine", with a reason (okf's TestBodyFastCoverage reports a bundle's), and okf parses the
+// whole body with goldmark instead. okf's FuzzBodyFast, TestBodyFastRandom and TestBodyFastCorpus
+// check it against goldmark: whatever it takes, it must read exactly as the tree walk does.
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
 //   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no tab in a line's indentation; no `<` (HTML
@@ -60,6 +56,219 @@ import (
 //     first reference, as goldmark's footnote transformer does (see footnoteLinks).
 //
 // Fenced code opened at column 0 with ``` or ~~~ is taken whatever it holds.
+package fastmd
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark/util"
+)
+
+// Pos is a position in the file: its line and rune column, as okf's Position has them (okf adds
+// the path).
+type Pos struct {
+	Line, Col int32
+}
+
+// Lines gives the line and rune column of a byte offset of the file (okf's line index of the
+// whole file, which the body is part of).
+type Lines interface {
+	LineCol(off int) (line, col int32)
+}
+
+// Link mirrors okf.Link.
+type Link struct {
+	Target string
+	Text   string
+	Image  bool
+	Pos    Pos
+}
+
+// Heading mirrors okf.Heading.
+type Heading struct {
+	Level int
+	Text  string
+	Pos   Pos
+}
+
+// CodeBlock mirrors okf.CodeBlock.
+type CodeBlock struct {
+	Fenced       bool
+	Info         string
+	Content      string
+	Section      string
+	SectionLevel int
+	Sections     []string
+	Pos          Pos
+}
+
+// Citation mirrors okf.Citation. Read leaves Target empty where the item has no link or autolink:
+// okf then takes the text when it is a bare URL, as it does for goldmark's items (one IsURL).
+type Citation struct {
+	Text   string
+	Target string
+	Pos    Pos
+}
+
+// Comment mirrors okf.Comment.
+type Comment struct {
+	Text    string
+	Pos     Pos
+	EndLine int
+}
+
+// IndexSection mirrors okf.IndexSection.
+type IndexSection struct {
+	Heading string
+	Level   int
+	Pos     Pos
+	Entries []IndexEntry
+}
+
+// IndexEntry mirrors okf.IndexEntry.
+type IndexEntry struct {
+	Title       string
+	Target      string
+	Description string
+	Pos         Pos
+}
+
+// Result is what Read makes of a body: the lists of okf's Body the fast path fills (the footnote
+// references and definitions are okf's own scan, shared with goldmark's reading, which needs
+// CodeRanges) and, for an index, its sections. Its lists are the scratch's: they hold until the
+// scratch's Done, so okf copies them out (each once, at its length) before it calls that.
+type Result struct {
+	Links      []Link
+	Headings   []Heading
+	CodeBlocks []CodeBlock
+	Citations  []Citation
+	Comments   []Comment
+	// Blank is true when the body holds nothing but whitespace.
+	Blank bool
+	// CodeRanges are the body offsets [start, end) of the code blocks, for the footnote scan.
+	CodeRanges [][2]int
+	// Sections are an index's sections (Read with index true).
+	Sections []IndexSection
+}
+
+// CommentExpr is the expression of an HTML comment okf's goldmark reading uses too, so that both
+// readings find the same comments.
+const CommentExpr = `(?s)<!--(.*?)-->`
+
+var commentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(CommentExpr) })
+
+// Read reads the body src, which starts at byte offset offset of the file lines indexes, into s's
+// Result, or answers ok false, with the reason (why) and the block it was met in (whyIn, maybe
+// empty), when the body is outside the subset: okf reads it with goldmark then. With index, it
+// also reads the sections and entries of an index. The Result is s's until s.Done.
+func Read(src []byte, offset int, lines Lines, s *Scratch, index bool) (r *Result, why, whyIn string, ok bool) {
+	p := &parser{src: src, offset: offset, lines: lines, scratch: s}
+	r, ok = p.fastRead(index)
+	return r, p.why, p.whyIn, ok
+}
+
+// parser reads one body.
+type parser struct {
+	src     []byte // the body
+	offset  int    // of the body in the file
+	lines   Lines
+	scratch *Scratch
+	// why and whyIn say why the fast path refused the body and in what block (see refuse).
+	why, whyIn string
+}
+
+func (p *parser) pos(off int) Pos {
+	l, c := p.lines.LineCol(off + p.offset)
+	return Pos{Line: l, Col: c}
+}
+
+// Scratch is the memory the fast path reuses from body to body (one a loader worker): the lists it
+// builds grow here, and okf copies out only their final contents, at exactly their length, instead
+// of each body growing its own by doubling. Lists that grew past maxScratchItems are not kept.
+type Scratch struct {
+	res         Result
+	links       []Link
+	headings    []Heading
+	code        []CodeBlock
+	citations   []Citation
+	comments    []Comment
+	sections    []Heading // the chain of enclosing headings
+	codeRanges  [][2]int
+	isections   []IndexSection
+	entries     []IndexEntry // the entries of every section of an index, back to back
+	ix          fastIndex
+	text, ltext []byte
+}
+
+const maxScratchItems = 1 << 12
+
+// start hands f the scratch lists, empty, and with index the scratch's index.
+func (s *Scratch) start(f *fastState, index bool) {
+	s.res = Result{
+		Links: s.links[:0], Headings: s.headings[:0], CodeBlocks: s.code[:0],
+		Citations: s.citations[:0], Comments: s.comments[:0],
+	}
+	f.b = &s.res
+	f.sections, f.codeRanges, f.text, f.ltext = s.sections[:0], s.codeRanges[:0], s.text[:0], s.ltext[:0]
+	if index {
+		s.ix = fastIndex{sections: s.isections[:0], entries: s.entries[:0]}
+		f.ix = &s.ix
+	}
+}
+
+// end takes back the working lists of f, which the Result does not hold.
+func (s *Scratch) end(f *fastState) {
+	s.sections, s.text, s.ltext = keptScratch(f.sections), keptScratch(f.text), keptScratch(f.ltext)
+	f.sections, f.text, f.ltext = nil, nil, nil
+}
+
+// Done takes back the lists of the Result, which the caller has copied out of it: they are
+// emptied (no string of the last body stays reachable from the scratch) and kept for the next body.
+func (s *Scratch) Done() {
+	r := &s.res
+	s.links, s.headings, s.code = keptScratch(r.Links), keptScratch(r.Headings), keptScratch(r.CodeBlocks)
+	s.citations, s.comments, s.codeRanges = keptScratch(r.Citations), keptScratch(r.Comments), keptScratch(r.CodeRanges)
+	if r.Sections != nil || s.ix.entries != nil { // an index was read
+		s.isections, s.entries = keptScratch(r.Sections), keptScratch(s.ix.entries)
+	}
+	s.res, s.ix = Result{}, fastIndex{}
+}
+
+// discard clears the whole of the scratch's lists, their spare capacity too, where a body the
+// fast path refused appended what it found before refusing: none of it stays reachable.
+func (s *Scratch) discard() {
+	clear(s.links[:cap(s.links)])
+	clear(s.headings[:cap(s.headings)])
+	clear(s.code[:cap(s.code)])
+	clear(s.citations[:cap(s.citations)])
+	clear(s.comments[:cap(s.comments)])
+	clear(s.sections[:cap(s.sections)])
+	clear(s.codeRanges[:cap(s.codeRanges)])
+	clear(s.isections[:cap(s.isections)])
+	clear(s.entries[:cap(s.entries)])
+	s.res, s.ix = Result{}, fastIndex{}
+}
+
+// keptScratch is l emptied, or nil when it grew too large to keep.
+func keptScratch[T any](l []T) []T {
+	if cap(l) > maxScratchItems {
+		return nil
+	}
+	clear(l) // no string the last body made stays reachable from the scratch
+	return l[:0]
+}
+
+// nextLine returns the line at off, without its newline, and the offset of the next.
+func nextLine(src []byte, off int) (line []byte, next int) {
+	i := bytes.IndexByte(src[off:], '\n')
+	if i < 0 {
+		return src[off:], len(src)
+	}
+	return src[off : off+i], off + i + 1
+}
 
 // fast line kinds
 const (
@@ -216,6 +425,10 @@ func labelByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
+// ThematicBreak reports whether a line of the characters of thematic breaks and setext underlines
+// is a thematic break (okf's taming of a body reads breaks so too).
+func ThematicBreak(line []byte) bool { return thematicBreak(line) }
+
 // thematicBreak reports whether a line of breakLike characters is a thematic break: three or more
 // of one of '-', '*', '_' and nothing else but spaces and tabs.
 func thematicBreak(line []byte) bool {
@@ -253,14 +466,14 @@ func breakLike(line []byte) bool {
 // refuse answers "not mine" for the body, saying why (for TestBodyFastCoverage, which reports the
 // reasons of a bundle's fallbacks): the first reason given is kept, and where it was met (a
 // paragraph, a heading) beside it. It costs nothing on a body the fast path takes.
-func (p *bodyParser) refuse(why string) (*Body, bool) {
+func (p *parser) refuse(why string) (*Result, bool) {
 	p.no(why)
 	return nil, false
 }
 
 // no records why the fast path refuses the body and returns false: the first reason, then the
 // block it was met in.
-func (p *bodyParser) no(why string) bool {
+func (p *parser) no(why string) bool {
 	if p.why == "" {
 		p.why = why
 	} else if p.whyIn == "" {
@@ -342,33 +555,30 @@ func noReason(line []byte) string {
 	return "a line outside the subset"
 }
 
-// fastBody returns the Body of p.src, or ok false when the body is outside the subset.
-func (p *bodyParser) fastBody() (*Body, bool) { return p.fastRead(nil) }
-
-// fastRead is fastBody; with ix, it also reads the sections and entries of an index (see
-// fastIndex).
-func (p *bodyParser) fastRead(ix *fastIndex) (*Body, bool) {
-	b, ok := p.fastScan(ix)
-	if !ok && p.scratch != nil {
+// fastRead returns the Result of p.src, or ok false when the body is outside the subset; with
+// index, it also reads the sections and entries of an index (see fastIndex).
+func (p *parser) fastRead(index bool) (*Result, bool) {
+	r, ok := p.fastScan(index)
+	if !ok {
 		p.scratch.discard()
 	}
-	return b, ok
+	return r, ok
 }
 
 // fastScan is fastRead but for what a refused body leaves in the scratch.
-func (p *bodyParser) fastScan(ix *fastIndex) (*Body, bool) {
+func (p *parser) fastScan(index bool) (*Result, bool) {
 	src := p.src
 	for _, c := range []byte{'\r', 0, 1, '\v', '\f'} {
 		if bytes.IndexByte(src, c) >= 0 {
 			return p.refuse("a control byte")
 		}
 	}
-	f := fastState{p: p, b: &Body{Blank: len(bytes.TrimSpace(src)) == 0}, ix: ix}
-	if p.scratch != nil {
-		// A refused body leaves what it appended in the spare capacity of the scratch's lists:
-		// fastRead clears it (discard).
-		p.scratch.start(&f)
-	}
+	f := fastState{p: p}
+	// A refused body leaves what it appended in the spare capacity of the scratch's lists:
+	// fastRead clears it (discard).
+	p.scratch.start(&f, index)
+	f.b.Blank = len(bytes.TrimSpace(src)) == 0
+	ix := f.ix
 	prev := fkBlank
 	paraStart := -1 // offset of the open paragraph, -1 when none
 	var cols []int  // the content columns of the open list items, outermost first
@@ -577,22 +787,20 @@ func (p *bodyParser) fastScan(ix *fastIndex) (*Body, bool) {
 	if paraStart >= 0 && !f.inline(paraStart, len(src), false) {
 		return p.refuse("a paragraph")
 	}
+	b := f.b
 	if ix != nil {
 		ix.flush()
+		b.Sections = ix.sections
 	}
-	b := f.b
 	f.footnoteLinks()
-	p.footnotes(b, f.codeRanges)
-	if p.scratch != nil {
-		p.scratch.finish(&f)
-	}
-	b.clipAll()
+	b.CodeRanges = f.codeRanges
+	p.scratch.end(&f)
 	return b, true
 }
 
 type fastState struct {
-	p           *bodyParser
-	b           *Body
+	p           *parser
+	b           *Result
 	sections    []Heading
 	codeRanges  [][2]int
 	inCitations int
@@ -675,7 +883,7 @@ func (f *fastState) heading(off int, line []byte) bool {
 	f.sections = append(f.sections, h)
 	if f.ix != nil {
 		f.ix.flush()
-		f.ix.cur = IndexSection{Heading: h.Text, Level: n, Pos: h.Pos}
+		f.ix.cur, f.ix.curStart = IndexSection{Heading: h.Text, Level: n, Pos: h.Pos}, len(f.ix.entries)
 	}
 	if f.inCitations > 0 && n <= f.inCitations {
 		f.inCitations = 0
@@ -705,10 +913,14 @@ func (f *fastState) item(off int, line []byte) bool {
 type fastIndex struct {
 	sections []IndexSection
 	cur      IndexSection
+	// entries are the entries of every section, back to back; those of cur start at curStart.
+	entries  []IndexEntry
+	curStart int
 }
 
 func (ix *fastIndex) flush() {
-	if ix.cur.Heading != "" || len(ix.cur.Entries) > 0 {
+	if ix.cur.Heading != "" || len(ix.entries) > ix.curStart {
+		ix.cur.Entries = ix.entries[ix.curStart:len(ix.entries):len(ix.entries)]
 		ix.sections = append(ix.sections, ix.cur)
 	}
 }
@@ -754,7 +966,7 @@ func (ix *fastIndex) entry(f *fastState, off int, text []byte, first int) bool {
 	d = append(d, rest[piece:]...)
 	l := f.b.Links[first]
 	desc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(string(d)), "-–—:"))
-	ix.cur.Entries = append(ix.cur.Entries, IndexEntry{Title: l.Text, Target: l.Target, Description: desc, Pos: f.p.pos(off)})
+	ix.entries = append(ix.entries, IndexEntry{Title: l.Text, Target: l.Target, Description: desc, Pos: f.p.pos(off)})
 	return true
 }
 
@@ -788,9 +1000,7 @@ func (f *fastState) citedItem(off int, line []byte, c0 int) bool {
 		text := line[c0+auto:]
 		c.Target = string(text[1:bytes.IndexByte(text, '>')])
 	}
-	if c.Target == "" && IsURL(c.Text) && !strings.ContainsAny(c.Text, " \t") {
-		c.Target = c.Text
-	}
+	// (a text that is a bare URL is the target: okf reads that, see Citation)
 	f.b.Citations = append(f.b.Citations, c)
 	return true
 }
@@ -1087,7 +1297,7 @@ func (f *fastState) htmlComment(off int) int {
 		}
 	}
 	s := string(src[start:end])
-	for _, m := range commentRE.get().FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range commentRE().FindAllStringSubmatchIndex(s, -1) {
 		f.b.Comments = append(f.b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: f.p.pos(start + m[0]), EndLine: int(f.p.pos(start + m[1] - 1).Line)})
 	}
 	return off
@@ -1472,7 +1682,7 @@ func plainText(line, masked []byte, from, to int, w *[]byte) bool {
 	return true
 }
 
-func alnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // asciiPunct reports whether c is ASCII punctuation, which a backslash escapes (§2.4).
 func asciiPunct(c byte) bool {
