@@ -92,7 +92,7 @@ func isDigitIn(c byte, base int) bool {
 }
 
 // isASCIIAlnum: entity names are ASCII letters and digits.
-func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || isLetter(c) }
+func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var (
 	destEscaper = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
