@@ -29,9 +29,10 @@ type Rule struct {
 	// Scope says what of the bundle Check reads, and so when the engine runs it (see Scope). The
 	// zero value, ScopeModel, is the safe one for a rule that declares nothing.
 	Scope Scope
-	// reads are the facts of the concepts a ScopeBundle rule reads (Pass.facts); the engine keeps
-	// of each concept only the facts some rule of the run reads (TestBundleRulesDeclareTheirFacts).
-	reads factSet
+	// reads are the facts of the concepts a ScopeBundle rule reads (fact.all, facts.go): a run
+	// computes of each concept only the facts some rule of the run reads, and a rule reading one it
+	// does not list fails.
+	reads []factRef
 	// Fix is the rule's mechanical repair of its findings (okf lint --fix), or nil.
 	Fix *Fixer
 	// Check runs the rule over the bundle (for a ScopeConcept rule, over a view holding one concept)
@@ -107,7 +108,7 @@ type Pass struct {
 	links   *linkTable   // the concepts' body links, resolved once for all rules (nil: resolve per call)
 	scratch *ruleScratch // buffers a rule reuses (nil: a pass made outside Run and Stream)
 	// factTable holds the concepts' facts the rules that look across files read (nil: a pass
-	// made outside Run and Stream builds it on first use).
+	// made outside Run and Stream computes each from the model on first use).
 	factTable *factsTable
 	fallback  *schemaFallback // the schema check's compiled schemas (nil: compiled on first use)
 }
