@@ -84,7 +84,7 @@ func (pl *plan) run(b *okf.Bundle) []okf.Diagnostic {
 				}
 				pl.runPerConcept(&st, b.Alone(cs[i]), cs[i], pl.opts.Schemas, &fallback, failed)
 				for k, col := range facts.cols { // each worker its own rows
-					col.put(i, st.cells[k], nil)
+					col.put(i, st.cells[k])
 				}
 				if out := st.fc.out; len(out) > 0 {
 					found[i] = append([]okf.Diagnostic(nil), out...)

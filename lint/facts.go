@@ -104,38 +104,57 @@ func (c *factCell[T]) fill(in *factInput) {
 	}
 }
 
-// column holds one fact of every concept, by row.
+// column holds one fact of every concept: by concept index (vals), or, while a Stream loads, in
+// the order the concepts came (pushed, then gathered by concept index).
 type column interface {
-	// put sets row's value (the row after the last one grows the column) to c's, its strings made
-	// paths' (nil: as they are).
-	put(row int, c cell, paths pathInterner)
-	// reorder returns a column of len(rows) rows, row i holding this column's row rows[i] (the zero
-	// value when rows[i] < 0).
-	reorder(rows []int32) column
+	// put sets row i to c's value.
+	put(i int, c cell)
+	// push adds c's value after the rows pushed before, its strings made paths'.
+	push(c cell, paths pathInterner)
+	// gather returns a column of n rows by concept index: pushed row r is row dest[r] (left out
+	// when dest[r] < 0); the rows no pushed row fills are zero.
+	gather(dest []int32, n int) column
 }
 
 type factColumn[T any] struct {
 	f    *fact[T]
 	vals []T
+	// pushed are a Stream's rows in chunks, each twice as long as the one before up to
+	// maxChunkRows: appending to one slice would copy every row each time it grows (~1.5 KB more
+	// allocated a concept for all the facts), and a full chunk stays where it is.
+	pushed [][]T
 }
 
-func (c *factColumn[T]) put(row int, x cell, paths pathInterner) {
-	v := x.(*factCell[T]).v
+const firstChunkRows, maxChunkRows = 64, 8192
+
+func (c *factColumn[T]) put(i int, x cell) { c.vals[i] = x.(*factCell[T]).v }
+
+func (c *factColumn[T]) push(x cell, paths pathInterner) {
+	last := len(c.pushed) - 1
+	if last < 0 || len(c.pushed[last]) == cap(c.pushed[last]) {
+		n := firstChunkRows
+		if last >= 0 {
+			n = min(2*cap(c.pushed[last]), maxChunkRows)
+		}
+		c.pushed = append(c.pushed, make([]T, 0, n))
+		last++
+	}
+	ch := append(c.pushed[last], x.(*factCell[T]).v)
+	c.pushed[last] = ch
 	if paths != nil && c.f.share != nil {
-		c.f.share(&v, paths)
-	}
-	if row == len(c.vals) {
-		c.vals = append(c.vals, v)
-	} else {
-		c.vals[row] = v
+		c.f.share(&ch[len(ch)-1], paths) // in place: a copy's address would escape, a value a row
 	}
 }
 
-func (c *factColumn[T]) reorder(rows []int32) column {
-	out := make([]T, len(rows))
-	for i, r := range rows {
-		if r >= 0 {
-			out[i] = c.vals[r]
+func (c *factColumn[T]) gather(dest []int32, n int) column {
+	out := make([]T, n)
+	r := 0
+	for _, ch := range c.pushed {
+		for _, v := range ch {
+			if d := dest[r]; d >= 0 {
+				out[d] = v
+			}
+			r++
 		}
 	}
 	return &factColumn[T]{f: c.f, vals: out}
@@ -192,7 +211,7 @@ func computeColumn(b *okf.Bundle, links *linkTable, f factRef) column {
 	p := &Pass{Bundle: b, links: links}
 	for i, c := range b.Concepts {
 		x.fill(&factInput{b: b, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: i})
-		col.put(i, x, nil)
+		col.put(i, x)
 	}
 	return col
 }

@@ -95,7 +95,11 @@ func streamColumn[T any](t *testing.T, s *Stream, f *fact[T]) []T {
 	t.Helper()
 	for k, g := range s.facts.facts {
 		if g == f {
-			return s.facts.cols[k].(*factColumn[T]).vals
+			var rows []T
+			for _, ch := range s.facts.cols[k].(*factColumn[T]).pushed {
+				rows = append(rows, ch...)
+			}
+			return rows
 		}
 	}
 	t.Fatalf("the stream does not keep the fact %q", f.name)

@@ -57,7 +57,7 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 		}
 		next[c] = f
 		for k, col := range facts.cols {
-			col.put(i, f.cells[k], nil)
+			col.put(i, f.cells[k])
 		}
 		if len(f.ds) > 0 {
 			// finish consumes what it is given: the cache keeps its own.

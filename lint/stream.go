@@ -73,10 +73,9 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		}
 	}
 	s.mu.Lock()
-	row := len(s.rows)
-	s.rows[c] = row
+	s.rows[c] = len(s.rows)
 	for k, col := range s.facts.cols {
-		col.put(row, st.cells[k], s.paths)
+		col.push(st.cells[k], s.paths)
 	}
 	if ds != nil {
 		s.found = append(s.found, ds)
@@ -116,10 +115,11 @@ func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept,
 	if st.cells == nil {
 		st.cells = pl.newCells()
 	}
-	in := factInput{b: one, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: 0}
+	st.in = factInput{b: one, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: 0}
 	for _, x := range st.cells {
-		x.fill(&in)
+		x.fill(&st.in)
 	}
+	st.in = factInput{}
 	*p = Pass{}
 	st.links = linkTable{}
 }
@@ -133,6 +133,7 @@ type conceptState struct {
 	links   linkTable
 	scratch ruleScratch
 	cells   []cell
+	in      factInput // what the cells are computed from (here: one made per concept escapes)
 }
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
@@ -144,22 +145,23 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 		// without OnConcept, whose model is whole): both steps run now, as in Run.
 		return s.pl.run(b)
 	}
-	// The rows by concept index; each column is laid out again in that order (exactly as long: the
-	// rows were appended).
-	order := make([]int32, len(b.Concepts))
+	// Each column is laid out again by concept index.
+	dest := make([]int32, len(rows))
+	for r := range dest {
+		dest[r] = -1 // a concept of another bundle: left out
+	}
 	var unseen []int
 	for i, c := range b.Concepts {
-		r, ok := rows[c]
-		if !ok {
-			r = -1
+		if r, ok := rows[c]; ok {
+			dest[r] = int32(i)
+		} else {
 			unseen = append(unseen, i)
 		}
-		order[i] = int32(r)
 	}
 	rows = nil
 	facts := &factsTable{facts: seen.facts, cols: seen.cols, every: s.pl.every}
 	for k, col := range facts.cols {
-		facts.cols[k] = col.reorder(order)
+		facts.cols[k] = col.gather(dest, len(b.Concepts))
 	}
 	if unseen != nil {
 		// Not seen by OnConcept: not a concept of the bundle it was given, which b must be (its
@@ -171,7 +173,7 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 			in := factInput{b: b, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: i}
 			for k, x := range cells {
 				x.fill(&in)
-				facts.cols[k].put(i, x, nil)
+				facts.cols[k].put(i, x)
 			}
 		}
 	}
