@@ -9,9 +9,10 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope
-// and fix are data that the engine, --list-rules, --explain, --fix, SARIF and the docs/lint.md table
-// all read from one place. A rule of okf's is its file plus one line in the registry (registry.go).
+// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope,
+// the facts it reads and its fix are data that the engine, --list-rules, --explain, --fix, SARIF and
+// the docs/lint.md table all read from one place. A rule of okf's is its file (with the facts no
+// other rule reads: facts.go) plus one line in the registry (registry.go).
 type Rule struct {
 	// Code is stable and never reused for another meaning ("OKF001").
 	Code string

@@ -133,12 +133,12 @@ type conceptState struct {
 	links   linkTable
 	scratch ruleScratch
 	cells   []cell
-	in      factInput // what the cells are computed from (here: one made per concept escapes)
+	in      factInput // what the cells are computed from (kept here: one made per concept escapes to the heap)
 }
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
-	found, seen, rows := s.found, s.facts, s.rows
+	found, facts, rows := s.found, s.facts, s.rows
 	s.found, s.facts, s.rows, s.paths = nil, nil, nil, nil
 	if s.pl.whole || len(rows) == 0 {
 		// Nothing was done while loading (a rule that reads the whole model, or a bundle loaded
@@ -159,8 +159,7 @@ func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
 		}
 	}
 	rows = nil
-	facts := &factsTable{facts: seen.facts, cols: seen.cols, every: s.pl.every}
-	for k, col := range facts.cols {
+	for k, col := range facts.cols { // the pushed rows of each left to the collector once gathered
 		facts.cols[k] = col.gather(dest, len(b.Concepts))
 	}
 	if unseen != nil {
