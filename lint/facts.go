@@ -13,11 +13,11 @@ import (
 // concepts' model, which a Stream drops once each concept's own rules are done (a few hundred bytes
 // kept per concept, not the ~4 KB of the model). A fact is a value, as a go/analysis analyzer's
 // result is: its name, its doc and how it is computed from one concept (fact.of), declared in the
-// file of the rule that reads it (here, the few several rules read). A rule lists the facts it reads
-// (Rule.reads); a run computes, for each concept, the facts its rules read and no other (plan.facts),
-// in the per-concept step (engine.go), and keeps each in a column, a slice by concept index
-// (factsTable): a fact no rule of the run reads costs nothing. A rule reads a column with fact.all,
-// which refuses (the rule fails, loudly) a fact the rule does not declare.
+// file of the rule that reads it (this file holds the few that several rules read). A rule lists
+// the facts it reads (Rule.reads); a run computes, for each concept, the facts its rules read and no
+// other (plan.facts), in the per-concept step (engine.go), and keeps each in a column, a slice by
+// concept index (factsTable): a fact no rule of the run reads costs nothing. A rule reads a column
+// with fact.all, which refuses (the rule fails, loudly) a fact the rule does not declare.
 //
 // A new fact is a var in the rule's file:
 //
@@ -31,7 +31,7 @@ import (
 // ones), and give it a share hook when its strings repeat across concepts (the paths a Stream
 // interns, see pathInterner).
 type fact[T any] struct {
-	// name is kebab-case, unique among the facts (TestRegistry), for messages.
+	// name is kebab-case, unique among the facts (TestFactNamesUnique), for messages.
 	name string
 	// doc says what the fact holds of a concept, and which rules read it.
 	doc string
