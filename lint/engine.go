@@ -13,8 +13,8 @@ import (
 //  1. the per-concept step (plan.runPerConcept): each ScopeConcept rule on a view holding one
 //     concept (okf.Bundle.Alone: the concept, and the bundle's file set for Stat, ResolvePath,
 //     ResolveLink and ReadFile, which refuses every .md file but the concept's own), then the
-//     facts of that concept the other rules read
-//     (conceptFacts, only those plan.reads names);
+//     facts of that concept the other rules read (only those: plan.facts, from their Rule.reads;
+//     facts.go), each into its column;
 //  2. the bundle step (plan.finish): the other rules over the bundle and those facts, then the
 //     configuration, suppressions, filters and baseline.
 //
@@ -40,7 +40,25 @@ func (pl *plan) split() {
 			pl.rest = append(pl.rest, r)
 		}
 	}
-	pl.reads = factsRead(pl.rest)
+	pl.facts = factsRead(pl.rest)
+}
+
+// newCells returns a cell for each fact of the plan, in plan.facts' order.
+func (pl *plan) newCells() []cell {
+	cells := make([]cell, len(pl.facts))
+	for k, f := range pl.facts {
+		cells[k] = f.newCell()
+	}
+	return cells
+}
+
+// newTable returns a table of the plan's facts for n concepts, every row zero.
+func (pl *plan) newTable(n int) *factsTable {
+	t := &factsTable{facts: pl.facts, cols: make([]column, len(pl.facts)), every: pl.every}
+	for k, f := range pl.facts {
+		t.cols[k] = f.newColumn(n)
+	}
+	return t
 }
 
 // run lints a bundle whose model is whole: the per-concept step on each concept, the concepts
@@ -48,7 +66,7 @@ func (pl *plan) split() {
 // as in a Stream (see failures).
 func (pl *plan) run(b *okf.Bundle) []okf.Diagnostic {
 	cs := b.Concepts
-	facts := make([]conceptFacts, len(cs))
+	facts := pl.newTable(len(cs))
 	found := make([][]okf.Diagnostic, len(cs))
 	failed := make(failures, len(pl.perConcept))
 	var fallback schemaFallback
@@ -64,7 +82,10 @@ func (pl *plan) run(b *okf.Bundle) []okf.Diagnostic {
 				if i >= len(cs) {
 					return
 				}
-				facts[i] = pl.runPerConcept(&st, b.Alone(cs[i]), cs[i], pl.opts.Schemas, &fallback, failed)
+				pl.runPerConcept(&st, b.Alone(cs[i]), cs[i], pl.opts.Schemas, &fallback, failed)
+				for k, col := range facts.cols { // each worker its own rows
+					col.put(i, st.cells[k])
+				}
 				if out := st.fc.out; len(out) > 0 {
 					found[i] = append([]okf.Diagnostic(nil), out...)
 					clear(out)

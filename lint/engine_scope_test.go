@@ -142,9 +142,10 @@ func TestScopeViolationCaught(t *testing.T) {
 }
 
 // factsViolation runs a ScopeBundle rule r alone through a Stream over the bundle fsys holds, so
-// that the run keeps only the facts r declares (Rule.reads) and every concept's model is dropped
-// before r runs, and over the bundle loaded whole with every fact kept: when the two differ, r reads
-// a fact it does not declare, or the concepts' model itself.
+// that the run computes only the facts r declares (Rule.reads), r fails reading another, and every
+// concept's model is dropped before r runs; and over the bundle loaded whole with every fact of the
+// registry and r's computed, r free to read any: when the two differ, r reads a fact it does not
+// declare, or the concepts' model itself.
 func factsViolation(t *testing.T, fsys fs.FS, r *Rule, opts Options) string {
 	t.Helper()
 	opts.Rules = []*Rule{r}
@@ -154,7 +155,7 @@ func factsViolation(t *testing.T, fsys fs.FS, r *Rule, opts Options) string {
 	}
 	declared := s.Finish(loadFS(t, fsys, opts, s.OnConcept))
 	pl := newPlan(opts)
-	pl.reads = allFacts
+	pl.facts, pl.every = factsRead(append([]*Rule{{Scope: ScopeModel}}, r)), true
 	every := pl.run(loadFS(t, fsys, opts, nil))
 	if reflect.DeepEqual(declared, every) {
 		return ""
@@ -195,21 +196,26 @@ func TestBundleRulesDeclareTheirFacts(t *testing.T) {
 }
 
 // TestFactsViolationCaught: a bundle rule reading titles without declaring them is caught, and so is
-// one reading the concepts' model itself (which a Stream has dropped by then).
+// one reading the concepts' model itself (which a Stream has dropped by then). The undeclared read
+// fails the rule, on any bundle: Run says so too.
 func TestFactsViolationCaught(t *testing.T) {
 	m := fstest.MapFS{
 		"a.md": {Data: []byte("---\ntype: Metric\ntitle: A\n---\n# A\n\nSee [b](b.md).\n")},
 		"b.md": {Data: []byte("---\ntype: Metric\ntitle: B\n---\n# B\n")},
 	}
-	undeclared := &Rule{Code: "OKF0T8", Name: "test-undeclared", Severity: okf.Info, Scope: ScopeBundle, Check: func(p *Pass) {
-		for i, f := range p.facts() {
-			p.Reportf(okf.Position{Path: p.Bundle.Concepts[i].Path, Line: 1, Col: 1}, "title %q", f.title.Text())
+	undeclared := &Rule{Code: "OKF0T8", Name: "test-undeclared", Severity: okf.Info, Scope: ScopeBundle, reads: []factRef{factPresent}, Check: func(p *Pass) {
+		for i, title := range factTitle.all(p) {
+			p.Reportf(okf.Position{Path: p.Bundle.Concepts[i].Path, Line: 1, Col: 1}, "title %q", title.Text())
 		}
 	}}
 	if factsViolation(t, m, undeclared, Options{Now: streamNow}) == "" {
 		t.Error("a bundle rule reading an undeclared fact is not caught")
 	}
-	undeclared.reads = factTitle
+	const fails = `rule OKF0T8 (test-undeclared) failed: it reads the fact "title" without declaring it (Rule.reads); this is a bug in okf, please report it`
+	if ds := Run(loadFS(t, m, Options{}, nil), Options{Now: streamNow, Rules: []*Rule{undeclared}}); len(ds) != 1 || ds[0].Message != fails {
+		t.Errorf("Run of a rule reading an undeclared fact: %v, want the one finding %q", ds, fails)
+	}
+	undeclared.reads = []factRef{factTitle}
 	if v := factsViolation(t, m, undeclared, Options{Now: streamNow}); v != "" {
 		t.Errorf("declared, still: %s", v)
 	}
@@ -227,7 +233,7 @@ func TestFactsViolationCaught(t *testing.T) {
 			}
 		},
 	} {
-		model := &Rule{Code: "OKF0T6", Name: "test-model", Severity: okf.Info, Scope: ScopeBundle, reads: allFacts, Check: check}
+		model := &Rule{Code: "OKF0T6", Name: "test-model", Severity: okf.Info, Scope: ScopeBundle, reads: factsRead(All()), Check: check}
 		if factsViolation(t, m, model, Options{Now: streamNow}) == "" {
 			t.Errorf("a bundle rule reading the concepts' %s from the model is not caught", what)
 		}

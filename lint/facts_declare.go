@@ -1,81 +1,44 @@
 package lint
 
-// factSet names fields of conceptFacts: what a ScopeBundle rule declares it reads (Rule.reads).
-// A run keeps of each concept only the facts one of its rules reads (plan.reads), so a fact a rule
-// reads without declaring it is the zero value there, and TestBundleRulesDeclareTheirFacts, which
-// runs each rule alone, finds the difference. Whether the frontmatter was read (present) and the
-// inline lint directives (the engine's suppressions) are always kept.
-type factSet uint16
+import "sort"
 
-const (
-	factTitle       factSet = 1 << iota // title
-	factDescription                     // description
-	factDeprecated                      // deprecated
-	factV02                             // v02
-	factStatus                          // status
-	factLegacy                          // legacy
-	factCitations                       // cites, citesPos
-	factEdges                           // edges
-	factReach                           // reach
-	factFragments                       // frags
-	factHeadings                        // headings
+// The declarations: which facts a run computes (plan.facts, from its rules' Rule.reads). What the
+// registry checks of a fact is factProblems (TestRegistry).
 
-	allFacts = factSet(1)<<iota - 1
-)
+// declares reports whether r lists f among the facts it reads.
+func (r *Rule) declares(f factRef) bool {
+	for _, g := range r.reads {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
 
-// factsRead is what the rules read of the concepts' facts. A rule that may read the model
-// (ScopeModel) reads them all.
-func factsRead(rules []*Rule) factSet {
-	var s factSet
+// factsRead returns the facts the rules read, each once, by name: those a ScopeBundle rule declares,
+// every fact of the registry for a rule that may read the whole model (ScopeModel), and the inline
+// lint directives, which the engine reads for the suppressions.
+func factsRead(rules []*Rule) []factRef {
+	seen := map[factRef]bool{factDirectives: true}
+	out := []factRef{factDirectives}
+	add := func(fs []factRef) {
+		for _, f := range fs {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
 	for _, r := range rules {
 		switch r.Scope {
 		case ScopeModel:
-			s |= allFacts
+			for _, x := range All() {
+				add(x.reads)
+			}
 		case ScopeBundle:
-			s |= r.reads
+			add(r.reads)
 		}
 	}
-	return s
+	sort.Slice(out, func(i, j int) bool { return out[i].factName() < out[j].factName() })
+	return out
 }
-
-// keepOnly zeroes the facts not in s.
-func (f *conceptFacts) keepOnly(s factSet) {
-	if s == allFacts {
-		return
-	}
-	if s&factTitle == 0 {
-		f.title = zeroFacts.title
-	}
-	if s&factDescription == 0 {
-		f.description = ""
-	}
-	if s&factDeprecated == 0 {
-		f.deprecated = false
-	}
-	if s&factV02 == 0 {
-		f.v02 = false
-	}
-	if s&factStatus == 0 {
-		f.status = nil
-	}
-	if s&factLegacy == 0 {
-		f.legacy = nil
-	}
-	if s&factCitations == 0 {
-		f.cites, f.citesPos = false, zeroFacts.citesPos
-	}
-	if s&factEdges == 0 {
-		f.edges = nil
-	}
-	if s&factReach == 0 {
-		f.reach = nil
-	}
-	if s&factFragments == 0 {
-		f.frags = nil
-	}
-	if s&factHeadings == 0 {
-		f.headings = headingTexts{}
-	}
-}
-
-var zeroFacts conceptFacts

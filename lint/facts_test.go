@@ -53,13 +53,14 @@ func TestFactsShareTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	var targets []string
-	var old conceptFacts
-	for c, f := range s.facts {
-		for _, e := range f.edges {
+	var old headingTexts
+	edges, headings := streamColumn(t, s, factEdges), streamColumn(t, s, factHeadings)
+	for c, row := range s.rows {
+		for _, e := range edges[row].to {
 			targets = append(targets, e.target)
 		}
 		if c.ID == "old" {
-			old = f
+			old = headings[row]
 		}
 	}
 	if len(targets) != 3 {
@@ -71,8 +72,8 @@ func TestFactsShareTargets(t *testing.T) {
 		}
 	}
 	var hs []string
-	for i := range old.headings.len() {
-		hs = append(hs, old.headings.at(i))
+	for i := range old.len() {
+		hs = append(hs, old.at(i))
 	}
 	if len(hs) != 3 || hs[0] != "One" || hs[1] != "Two" || hs[2] != "One" {
 		t.Errorf("headings %q, want One, Two, One", hs)
@@ -87,4 +88,20 @@ func TestFactsShareTargets(t *testing.T) {
 	if n != 0 { // #one-1 is the second "One", #two the "Two"
 		t.Errorf("%d link-anchor-missing findings, want none: %v", n, ds)
 	}
+}
+
+// streamColumn returns the column of f a Stream keeps while loading, by row (Stream.rows).
+func streamColumn[T any](t *testing.T, s *Stream, f *fact[T]) []T {
+	t.Helper()
+	for k, g := range s.facts.facts {
+		if g == f {
+			var rows []T
+			for _, ch := range s.facts.cols[k].(*factColumn[T]).pushed {
+				rows = append(rows, ch...)
+			}
+			return rows
+		}
+	}
+	t.Fatalf("the stream does not keep the fact %q", f.name)
+	return nil
 }

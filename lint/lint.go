@@ -73,10 +73,11 @@ type plan struct {
 	window  time.Duration
 	workers int
 
-	perConcept []*Rule // the active ScopeConcept rules: the per-concept step
-	rest       []*Rule // the other active rules: the bundle step
-	whole      bool    // an active rule reads the whole model (ScopeModel): nothing is dropped
-	reads      factSet // the facts of the concepts the rules of rest read
+	perConcept []*Rule   // the active ScopeConcept rules: the per-concept step
+	rest       []*Rule   // the other active rules: the bundle step
+	whole      bool      // an active rule reads the whole model (ScopeModel): nothing is dropped
+	facts      []factRef // the facts of the concepts the rules of rest read (and the engine's)
+	every      bool      // a rule may read a fact it does not declare (the declaration tests' runs)
 }
 
 func newPlan(opts Options) *plan {
@@ -109,24 +110,27 @@ func newPlan(opts Options) *plan {
 
 // finish is the bundle step (engine.go): it runs the rules in run over the loaded bundle, adds the
 // findings already made (earlier, by the per-concept step; given is then the concepts' facts, by
-// index; nil: built from the model), and applies the configuration, suppressions, filters and
-// baseline.
+// index; nil: each computed from the model on first use), and applies the configuration,
+// suppressions, filters and baseline.
 //
 // The result does not depend on the order of earlier: findings are sorted by position, code and
 // message, and two that tie there come from one rule on one file, whose findings keep their order
 // (the per-concept step reports each concept's findings of a rule together, in the rule's order).
-func (pl *plan) finish(b *okf.Bundle, run []*Rule, given []conceptFacts, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
+func (pl *plan) finish(b *okf.Bundle, run []*Rule, given *factsTable, earlier [][]okf.Diagnostic, nEarlier int) []okf.Diagnostic {
 	opts, cfg := pl.opts, pl.cfg
 	links := newLinkTable(b)
-	facts := &factsTable{b: b, links: links, all: given} // built on first use when not given
+	facts := given
 	directives := func(i int) []okf.Comment {
 		if c := b.Concepts[i]; c.Body != nil {
 			return c.Body.Comments
 		}
 		return nil
 	}
-	if given != nil {
-		directives = func(i int) []okf.Comment { return given[i].directives }
+	if given == nil {
+		facts = &factsTable{b: b, links: links, every: pl.every}
+	} else {
+		dirs := factDirectives.all(&Pass{factTable: given})
+		directives = func(i int) []okf.Comment { return dirs[i] }
 	}
 	supp := parseSuppressions(b, directives)
 

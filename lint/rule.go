@@ -9,9 +9,10 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope
-// and fix are data that the engine, --list-rules, --explain, --fix, SARIF and the docs/lint.md table
-// all read from one place. A rule of okf's is its file plus one line in the registry (registry.go).
+// Rule is one check. It is a value, not an interface (as in go/analysis): its identity, docs, scope,
+// the facts it reads and its fix are data that the engine, --list-rules, --explain, --fix, SARIF and
+// the docs/lint.md table all read from one place. A rule of okf's is its file (with the facts no
+// other rule reads: facts.go) plus one line in the registry (registry.go).
 type Rule struct {
 	// Code is stable and never reused for another meaning ("OKF001").
 	Code string
@@ -29,9 +30,10 @@ type Rule struct {
 	// Scope says what of the bundle Check reads, and so when the engine runs it (see Scope). The
 	// zero value, ScopeModel, is the safe one for a rule that declares nothing.
 	Scope Scope
-	// reads are the facts of the concepts a ScopeBundle rule reads (Pass.facts); the engine keeps
-	// of each concept only the facts some rule of the run reads (TestBundleRulesDeclareTheirFacts).
-	reads factSet
+	// reads are the facts of the concepts a ScopeBundle rule reads (fact.all, facts.go): a run
+	// computes of each concept only the facts some rule of the run reads, and a rule reading one it
+	// does not list fails.
+	reads []factRef
 	// Fix is the rule's mechanical repair of its findings (okf lint --fix), or nil.
 	Fix *Fixer
 	// Check runs the rule over the bundle (for a ScopeConcept rule, over a view holding one concept)
@@ -107,7 +109,7 @@ type Pass struct {
 	links   *linkTable   // the concepts' body links, resolved once for all rules (nil: resolve per call)
 	scratch *ruleScratch // buffers a rule reuses (nil: a pass made outside Run and Stream)
 	// factTable holds the concepts' facts the rules that look across files read (nil: a pass
-	// made outside Run and Stream builds it on first use).
+	// made outside Run and Stream computes each from the model on first use).
 	factTable *factsTable
 	fallback  *schemaFallback // the schema check's compiled schemas (nil: compiled on first use)
 }

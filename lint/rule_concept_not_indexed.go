@@ -11,7 +11,7 @@ import (
 // reader who browses. A link anywhere in the index counts (real bundles list concepts in tables), and
 // folders without an index.md are not reported (§11: missing indexes are fine). The finding is
 // placed in the index, where the fix goes.
-var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7", Scope: ScopeBundle, reads: factTitle | factDescription,
+var ConceptNotIndexed = &Rule{Code: "OKF802", Name: "concept-not-indexed", Severity: okf.Info, Spec: "§8", Decision: "D7", Scope: ScopeBundle, reads: []factRef{factTitle, factDescription},
 	Fix: &Fixer{Make: fixNotIndexed,
 		Doc: "appends an entry `* [Title](file.md) - description` at the end of the index (merge mode: nothing else in the index changes)"},
 	Title: "concept missing from its directory's index",
@@ -35,20 +35,24 @@ func checkConceptNotIndexed(p *Pass) {
 			}
 		}
 	}
-	facts := p.facts()
+	titles, descriptions := factTitle.all(p), factDescription.all(p)
 	for i, c := range b.Concepts {
 		x := byDir[c.Dir()]
 		if x == nil || listed[key{x.Path, c.Path}] {
 			continue
 		}
-		title := facts[i].title.Text()
+		title := titles[i].Text()
 		if title == "" {
 			title = path.Base(c.ID)
 		}
 		entry := "* [" + title + "](" + path.Base(c.Path) + ")"
-		if d := facts[i].description; d != "" {
+		if d := descriptions[i]; d != "" {
 			entry += " - " + d
 		}
 		p.Reportf(okf.Position{Path: x.Path, Line: 1, Col: 1}, "%s is not listed in this index: add an entry such as %q (§8)", c.Path, entry)
 	}
 }
+
+// factDescription: the `description`'s text, which the suggested index entry quotes.
+var factDescription = &fact[string]{name: "description", doc: "the text of the concept's `description` (\"\" when it is no scalar)",
+	of: func(in *factInput) string { return in.fm.Description.Text() }}

@@ -14,7 +14,7 @@ import (
 // On such a bundle the per-concept legacy-timestamp warning would fire on every concept (5,120 times
 // on a public wiki of 5,678 files) and drown every other finding, so it is reported at info there and
 // this one warning says what to do.
-var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Warning, Spec: "§13", Decision: "D9", Scope: ScopeBundle, reads: factV02 | factLegacy | factCitations,
+var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Warning, Spec: "§13", Decision: "D9", Scope: ScopeBundle, reads: []factRef{factPresent, factV02, factLegacy, factCitations},
 	Title: "bundle is OKF v0.1",
 	Doc: "A bundle whose root index.md declares `okf_version: \"0.1\"`, or that uses the v0.1 `timestamp` or a " +
 		"`# Citations` list and no v0.2 field (`generated`, `verified`, `sources`, `status`, `stale_after`, " +
@@ -25,7 +25,28 @@ var LegacyBundle = &Rule{Code: "OKF309", Name: "legacy-bundle", Severity: okf.Wa
 		"Good (after okf migrate):\n\n    ---\n    okf_version: \"0.2\"\n    ---",
 	Check: checkLegacyBundle}
 
-// legacyBundle reports whether the bundle is v0.1, and why.
+// factV02: the concept writes a field v0.2 added (hasV02Field): evidence the bundle is v0.2
+// (legacy-bundle, legacy-timestamp, status-unknown).
+var factV02 = &fact[bool]{name: "v02", doc: "whether the concept writes a field v0.2 added",
+	of: func(in *factInput) bool { return in.fm.Present && hasV02Field(in.fm) }}
+
+// factCitations: the concept's v0.1 `# Citations` list, and its first item's position.
+var factCitations = &fact[citations]{name: "citations", doc: "whether the concept has a v0.1 `# Citations` list, and where its first item is",
+	of: func(in *factInput) citations {
+		if cs := in.body.Citations; len(cs) > 0 {
+			return citations{any: true, first: cs[0].Pos}
+		}
+		return citations{}
+	}}
+
+// citations says whether a concept has a `# Citations` list, and where its first item is.
+type citations struct {
+	any   bool
+	first okf.Position
+}
+
+// legacyBundle reports whether the bundle is v0.1, and why. The rules calling it read the facts it
+// reads: present, v02, legacy-timestamp and citations.
 func legacyBundle(p *Pass) (bool, string) {
 	b := p.Bundle
 	v := b.OKFVersion()
@@ -41,14 +62,15 @@ func legacyBundle(p *Pass) (bool, string) {
 		}
 	}
 	legacy := false
-	for _, f := range p.facts() {
-		if !f.present {
+	v02, stamps, cites := factV02.all(p), factLegacy.all(p), factCitations.all(p)
+	for i, present := range factPresent.all(p) {
+		if !present {
 			continue
 		}
-		if f.v02 {
+		if v02[i] {
 			return false, ""
 		}
-		if f.legacy != nil || f.cites {
+		if stamps[i] != nil || cites[i].any {
 			legacy = true
 		}
 	}
@@ -62,7 +84,8 @@ func legacyBundle(p *Pass) (bool, string) {
 // declares okf_version "0.2" or a newer version (read as 0.2, §12), or, declaring none that okf
 // reads, some concept writes a field v0.2 added (§13.2). A bundle that declares "0.1", or declares
 // nothing and writes no v0.2 field, is older than the keys v0.2 gave a meaning: its `status` is a
-// producer key of its own (§4.1 extensions), not the §5.4 lifecycle.
+// producer key of its own (§4.1 extensions), not the §5.4 lifecycle. The rules calling it read the
+// facts present and v02.
 func declaresV02(p *Pass) (bool, string) {
 	if v := p.Bundle.OKFVersion(); v.Kind == okf.Scalar {
 		switch raw := strings.TrimSpace(v.Raw); {
@@ -72,8 +95,9 @@ func declaresV02(p *Pass) (bool, string) {
 			return false, `its root index.md declares okf_version "0.1"`
 		}
 	}
-	for _, f := range p.facts() {
-		if f.present && f.v02 {
+	v02 := factV02.all(p)
+	for i, present := range factPresent.all(p) {
+		if present && v02[i] {
 			return true, ""
 		}
 	}
@@ -100,17 +124,18 @@ func checkLegacyBundle(p *Pass) {
 	}
 	timestamps, citations := 0, 0
 	var first okf.Position
-	for _, f := range p.facts() {
-		if f.legacy != nil {
+	cites := factCitations.all(p)
+	for i, l := range factLegacy.all(p) {
+		if l != nil {
 			timestamps++
 			if first.Path == "" {
-				first = f.legacy.pos
+				first = l.pos
 			}
 		}
-		if f.cites {
+		if cites[i].any {
 			citations++
 			if first.Path == "" {
-				first = f.citesPos
+				first = cites[i].first
 			}
 		}
 	}

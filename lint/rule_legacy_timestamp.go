@@ -10,7 +10,7 @@ import (
 // it as `generated.at` when `generated` is absent and ignores it otherwise; the message spells out
 // the migration. Ignored beside `generated`, it is a leftover (info): a generator writing both keys
 // on each of its 3,509 records got a warning on every one.
-var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10", Scope: ScopeBundle, reads: factV02 | factLegacy | factCitations,
+var LegacyTimestamp = &Rule{Code: "OKF308", Name: "legacy-timestamp", Severity: okf.Warning, Spec: "§13.1", Decision: "D10", Scope: ScopeBundle, reads: []factRef{factPresent, factV02, factLegacy, factCitations},
 	Title: "legacy v0.1 timestamp",
 	Doc: "v0.2 records a concept's last content change as `generated: { by, at }` (§5.2); the v0.1 `timestamp` is " +
 		"superseded (§13.1). okf falls back to it when `generated` is absent (D10). Move the value into " +
@@ -31,13 +31,13 @@ func checkLegacyTimestamp(p *Pass) {
 	reportf := func(pos okf.Position, format string, a ...any) {
 		p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: sev, Message: fmt.Sprintf(format, a...)})
 	}
-	for _, f := range p.facts() {
-		if f.legacy == nil {
+	for _, l := range factLegacy.all(p) {
+		if l == nil {
 			continue
 		}
-		ts, pos := f.legacy.ts, f.legacy.pos
+		ts, pos := l.ts, l.pos
 		switch {
-		case f.legacy.generated:
+		case l.generated:
 			// Ignored (D10 reads it only when generated is absent): a dead key to delete, hygiene
 			// (info), not a value okf had to read in place of generated.at.
 			p.Report(okf.Diagnostic{Pos: pos, Code: p.Rule.Code, Severity: okf.Info,
@@ -48,4 +48,22 @@ func checkLegacyTimestamp(p *Pass) {
 			reportf(pos, "legacy v0.1 timestamp is superseded by generated.at (§13.1) and cannot be read as a date: replace it with generated: { by: <actor>, at: <ISO 8601 datetime with offset> }")
 		}
 	}
+}
+
+// factLegacy: the concept's v0.1 `timestamp`, nil without one (legacy-timestamp reports it,
+// legacy-bundle counts it).
+var factLegacy = &fact[*legacyTimestamp]{name: "legacy-timestamp", doc: "the concept's v0.1 `timestamp` key, its position and whether `generated` is written too (nil without one)",
+	of: func(in *factInput) *legacyTimestamp {
+		fm := in.fm
+		if !fm.Present || fm.LegacyTimestamp.Form == okf.TimeAbsent {
+			return nil
+		}
+		return &legacyTimestamp{ts: fm.LegacyTimestamp, pos: fm.KeyPos("timestamp"), generated: fm.Generated != nil}
+	}}
+
+// legacyTimestamp is a concept's v0.1 `timestamp`.
+type legacyTimestamp struct {
+	ts        okf.Timestamp
+	pos       okf.Position // the key's
+	generated bool         // generated is written too
 }

@@ -13,7 +13,7 @@ import (
 // heading with that anchor (info). Anchors are derived from headings as GitHub does; the reader who
 // follows the link lands at the top of the file instead of the section meant. Like a broken link
 // (§6.1, D15), it is tolerated, never more than info.
-var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeBundle, reads: factHeadings | factFragments,
+var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Severity: okf.Info, Spec: "§6.1", Decision: "D15", Scope: ScopeBundle, reads: []factRef{factHeadings, factFragments},
 	Title: "link to a heading anchor the target file does not have",
 	Doc: "A link may point into a Markdown file with a `#fragment`. The fragment names a heading by its anchor, derived " +
 		"as GitHub does: the heading's text lowercased, punctuation removed except hyphens and underscores, each space " +
@@ -27,10 +27,9 @@ var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Sever
 
 func checkLinkAnchorMissing(p *Pass) {
 	b := p.Bundle
-	facts := p.facts()
 	headings := make(map[string]headingTexts, len(b.Concepts)+len(b.Indexes)) // heading texts by file
-	for i, c := range b.Concepts {
-		headings[c.Path] = facts[i].headings
+	for i, h := range factHeadings.all(p) {
+		headings[b.Concepts[i].Path] = h
 	}
 	for _, x := range b.Indexes {
 		headings[x.Path] = joinHeadings(x.Body.Headings)
@@ -80,8 +79,8 @@ func checkLinkAnchorMissing(p *Pass) {
 			}
 		}
 	}
-	for i, c := range b.Concepts {
-		check(c.Path, facts[i].frags)
+	for i, frags := range factFragments.all(p) {
+		check(b.Concepts[i].Path, frags)
 	}
 	for _, x := range b.Indexes {
 		var links []edge
@@ -92,6 +91,79 @@ func checkLinkAnchorMissing(p *Pass) {
 		}
 		check(x.Path, links)
 	}
+}
+
+// factHeadings: the concept's heading texts, in order, the anchors of links into it are derived
+// from.
+var factHeadings = &fact[headingTexts]{name: "headings", doc: "the texts of the concept's headings, in order",
+	of: func(in *factInput) headingTexts { return joinHeadings(in.body.Headings) }}
+
+// factFragments: the concept's links with a #fragment, as written, whose anchors are checked.
+var factFragments = &fact[[]edge]{name: "fragments", doc: "the concept's body links with a #fragment (images left out), as written",
+	of: func(in *factInput) []edge {
+		isFrag := func(l okf.Link) bool {
+			i := strings.IndexByte(l.Target, '#')
+			return i >= 0 && i < len(l.Target)-1 && !l.Image
+		}
+		n := 0 // kept to the end of the run: counted first, made at its length
+		for _, l := range in.body.Links {
+			if isFrag(l) {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		out := make([]edge, 0, n)
+		for _, l := range in.body.Links {
+			if isFrag(l) {
+				out = append(out, edge{target: l.Target, pos: l.Pos})
+			}
+		}
+		return out
+	}}
+
+// edge is a link with a #fragment, its target as written.
+type edge struct {
+	target string
+	pos    okf.Position
+}
+
+// headingTexts are a file's heading texts, in order, in one string: the text of heading i is
+// all[ends[i-1]:ends[i]]. A large bundle keeps them for every concept until the end of the run,
+// where one string and an offset a heading cost far less than a string each.
+type headingTexts struct {
+	all  string
+	ends []int
+}
+
+func (h headingTexts) len() int { return len(h.ends) }
+
+func (h headingTexts) at(i int) string {
+	start := 0
+	if i > 0 {
+		start = h.ends[i-1]
+	}
+	return h.all[start:h.ends[i]]
+}
+
+// joinHeadings packs the texts of hs, nil-like when there are none.
+func joinHeadings(hs []okf.Heading) headingTexts {
+	if len(hs) == 0 {
+		return headingTexts{}
+	}
+	n := 0
+	for _, h := range hs {
+		n += len(h.Text)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	ends := make([]int, len(hs))
+	for i, h := range hs {
+		sb.WriteString(h.Text)
+		ends[i] = sb.Len()
+	}
+	return headingTexts{all: sb.String(), ends: ends}
 }
 
 // headingAnchors returns the anchors GitHub gives a file's headings, lowercased. A repeated anchor

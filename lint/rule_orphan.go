@@ -7,7 +7,7 @@ import "github.com/okf-tools/okf/okf"
 // how readers and agents find knowledge; a concept outside both is reachable only by listing files.
 // A bundle with no index.md at all is not checked: its consumers synthesize indexes (§8), so there
 // is no written navigation for a concept to be missing from.
-var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info, Scope: ScopeBundle, reads: factEdges | factReach,
+var Orphan = &Rule{Code: "OKF606", Name: "orphan", Severity: okf.Info, Scope: ScopeBundle, reads: []factRef{factPresent, factEdges, factReach},
 	Title: "concept neither linked from another concept nor listed in an index",
 	Doc: "Readers and agents find concepts through index.md files (§8) and links between concepts (§6.1). A concept " +
 		"that no index lists and no other concept links to, in its body or in a path-valued field such as " +
@@ -29,12 +29,13 @@ func checkOrphan(p *Pass) {
 			reached[r.Target] = true
 		}
 	}
-	facts := p.facts()
-	for _, f := range facts {
-		for _, e := range f.edges {
-			reached[e.target] = true
+	for _, e := range factEdges.all(p) {
+		for _, t := range e.to {
+			reached[t.target] = true
 		}
-		for _, t := range f.reach {
+	}
+	for _, ts := range factReach.all(p) {
+		for _, t := range ts {
 			reached[t] = true
 		}
 	}
@@ -43,9 +44,30 @@ func checkOrphan(p *Pass) {
 			link(x.Path, l.Target)
 		}
 	}
-	for i, f := range facts {
-		if c := b.Concepts[i]; f.present && !reached[c.Path] {
+	for i, present := range factPresent.all(p) {
+		if c := b.Concepts[i]; present && !reached[c.Path] {
 			p.Reportf(fileStart(c), "concept is not listed in any index.md and no other concept links to it: list it in its folder's index.md or link to it from a related concept (§8, §6.1)")
 		}
 	}
 }
+
+// factReach: the other files of the bundle the concept's path-valued fields name (§6.2:
+// `computation`, `executor.resource`…), which an orphan check counts as links to them.
+var factReach = &fact[[]string]{name: "reach", doc: "the existing files of the bundle the concept's path-valued fields name, resolved",
+	of: func(in *factInput) []string {
+		var out []string
+		if !in.fm.Present {
+			return nil
+		}
+		for _, pf := range pathFields(nil, in.fm) {
+			if r := in.b.ResolvePath(in.c.Path, pf.v.Raw); r.Kind == okf.RefLocal && r.Exists && !r.Escapes && r.Target != in.c.Path {
+				out = append(out, r.Target)
+			}
+		}
+		return out
+	},
+	share: func(v *[]string, paths pathInterner) {
+		for k := range *v {
+			(*v)[k] = paths.of((*v)[k])
+		}
+	}}

@@ -15,7 +15,7 @@ import (
 // or declares nothing and writes no field v0.2 added, wrote its `status` before that: a producer
 // key (§4.1), often the same value on every file (`status: active` on 3,492 of 3,509 files of a
 // real bundle). There the rule reports once for the bundle, at info, instead of a warning per file.
-var StatusUnknown = &Rule{Code: "OKF401", Name: "status-unknown", Severity: okf.Warning, Spec: "§5.4", Decision: "D13", Scope: ScopeBundle, reads: factStatus | factV02,
+var StatusUnknown = &Rule{Code: "OKF401", Name: "status-unknown", Severity: okf.Warning, Spec: "§5.4", Decision: "D13", Scope: ScopeBundle, reads: []factRef{factStatus, factPresent, factV02},
 	Title: "status is not draft, stable or deprecated",
 	Doc: "`status` is one of `draft`, `stable`, `deprecated` (§5.4); absent means stable. Any other value is treated as " +
 		"stable (D13), so a concept meant to be retired keeps being served as current.\n\n" +
@@ -26,6 +26,24 @@ var StatusUnknown = &Rule{Code: "OKF401", Name: "status-unknown", Severity: okf.
 		"Bad (in a v0.2 bundle):\n\n    status: active\n    status: retired\n\n" +
 		"Good:\n\n    status: stable\n    status: deprecated",
 	Check: checkStatusUnknown}
+
+// factStatus: the concept's `status` when v0.2 does not define it, and the message about it; nil
+// for most concepts.
+var factStatus = &fact[*unknownStatus]{name: "status", doc: "the concept's `status` when v0.2 does not define it (nil otherwise)",
+	of: func(in *factInput) *unknownStatus {
+		if !in.fm.Present {
+			return nil
+		}
+		return statusFact(in.c, in.fm)
+	}}
+
+// unknownStatus is a concept's `status` v0.2 does not define: where, its value as written ("" when
+// it is no scalar), and the status-unknown message about it.
+type unknownStatus struct {
+	pos okf.Position
+	raw string
+	msg string
+}
 
 // statusFact returns the concept's `status` when v0.2 does not define it, else nil.
 func statusFact(c *okf.Concept, fm *okf.Frontmatter) *unknownStatus {
@@ -44,12 +62,12 @@ func statusFact(c *okf.Concept, fm *okf.Frontmatter) *unknownStatus {
 const statusValuesNamed = 3
 
 func checkStatusUnknown(p *Pass) {
-	facts := p.facts()
+	statuses := factStatus.all(p)
 	v02, why := declaresV02(p)
 	if v02 {
-		for _, f := range facts {
-			if f.status != nil {
-				p.ReportText(f.status.pos, f.status.msg)
+		for _, s := range statuses {
+			if s != nil {
+				p.ReportText(s.pos, s.msg)
 			}
 		}
 		return
@@ -58,15 +76,15 @@ func checkStatusUnknown(p *Pass) {
 	var first okf.Position
 	var values []string
 	seen := map[string]bool{}
-	for _, f := range facts {
-		if f.status == nil {
+	for _, s := range statuses {
+		if s == nil {
 			continue
 		}
 		if n == 0 {
-			first = f.status.pos
+			first = s.pos
 		}
 		n++
-		if v := f.status.raw; v != "" && !seen[v] && len(values) < statusValuesNamed {
+		if v := s.raw; v != "" && !seen[v] && len(values) < statusValuesNamed {
 			seen[v] = true
 			values = append(values, strconv.Quote(v))
 		}

@@ -17,7 +17,7 @@ import (
 // Versioned copies of one page (docs/v1/setup.md, docs/v2/setup.md, docs/setup.md) share their
 // title by design: their paths differ only in version segments (versionFree), which already tell
 // them apart, so they are not duplicates of each other.
-var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info, Scope: ScopeBundle, reads: factTitle,
+var TitleDuplicate = &Rule{Code: "OKF108", Name: "title-duplicate", Severity: okf.Info, Scope: ScopeBundle, reads: []factRef{factPresent, factTitle},
 	Title: "title shared with another concept",
 	Doc: "`title` is the display name consumers show (§4.1). When two concepts share one, an index or a search result " +
 		"lists two entries that look the same, and an agent picking by name may open the wrong one. Titles are " +
@@ -36,13 +36,16 @@ func checkTitleDuplicate(p *Pass) {
 		title okf.Value
 	}
 	byTitle := map[string][]concept{}
-	for i, f := range p.facts() {
-		if !f.present {
+	titles := factTitle.all(p)
+	for i, present := range factPresent.all(p) {
+		if !present {
 			continue
 		}
-		if t := strings.ToLower(strings.TrimSpace(f.title.Text())); t != "" && f.title.IsString() {
-			path := p.Bundle.Concepts[i].Path
-			byTitle[t] = append(byTitle[t], concept{path, versionFree(path), f.title})
+		if title := titles[i]; title.IsString() {
+			if t := strings.ToLower(strings.TrimSpace(title.Text())); t != "" {
+				path := p.Bundle.Concepts[i].Path
+				byTitle[t] = append(byTitle[t], concept{path, versionFree(path), title})
+			}
 		}
 	}
 	for _, cs := range byTitle {

@@ -207,8 +207,12 @@ func ruleProblems(r *Rule, conformance bool) []string {
 	if r.Scope != ScopeConcept && r.Scope != ScopeBundle {
 		out = append(out, "no scope declared: a rule of okf's is ScopeConcept or ScopeBundle (ScopeModel stops streaming)")
 	}
-	if r.Scope != ScopeBundle && r.reads != 0 {
+	if r.Scope != ScopeBundle && len(r.reads) != 0 {
 		out = append(out, "only a ScopeBundle rule reads facts (a per-concept rule reads its concept)")
+	}
+	facts := registryFacts()
+	for _, f := range r.reads {
+		out = append(out, factProblems(f, facts)...)
 	}
 	if r.Fix != nil && (r.Fix.Doc == "" || r.Fix.Make == nil) {
 		out = append(out, "a fix must say what it does and make it")
@@ -222,13 +226,19 @@ func ruleProblems(r *Rule, conformance bool) []string {
 	return out
 }
 
-// TestRuleProblemsCatchesBadRules: a rule registered without docs, title, check or scope is
-// caught (each bad value below alone must give a problem, and a good one none).
+// TestRuleProblemsCatchesBadRules: a rule registered without docs, title, check or scope, or
+// reading a fact that is ill-formed or not the registry's, is caught (each bad value below alone
+// must give a problem, and a good one none).
 func TestRuleProblemsCatchesBadRules(t *testing.T) {
 	good := Rule{Code: "OKF199", Name: "test-good", Severity: okf.Info, Scope: ScopeConcept, Title: "a test rule",
 		Doc: "Bad:\n\n    x\n\nGood:\n\n    y", Check: func(*Pass) {}}
 	if ps := ruleProblems(&good, false); len(ps) != 0 {
 		t.Fatalf("the good rule has problems: %v", ps)
+	}
+	reader := good
+	reader.Scope, reader.reads = ScopeBundle, []factRef{factTitle, &fact[bool]{name: "test-fact", doc: "a test fact", of: func(*factInput) bool { return true }}}
+	if ps := ruleProblems(&reader, false); len(ps) != 0 {
+		t.Fatalf("the good bundle rule, reading a registered fact and a new one, has problems: %v", ps)
 	}
 	bad := map[string]func(r *Rule){
 		"no doc":            func(r *Rule) { r.Doc = "" },
@@ -236,10 +246,23 @@ func TestRuleProblemsCatchesBadRules(t *testing.T) {
 		"no title":          func(r *Rule) { r.Title = "" },
 		"no check":          func(r *Rule) { r.Check = nil },
 		"no scope":          func(r *Rule) { r.Scope = ScopeModel },
-		"facts per concept": func(r *Rule) { r.reads = factTitle },
-		"fix without doc":   func(r *Rule) { r.Fix = &Fixer{Make: fixTags} },
-		"error":             func(r *Rule) { r.Severity = okf.Error },
-		"name":              func(r *Rule) { r.Name = "Test_Good" },
+		"facts per concept": func(r *Rule) { r.reads = []factRef{factTitle} },
+		"a nil fact":        func(r *Rule) { r.Scope, r.reads = ScopeBundle, []factRef{nil} },
+		"a fact without name": func(r *Rule) {
+			r.Scope, r.reads = ScopeBundle, []factRef{&fact[bool]{doc: "a test fact", of: func(*factInput) bool { return true }}}
+		},
+		"a fact without doc": func(r *Rule) {
+			r.Scope, r.reads = ScopeBundle, []factRef{&fact[bool]{name: "test-fact", of: func(*factInput) bool { return true }}}
+		},
+		"a fact computing nothing": func(r *Rule) {
+			r.Scope, r.reads = ScopeBundle, []factRef{&fact[bool]{name: "test-fact", doc: "a test fact"}}
+		},
+		"an unregistered fact under a registered name": func(r *Rule) {
+			r.Scope, r.reads = ScopeBundle, []factRef{&fact[okf.Value]{name: "title", doc: "a second title", of: factTitle.of}}
+		},
+		"fix without doc": func(r *Rule) { r.Fix = &Fixer{Make: fixTags} },
+		"error":           func(r *Rule) { r.Severity = okf.Error },
+		"name":            func(r *Rule) { r.Name = "Test_Good" },
 	}
 	for what, spoil := range bad {
 		r := good
@@ -328,4 +351,50 @@ func bundleDirs(t *testing.T, all bool) []string {
 		t.Fatalf("found only %d bundles", len(dirs))
 	}
 	return dirs
+}
+
+// factProblems returns what is wrong with the fact f a rule reads (nil, without a kebab-case name,
+// a doc or an extractor), given the facts of the registry by name: a fact that is not the one the
+// registry knows by its name is a second fact under that name.
+func factProblems(f factRef, registry map[string]factRef) []string {
+	if f == nil {
+		return []string{"reads a nil fact"}
+	}
+	var out []string
+	name := f.factName()
+	if !nameRE.MatchString(name) {
+		out = append(out, fmt.Sprintf("fact name %q is not kebab-case", name))
+	}
+	if f.factDoc() == "" {
+		out = append(out, fmt.Sprintf("fact %q has no doc", name))
+	}
+	if !f.computes() {
+		out = append(out, fmt.Sprintf("fact %q computes nothing (no of)", name))
+	}
+	if g, ok := registry[name]; ok && g != f {
+		out = append(out, fmt.Sprintf("fact %q is not the registry's: another fact has that name", name))
+	}
+	return out
+}
+
+// registryFacts returns the facts the rules of the registry read, and the engine's, by name.
+func registryFacts() map[string]factRef {
+	out := map[string]factRef{}
+	for _, f := range factsRead([]*Rule{{Scope: ScopeModel}}) {
+		out[f.factName()] = f
+	}
+	return out
+}
+
+// TestFactNamesUnique: no two facts of the registry share a name.
+func TestFactNamesUnique(t *testing.T) {
+	facts := factsRead([]*Rule{{Scope: ScopeModel}})
+	if len(facts) < 10 {
+		t.Fatalf("only %d facts in the registry", len(facts))
+	}
+	for i := 1; i < len(facts); i++ {
+		if facts[i].factName() == facts[i-1].factName() {
+			t.Errorf("two facts named %q", facts[i].factName())
+		}
+	}
 }

@@ -24,7 +24,7 @@ type Session struct {
 }
 
 type sessionFind struct {
-	facts conceptFacts
+	cells []cell // the concept's facts, one cell per fact of the plan
 	ds    []okf.Diagnostic
 }
 
@@ -47,7 +47,7 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 		s.files, s.cache = files, map[*okf.Concept]sessionFind{}
 	}
 	next := make(map[*okf.Concept]sessionFind, len(b.Concepts))
-	facts := make([]conceptFacts, len(b.Concepts))
+	facts := s.pl.newTable(len(b.Concepts))
 	var found [][]okf.Diagnostic
 	n := 0
 	for i, c := range b.Concepts {
@@ -55,7 +55,10 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 		if !ok {
 			f = s.checkConcept(b, c)
 		}
-		next[c], facts[i] = f, f.facts
+		next[c] = f
+		for k, col := range facts.cols {
+			col.put(i, f.cells[k])
+		}
 		if len(f.ds) > 0 {
 			// finish consumes what it is given: the cache keeps its own.
 			found = append(found, slices.Clone(f.ds))
@@ -69,7 +72,7 @@ func (s *Session) Check(b *okf.Bundle) []okf.Diagnostic {
 // checkConcept runs the per-concept rules on c as a Stream does while loading (runPerConcept), on
 // a bundle holding c alone that answers for the whole of b.
 func (s *Session) checkConcept(b *okf.Bundle, c *okf.Concept) sessionFind {
-	var st conceptState
-	f := s.pl.runPerConcept(&st, b.Alone(c), c, nil, &s.schemas, nil)
-	return sessionFind{facts: f, ds: st.fc.out}
+	var st conceptState // its cells are the concept's: kept
+	s.pl.runPerConcept(&st, b.Alone(c), c, nil, &s.schemas, nil)
+	return sessionFind{cells: st.cells, ds: st.fc.out}
 }

@@ -8,7 +8,7 @@ import (
 
 // Stream is a lint run whose per-concept rules run while the bundle loads, each concept's as soon
 // as the concept is parsed, and which then keeps of each concept only the facts the rules that
-// look across files read (conceptFacts), dropping its model (okf.Concept.Drop). A run with Run
+// look across files read (facts.go), dropping its model (okf.Concept.Drop). A run with Run
 // holds every concept's whole model until the last rule is done (on a 100,000-concept bundle, most
 // of 900 MB); a Stream holds a few hundred bytes a concept, and the findings are the same, byte for
 // byte (TestStreamMatchesRun, FuzzStreamMatchesRun).
@@ -35,15 +35,17 @@ type Stream struct {
 	state sync.Pool // of *conceptState
 
 	mu    sync.Mutex
-	facts map[*okf.Concept]conceptFacts // what the other rules read of each concept
-	paths pathInterner                  // the paths the facts keep
-	found [][]okf.Diagnostic            // each concept's findings, in chunks as they came
+	facts *factsTable          // what the other rules read of each concept, by row: in the order they came
+	rows  map[*okf.Concept]int // each concept's row
+	paths pathInterner         // the paths the facts keep
+	found [][]okf.Diagnostic   // each concept's findings, in chunks as they came
 }
 
 // NewStream prepares a run with opts, as Run would make it.
 func NewStream(opts Options) *Stream {
 	pl := newPlan(opts)
-	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }}, facts: map[*okf.Concept]conceptFacts{}, paths: pathInterner{}}
+	s := &Stream{pl: pl, state: sync.Pool{New: func() any { return new(conceptState) }},
+		facts: pl.newTable(0), rows: map[*okf.Concept]int{}, paths: pathInterner{}}
 	s.failed = make(failures, len(pl.perConcept))
 	return s
 }
@@ -58,7 +60,7 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 	st := s.state.Get().(*conceptState)
 	defer s.state.Put(st)
 	fc := &st.fc
-	f := pl.runPerConcept(st, one, c, pl.opts.Schemas, &s.schemas, s.failed)
+	pl.runPerConcept(st, one, c, pl.opts.Schemas, &s.schemas, s.failed)
 	pl.opts.Schemas.forget(c)
 	c.Drop()
 	var ds []okf.Diagnostic
@@ -71,8 +73,10 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		}
 	}
 	s.mu.Lock()
-	s.paths.intern(&f)
-	s.facts[c] = f
+	s.rows[c] = len(s.rows)
+	for k, col := range s.facts.cols {
+		col.push(st.cells[k], s.paths)
+	}
 	if ds != nil {
 		s.found = append(s.found, ds)
 	}
@@ -81,11 +85,12 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 
 // runPerConcept is the per-concept step (engine.go): it runs the per-concept rules on c, in one (a
 // bundle holding c alone that answers Stat, ResolvePath and ResolveLink for the whole bundle, and
-// ReadFile for its files but the other .md ones), into st's collector (st.fc.out), and returns the facts of c the bundle step reads: the
+// ReadFile for its files but the other .md ones), into st's collector (st.fc.out), and computes
+// the facts of c the bundle step reads into st's cells (st.cells, one per fact of plan.facts): the
 // one code path of Run, of a Stream's loading and of a Session's edit. With failed (Run's and a
 // Stream's), a rule that panics is recorded there, not reported (plan.dropFailed reports it once),
 // and skipped on the concepts after by path; without (a Session's), it is reported on c.
-func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed failures) conceptFacts {
+func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept, schemas *SchemaCheck, fallback *schemaFallback, failed failures) {
 	fc := &st.fc
 	fc.path, fc.out = c.Path, fc.out[:0]
 	st.links = linkTable{b: one}
@@ -107,42 +112,69 @@ func (pl *plan) runPerConcept(st *conceptState, one *okf.Bundle, c *okf.Concept,
 		}
 		fc.flush()
 	}
-	f := factsOf(one, c, p.conceptLinks(0))
-	f.keepOnly(pl.reads)
+	if st.cells == nil {
+		st.cells = pl.newCells()
+	}
+	st.in = factInput{b: one, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: 0}
+	for _, x := range st.cells {
+		x.fill(&st.in)
+	}
+	st.in = factInput{}
 	*p = Pass{}
 	st.links = linkTable{}
-	return f
 }
 
 // conceptState is what OnConcept reuses from concept to concept (through a pool: the loader's
-// workers call it concurrently): the pass, the findings so far and the rules' scratch.
+// workers call it concurrently): the pass, the findings so far, the rules' scratch and the cells
+// the concept's facts are computed in.
 type conceptState struct {
 	pass    Pass
 	fc      fileCollector
 	links   linkTable
 	scratch ruleScratch
+	cells   []cell
+	in      factInput // what the cells are computed from (kept here: one made per concept escapes to the heap)
 }
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
-	found := s.found
-	seen := s.facts
-	s.found, s.facts, s.paths = nil, nil, nil
-	if s.pl.whole || len(seen) == 0 {
+	found, facts, rows := s.found, s.facts, s.rows
+	s.found, s.facts, s.rows, s.paths = nil, nil, nil, nil
+	if s.pl.whole || len(rows) == 0 {
 		// Nothing was done while loading (a rule that reads the whole model, or a bundle loaded
 		// without OnConcept, whose model is whole): both steps run now, as in Run.
 		return s.pl.run(b)
 	}
-	facts := make([]conceptFacts, len(b.Concepts))
+	// Each column is laid out again by concept index.
+	dest := make([]int32, len(rows))
+	for r := range dest {
+		dest[r] = -1 // a concept of another bundle: left out
+	}
+	var unseen []int
 	for i, c := range b.Concepts {
-		f, ok := seen[c]
-		if !ok {
-			// Not seen by OnConcept: not a concept of the bundle it was given, which b must be
-			// (its per-concept rules did not run). Its model is whole: its facts at least are right.
-			f = factsOf(b, c, (&Pass{Bundle: b}).conceptLinks(i))
-			f.keepOnly(s.pl.reads)
+		if r, ok := rows[c]; ok {
+			dest[r] = int32(i)
+		} else {
+			unseen = append(unseen, i)
 		}
-		facts[i] = f
+	}
+	rows = nil
+	for k, col := range facts.cols { // the pushed rows of each left to the collector once gathered
+		facts.cols[k] = col.gather(dest, len(b.Concepts))
+	}
+	if unseen != nil {
+		// Not seen by OnConcept: not a concept of the bundle it was given, which b must be (its
+		// per-concept rules did not run). Its model is whole: its facts at least are right.
+		cells := s.pl.newCells()
+		p := &Pass{Bundle: b}
+		for _, i := range unseen {
+			c := b.Concepts[i]
+			in := factInput{b: b, c: c, fm: c.Frontmatter, body: c.Body, p: p, i: i}
+			for k, x := range cells {
+				x.fill(&in)
+				facts.cols[k].put(i, x)
+			}
+		}
 	}
 	found, n := s.pl.dropFailed(found, s.failed)
 	return s.pl.finish(b, s.pl.rest, facts, found, n)

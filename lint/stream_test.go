@@ -387,11 +387,11 @@ func TestFactsDirectiveCopied(t *testing.T) {
 	if dir.Text == "" {
 		t.Fatalf("no directive parsed: %+v", c.Body.Comments)
 	}
-	f := factsOf(&okf.Bundle{}, c, nil)
-	if len(f.directives) != 1 || f.directives[0].Text != dir.Text {
-		t.Fatalf("directives %+v, want %q", f.directives, dir.Text)
+	dirs := factDirectives.of(&factInput{b: &okf.Bundle{}, c: c, fm: c.Frontmatter, body: c.Body})
+	if len(dirs) != 1 || dirs[0].Text != dir.Text {
+		t.Fatalf("directives %+v, want %q", dirs, dir.Text)
 	}
-	if unsafe.StringData(f.directives[0].Text) == unsafe.StringData(dir.Text) {
+	if unsafe.StringData(dirs[0].Text) == unsafe.StringData(dir.Text) {
 		t.Error("the directive's text shares the comment block's memory")
 	}
 }
