@@ -347,14 +347,7 @@ func fixNotIndexed(b *okf.Bundle, d okf.Diagnostic, src []byte, memo map[string]
 	if c == nil || path.Dir(c.Path) != path.Dir(d.Pos.Path) {
 		return Fix{}, false
 	}
-	title := squash(c.Frontmatter.Title.Text())
-	if title == "" {
-		title = path.Base(c.ID)
-	}
-	entry := "* [" + escapeLinkText(title) + "](" + okf.LinkDestination(path.Base(c.Path)) + ")"
-	if desc := squash(c.Frontmatter.Description.Text()); desc != "" {
-		entry += " - " + desc
-	}
+	entry := indexEntryFor(c, c.Frontmatter.Title.Text(), c.Frontmatter.Description.Text())
 	nl := okf.Newline(src)
 	lead := ""
 	if len(src) > 0 && !bytes.HasSuffix(src, []byte("\n")) {
@@ -414,6 +407,21 @@ func appendsLink(p string, src []byte, lead, nl string) bool {
 
 // squash writes text on one line with single spaces, as an index entry shows it.
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// indexEntryFor is the index entry `* [Title](file.md) - description` for the concept c in its
+// folder's index: what concept-not-indexed suggests and its fix appends, one text. The title (the
+// file's base name when it has none) and description are on one line, the title escaped so it
+// cannot close its link text, the file written so it reads back as itself (okf.LinkDestination).
+func indexEntryFor(c *okf.Concept, title, desc string) string {
+	if title = squash(title); title == "" {
+		title = squash(path.Base(c.ID)) // a name may hold a line break: the entry is one line
+	}
+	entry := "* [" + escapeLinkText(title) + "](" + okf.LinkDestination(path.Base(c.Path)) + ")"
+	if desc = squash(desc); desc != "" {
+		entry += " - " + desc
+	}
+	return entry
+}
 
 // escapeLinkText keeps a title from closing its link text early.
 func escapeLinkText(s string) string {

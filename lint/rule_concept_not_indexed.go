@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"path"
-
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -41,14 +39,7 @@ func checkConceptNotIndexed(p *Pass) {
 		if x == nil || listed[key{x.Path, c.Path}] {
 			continue
 		}
-		title := titles[i].Text()
-		if title == "" {
-			title = path.Base(c.ID)
-		}
-		entry := "* [" + title + "](" + path.Base(c.Path) + ")"
-		if d := descriptions[i]; d != "" {
-			entry += " - " + d
-		}
+		entry := indexEntryFor(c, titles[i].Text(), descriptions[i]) // what the fix appends
 		p.Reportf(okf.Position{Path: x.Path, Line: 1, Col: 1}, "%s is not listed in this index: add an entry such as %q (§8)", c.Path, entry)
 	}
 }
