@@ -183,6 +183,7 @@ type indexBuilder struct {
 	flat    [][]rawPosting     // chunks of postingChunk
 	lens    [][numFields]int32
 	buf     []byte
+	pbuf    []byte // a camel-case part, lowercased
 
 	caps   indexCaps // zero: the package's (caps)
 	posts  int       // postings written by endDoc so far
@@ -276,6 +277,7 @@ func (b *indexBuilder) addField(f int, text []byte) int32 {
 			i++
 		}
 		w := text[start:i]
+		written := false // w is the word lowercased into buf
 		if i < len(text) && (text[i] >= utf8.RuneSelf || wordByte[text[i]] != 0) {
 			// Capitals or a letter that is not ASCII: lowercase the whole word into buf.
 			buf := b.buf[:0]
@@ -299,6 +301,7 @@ func (b *indexBuilder) addField(f int, text []byte) int32 {
 			}
 			b.buf = buf
 			w = buf
+			written = true
 			if len(w) == 0 {
 				// Not a word after all: a separator that is not ASCII.
 				_, size := utf8.DecodeRune(text[i:])
@@ -307,9 +310,62 @@ func (b *indexBuilder) addField(f int, text []byte) int32 {
 			}
 		}
 		b.countWord(f, w)
+		if written {
+			// Written with capitals: a word in camel case (AnimatePresence) is its parts too.
+			b.countParts(f, text[start:i])
+		}
 		n++
 	}
 	return n
+}
+
+// maxPartsWord is the longest word whose camel-case parts are counted: an identifier is rarely
+// longer, and a word's parts are as many as its capitals.
+const maxPartsWord = 64
+
+// camelParts calls each with the bounds of every part of an ASCII word written in camel case, in
+// order: a capital after a lowercase letter starts a part (useState: use, State; DynamoDB: Dynamo,
+// DB; getHTTPResponse: get, HTTPResponse). A run of capitals is not cut (HTTPServer, MLflow: where
+// the acronym ends is a guess), nor is a capital after a digit (a timestamp's 19T10). A word with
+// no such capital (lowercase, all capitals, one capital first), a word with a byte that is not an
+// ASCII letter or digit, or one longer than maxPartsWord, has no parts: each is not called.
+func camelParts(w []byte, each func(from, to int)) {
+	if len(w) > maxPartsWord {
+		return
+	}
+	up := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	low := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+	for _, c := range w {
+		if !up(c) && !low(c) {
+			return
+		}
+	}
+	from := 0
+	for j := 1; j < len(w); j++ {
+		if up(w[j]) && 'a' <= w[j-1] && w[j-1] <= 'z' {
+			each(from, j)
+			from = j
+		}
+	}
+	if from > 0 {
+		each(from, len(w))
+	}
+}
+
+// countParts counts in field f, lowercased, the camel-case parts of the word w as written (of
+// two bytes or more; camelParts). They are counted as words of the field, not in its length.
+func (b *indexBuilder) countParts(f int, w []byte) {
+	camelParts(w, func(from, to int) {
+		if to-from < 2 {
+			return
+		}
+		p := b.pbuf[:0]
+		for _, c := range w[from:to] {
+			p = append(p, wordByte[c])
+		}
+		b.pbuf = p
+		b.countWord(f, p)
+	})
 }
 
 // lowerRun returns how many of the 8 bytes of x (the first in the low byte) are, from the first,
