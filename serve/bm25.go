@@ -28,6 +28,9 @@ import (
 // is indexed as written and, in a second index, by its English Snowball stem: a query word scores
 // its exact matches in full and its stem's matches at stemWeight, so "caching" finds "cache" and
 // "cached", and a concept with the word as asked ranks above one with only another form of it.
+// When no concept has the word as asked, there is no such concept to prefer: its stem's matches
+// count as the bundle's own spelling asked would (1 + stemWeight), not at a third of the words
+// asked as written ("animate" where the bundle says "animation").
 // Both weigh a word by how rare it is in any form (its stem's document frequency): "events", written
 // so in 5 concepts of a bundle where 80 say "event", is not a rare word.
 //
@@ -790,8 +793,15 @@ func (si *searchIndex) search(query []string, k int, keep func(doc int) bool) []
 		st := stemOf(w)
 		ps := si.stem.postings(st)
 		// The exact postings are a subset of the stem's: the stem's count is the word's rarity.
-		si.exact.accumulateDF(sc, si.exact.postings(w), len(ps), 1)
-		si.stem.accumulateDF(sc, ps, len(ps), stemWeight)
+		ex := si.exact.postings(w)
+		si.exact.accumulateDF(sc, ex, len(ps), 1)
+		sw := stemWeight
+		if len(ex) == 0 {
+			// No concept writes the word as asked: what the stem finds is the bundle's own
+			// spelling of it, and scores as that spelling asked would (its exact match and stem).
+			sw = 1 + stemWeight
+		}
+		si.stem.accumulateDF(sc, ps, len(ps), sw)
 	}
 	if si.pair != nil {
 		for _, p := range pairs {

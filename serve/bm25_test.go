@@ -110,6 +110,23 @@ func TestSearchStems(t *testing.T) {
 	}
 }
 
+// A word asked in a form no concept writes ("animate" where concepts say "animation") scores what
+// the form they write would, asked: by its stem alone it would weigh a third of any other word of
+// the query that a concept writes as asked.
+func TestSearchFormNoConceptWrites(t *testing.T) {
+	var b indexBuilder
+	for _, body := range []string{"animation of lists", "nothing here", "lists animation animation"} {
+		var l [numFields]int32
+		l[fieldBody] = b.addField(fieldBody, []byte(body))
+		b.endDoc(l)
+	}
+	x := b.buildSearch()
+	asked, written := x.search([]string{"animate"}, 10, nil), x.search([]string{"animation"}, 10, nil)
+	if len(asked) != 2 || !slices.Equal(asked, written) {
+		t.Errorf("animate: %+v; animation: %+v, want the same", asked, written)
+	}
+}
+
 // counted lists the words counted in field f of the document being read, each as many times as it
 // was counted, sorted.
 func counted(b *indexBuilder, f int) []string {
