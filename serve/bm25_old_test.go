@@ -2,11 +2,12 @@ package serve
 
 // The index as it was before it was made cheap to build (a Go map lookup per word, a slice of
 // postings per term): the reference the new one is compared with (bm25_diff_test.go). Kept as it
-// was, only renamed.
+// was, only renamed, but for the camel-case parts counted since.
 
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -45,7 +46,11 @@ func (b *oldIndexBuilder) addField(f int, text []byte) int32 {
 	}
 	var n int32
 	b.buf = b.buf[:0]
+	ws := 0 // where the current word starts
 	for i := 0; i <= len(text); {
+		if len(b.buf) == 0 {
+			ws = i
+		}
 		r, size := rune(' '), 1
 		if i < len(text) {
 			if c := text[i]; c < utf8.RuneSelf {
@@ -65,6 +70,13 @@ func (b *oldIndexBuilder) addField(f int, text []byte) int32 {
 			if len(b.buf) > 0 {
 				b.countWord(f)
 				n++
+				// Since the old index: a camel-case word's parts (camelParts) count too.
+				camelParts(text[ws:i], func(from, to int) {
+					if to-from >= 2 {
+						b.buf = append(b.buf[:0], strings.ToLower(string(text[ws+from:ws+to]))...)
+						b.countWord(f)
+					}
+				})
 				b.buf = b.buf[:0]
 			}
 		}

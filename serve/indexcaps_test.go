@@ -110,6 +110,28 @@ func TestDocTermsCap(t *testing.T) {
 	}
 }
 
+// TestCamelPartsCap: the parts of camel-case words (camelParts) are terms like any other, under
+// the same cap of a concept's distinct terms: a body of camel-case words, each of distinct parts,
+// gives the index no more than a body of plain words.
+func TestCamelPartsCap(t *testing.T) {
+	terms := func(words int) int {
+		var b strings.Builder
+		for i, w := range strings.Fields(distinct(0, 2*words, " "))[:words] {
+			// Two distinct words in one, each with a capital: QaaQbc has the parts qaa and qbc.
+			b.WriteString("Q" + w[1:] + "Q" + distinct(words+i, 1, "")[1:] + " ")
+		}
+		si, _ := indexDocs([]*doc{{id: "c", body: []byte(b.String())}}, nil)
+		return si.exact.numTerms()
+	}
+	if n := terms(10); n != 31 { // each word and its two parts, and the path's word
+		t.Errorf("10 camel-case words: %d terms, want 31", n)
+	}
+	a, b := terms(caps.docTerms+1000), terms(2*caps.docTerms+1000)
+	if a > caps.docTerms+1 || b != a { // +1: the path's word
+		t.Errorf("distinct terms: %d, %d: want the same, at most %d", a, b, caps.docTerms+1)
+	}
+}
+
 // TestIndexTermsCap: the word index holds at most caps.terms distinct words, read by one goroutine
 // or two; a note says when the cap was met.
 func TestIndexTermsCap(t *testing.T) {

@@ -165,3 +165,52 @@ func TestYAMLKeyValue(t *testing.T) {
 		}
 	}
 }
+
+// The parts of a word in camel case, as the index counts them besides the word (lowercased there).
+func TestCamelParts(t *testing.T) {
+	for w, want := range map[string][]string{
+		"AnimatePresence": {"Animate", "Presence"},
+		"useState":        {"use", "State"},
+		"HTTPServer":      nil, // a run of capitals
+		"getHTTPResponse": {"get", "HTTPResponse"},
+		"IcebergCompatV1": {"Iceberg", "Compat", "V1"},
+		"getX":            {"get", "X"},
+		"v2Api":           nil, // a capital after a digit
+		"19T10":           nil,
+		"animate":         nil, // no capital
+		"Animate":         nil, // a capital first only
+		"HTTP":            nil, // capitals only
+		"CaféBar":         nil, // not ASCII
+		"Ab" + strings.Repeat("Cd", maxPartsWord/2): nil, // too long
+	} {
+		var got []string
+		camelParts([]byte(w), func(from, to int) { got = append(got, w[from:to]) })
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: parts %q, want %q", w, got, want)
+		}
+	}
+}
+
+// A concept that names a thing in camel case (an identifier: AnimatePresence, useState) is found by
+// the words it is made of, as a question asks them; the part counts as a word written apart would.
+func TestSearchCamelCaseParts(t *testing.T) {
+	dir := writeConcepts(t, map[string]string{
+		"motion.md": "---\ntype: Library Notes\ntitle: Motion\n---\nWrap the list in `AnimatePresence` for exit effects.\n",
+		"other.md":  "---\ntype: Library Notes\ntitle: Other\n---\nThe exit of a list of effects.\n",
+		"state.md":  "---\ntype: Library Notes\ntitle: Hooks\n---\nCall useState in the component.\n",
+	})
+	s, _ := newServer(t, dir, 0)
+	if got := searchIDs(t, s, "animate a list's exit"); len(got) == 0 || got[0] != "motion" {
+		t.Errorf("animate a list's exit: %q, want motion first", got)
+	}
+	if got := searchIDs(t, s, "presence"); !slices.Equal(got, []string{"motion"}) {
+		t.Errorf("presence: %q, want motion", got)
+	}
+	// The word as written is still a word of the index.
+	if got := searchIDs(t, s, "AnimatePresence"); !slices.Equal(got, []string{"motion"}) {
+		t.Errorf("AnimatePresence: %q, want motion", got)
+	}
+	if got := searchIDs(t, s, "state"); !slices.Equal(got, []string{"state"}) {
+		t.Errorf("state: %q, want state", got)
+	}
+}
