@@ -72,3 +72,25 @@ func TestAuthorsURLCreditOnly(t *testing.T) {
 		t.Errorf("b:\n%s", b)
 	}
 }
+
+// TestAuthorsSplit: Markdown links and comma/"and" lists are one person each; a key-shaped value
+// that no authors file resolves is never an identity, with the default engine too.
+func TestAuthorsSplit(t *testing.T) {
+	posts := t.TempDir()
+	writeFiles(t, posts, map[string]string{
+		"a.md": "---\ntitle: A\nauthor: \"[Guangya Liu](https://github.com/gyliu513) (IBM), [Sujay Solomon](https://github.com/sujay) (Google)\"\n---\nText.\n",
+		"b.md": "---\ntitle: B\nauthors: ['default']\n---\nText.\n",
+		"c.md": "---\ntitle: C\nauthors: Ada Lovelace <ada@example.com> and Alan Turing\n---\nText.\n",
+	})
+	plan := run(t, Options{Posts: posts, Out: t.TempDir(), Site: "https://x.example", Engine: "generic", All: true, Now: t0})
+	a, b, c := fileOf(plan, "concepts/a.md"), fileOf(plan, "concepts/b.md"), fileOf(plan, "concepts/c.md")
+	if !strings.Contains(a, "author: human:guangya-liu\n") || !strings.Contains(a, `(author: Guangya Liu \(IBM\), Sujay Solomon \(Google\))`) || strings.Contains(a, "github.com") {
+		t.Errorf("a:\n%s", a)
+	}
+	if strings.Contains(b, "human:default") || !strings.Contains(b, "(author: default)") {
+		t.Errorf("b:\n%s", b)
+	}
+	if !strings.Contains(c, "author: human:ada-lovelace\n") || !strings.Contains(c, "Ada Lovelace, Alan Turing") {
+		t.Errorf("c:\n%s", c)
+	}
+}
