@@ -183,6 +183,21 @@ func TestSearchRelevanceHeldOut(t *testing.T) {
 	}
 }
 
+// minFreshMargin is what okf's MRR must keep over the baseline's on the blind set: 0.010 reached
+// (0.016 without the large bundle), far short of the issue's 0.10 (docs/serve.md); held at "no
+// worse than a whole-file BM25", so that a change that loses even that fails.
+const minFreshMargin = 0.0
+
+// TestSearchRelevanceFresh measures the same on testdata/relevance/fresh: 87 questions over eleven
+// bundles written by someone who had read neither the ranking's code nor the other questions, and
+// never used to choose anything (docs/serve.md). It is the figure to expect on other bundles.
+func TestSearchRelevanceFresh(t *testing.T) {
+	o, b, complete := relevance(t, "testdata/relevance/fresh", false)
+	if complete && o.mrr < b.mrr+minFreshMargin {
+		t.Errorf("okf's MRR %.3f is below the baseline's %.3f on the blind set", o.mrr, b.mrr)
+	}
+}
+
 // relevance scores okf's search and the baseline on the questions of dir's NAME.tsv files, logs
 // the figures per bundle and over all, and reports whether every bundle was present (but those of
 // largeBundles). With perBundle, okf's MRR below the baseline's on any one bundle is an error. With -v it logs each
