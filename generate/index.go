@@ -169,7 +169,7 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 				entry[j] = true
 			}
 			if res := b.ResolveLink(x.Path, e.Target); res.Kind != okf.RefLocal || res.Exists {
-				targets = append(targets, e.Target)
+				targets = append(targets, linkKey(b, x.Path, e.Target))
 			}
 		}
 	}
@@ -191,14 +191,23 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 	// text for each of thousands of entries).
 	kept := map[string]bool{}
 	for _, l := range okf.ParseBody(x.Path, next, nsp.BodyOffset).Links {
-		kept[l.Target] = true
+		kept[linkKey(b, x.Path, l.Target)] = true
 	}
 	for _, t := range targets {
 		if !kept[t] {
-			return fmt.Errorf("%w: the entry for %q is gone", okf.ErrUnproven, t)
+			return fmt.Errorf("%w: the entry for %q is gone", okf.ErrUnproven, t[1:])
 		}
 	}
 	return nil
+}
+
+// linkKey is what a link written in from leads to: the file, for a local one (`a&amp;b.md` and
+// `a%26b.md` are one entry), else its text.
+func linkKey(b *okf.Bundle, from, target string) string {
+	if res := b.ResolveLink(from, target); res.Kind == okf.RefLocal && !res.Escapes {
+		return "L" + res.Target
+	}
+	return "T" + target
 }
 
 func parentDir(d string) string {
@@ -232,7 +241,7 @@ func groupKey(d string, c *okf.Concept, by string) string {
 // entryLine renders `* [Title](target) - description` (§8); isPath says target is a file's slash
 // path (encoded as pathDest does), not a target already written in the index.
 func entryLine(title, target, desc string, isPath bool) string {
-	dest := linkDest(target)
+	dest := writtenDest(target)
 	if isPath {
 		dest = pathDest(target)
 	}
@@ -241,6 +250,19 @@ func entryLine(title, target, desc string, isPath bool) string {
 		line += " - " + desc
 	}
 	return line
+}
+
+// writtenDest writes again a destination read from an index (its text as written, without angle
+// brackets) so that it reads back as the same text: as it was, or in angle brackets, or re-encoded
+// only when neither does (a line break, which no destination may hold). Re-encoding a target as
+// written changed `a\>b.md` into another text, and the merge's proof refused the whole index.
+func writtenDest(target string) string {
+	for _, d := range []string{target, "<" + target + ">"} {
+		if l := okf.ParseBody("index.md", []byte("[x]("+d+")\n"), 0).Links; len(l) == 1 && l[0].Target == target {
+			return d
+		}
+	}
+	return linkDest(target)
 }
 
 func relTarget(d string, c *okf.Concept) string {

@@ -432,3 +432,23 @@ func TestIndexMergeKeepsEscapedEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexMergeRewritesEscapedTargetsAsWritten: an entry given its description keeps its target as
+// the person wrote it (`a\>b.md`, `<a\<b c.md>`), instead of a re-encoding the proof refused.
+func TestIndexMergeRewritesEscapedTargetsAsWritten(t *testing.T) {
+	old := "# Things\n\n- [G](a\\>b.md)\n- [AB](<a\\<b c.md>)\n- [N](n&#38;m.md)\n"
+	want := "# Things\n\n- [G](a\\>b.md) - D.\n- [AB](<a\\<b c.md>) - D.\n- [N](n&#38;m.md) - D.\n"
+	m := fstest.MapFS{
+		"index.md": {Data: []byte(old)},
+		"a>b.md":   concept("Reference", "G", "D."),
+		"a<b c.md": concept("Reference", "AB", "D."),
+		"n&m.md":   concept("Reference", "N", "D."),
+	}
+	cs, err := Indexes(load(t, m), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || string(cs[0].New) != want {
+		t.Fatalf("got %d changes:\n%v", len(cs), cs)
+	}
+}

@@ -46,16 +46,13 @@ func checkLinkAnchorMissing(p *Pass) {
 	}
 	check := func(from string, links []edge) {
 		for _, l := range links {
-			i := strings.IndexByte(l.target, '#')
-			if i < 0 {
-				continue
-			}
-			frag := l.target[i+1:]
+			// Split where a browser splits the href: `#sec\_1` names sec_1, `b&#38;c.md` has none.
+			path, query, frag := okf.SplitLinkDestination(l.target)
 			if frag == "" {
 				continue
 			}
 			target := from
-			if i > 0 {
+			if path != "" || query != "" {
 				r, local := resolveLocal(b, from, l.target)
 				if !local || !r.Exists || r.IsDir || r.Escapes {
 					continue // not local, or link-broken's finding
@@ -102,8 +99,11 @@ var factHeadings = &fact[headingTexts]{name: "headings", doc: "the texts of the 
 var factFragments = &fact[[]edge]{name: "fragments", doc: "the concept's body links with a #fragment (images left out), as written",
 	of: func(in *factInput) []edge {
 		isFrag := func(l okf.Link) bool {
-			i := strings.IndexByte(l.Target, '#')
-			return i >= 0 && i < len(l.Target)-1 && !l.Image
+			if l.Image || strings.IndexByte(l.Target, '#') < 0 { // no fragment without a # or &#35;
+				return false
+			}
+			_, _, frag := okf.SplitLinkDestination(l.Target)
+			return frag != ""
 		}
 		n := 0 // kept to the end of the run: counted first, made at its length
 		for _, l := range in.body.Links {

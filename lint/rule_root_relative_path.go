@@ -32,9 +32,9 @@ func rootOnlyLink(b *okf.Bundle, target string) string {
 	if r.Kind != okf.RefLocal || !r.Exists {
 		return ""
 	}
-	suffix := ""
-	if i := strings.IndexAny(t, "#?"); i >= 0 {
-		suffix = t[i:]
+	suffix := "" // the query and fragment where a browser splits them (`a&#38;b.md` has none)
+	if d := okf.DecodeLinkDestination(t); strings.ContainsAny(d, "#?") {
+		suffix = d[strings.IndexAny(d, "#?"):]
 	}
 	dest := okf.LinkDestination("/" + r.Target)
 	if strings.HasSuffix(dest, ">") { // in angle brackets: the fragment goes inside

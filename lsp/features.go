@@ -319,10 +319,7 @@ func (s *server) definition(params raw) (any, *rpcError) {
 	}
 	if t, _, _, ok := c.match(linkRE, 1); ok {
 		t = strings.TrimSuffix(strings.TrimPrefix(t, "<"), ">")
-		frag := ""
-		if i := strings.IndexByte(t, '#'); i >= 0 {
-			frag = t[i+1:]
-		}
+		_, _, frag := okf.SplitLinkDestination(t) // `#sec\_1` names sec_1, as the lint rules read it
 		return c.resolved(c.b.ResolveLink(c.rel, t), frag), nil
 	}
 	if key, value, _, _, ok := c.frontmatterValue(); ok && pathKeys[key] && !strings.Contains(value, "://") {

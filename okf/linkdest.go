@@ -3,6 +3,7 @@ package okf
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/okf-tools/okf/internal/escape"
@@ -15,8 +16,11 @@ import (
 // a&b.md in every renderer, so okf resolves it there too; read as written, such a link was broken
 // and okf index dropped a hand-written entry so written as a deleted concept's. ResolveLink
 // decodes so before it strips a fragment and decodes percent-escapes; a writer of a link checks
-// with it that a path it writes reads back as itself. One pass: an escaped `&` starts no
-// reference (unlike goldmark's three passes, which decode `\&amp;` to `&`). Linear in s.
+// with it that a path it writes reads back as itself. One pass, as CommonMark's reference
+// implementation reads it: an escaped `&` starts no reference. Renderers differ there: goldmark
+// (three passes) and cmark-gfm, GitHub's (references first, then escapes), read `\&amp;` as `&`;
+// okf's own writers never write a `\` in a destination, so what they write reads the same in all.
+// Linear in s.
 func DecodeLinkDestination(s string) string {
 	if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '&') < 0 {
 		return s
@@ -92,7 +96,9 @@ func isDigitIn(c byte, base int) bool {
 }
 
 // isASCIIAlnum: entity names are ASCII letters and digits.
-func isASCIIAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isASCIIAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 var (
 	destEscaper = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F")
@@ -108,7 +114,7 @@ var (
 // okf lint's fixes and their advice write paths with it, so what they suggest is what they write.
 func LinkDestination(p string) string {
 	d := percentControls(destEscaper.Replace(p))
-	d = percentEdgeSpace(d) // ResolveLink trims the target, as a renderer trims the destination
+	d = percentEdgeSpace(d) // a renderer may trim the destination's ends
 	angle := strings.ContainsAny(d, " ()<>")
 	if angle {
 		d = angleEscape.Replace(d)
@@ -119,7 +125,7 @@ func LinkDestination(p string) string {
 	if DecodeLinkDestination(d) != d {
 		d = strings.ReplaceAll(d, "&", "%26")
 	}
-	if IsURL(d) { // a first name with a colon ("a:b.md") would read as a URL's scheme
+	if schemeLike(d) { // a first name with a colon ("c:x.md") is a URL's scheme to a browser
 		d = "./" + d
 	}
 	if angle {
@@ -146,9 +152,31 @@ func percentControls(s string) string {
 	return b.String()
 }
 
+// schemeLike reports whether s begins as a URL with a scheme would (a letter, then letters, digits,
+// `+`, `-` or `.`, then `:`), even a one-letter one: IsURL takes those for Windows drives when it
+// reads a path, but a browser resolving an href reads `c:x.md` as the scheme c.
+func schemeLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i > 0
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// edgeSpace is what some renderer trims at the ends of a destination: Unicode white space, and the
+// byte order mark (JavaScript's trim, which markdown-it uses).
+func edgeSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
+
 // percentEdgeSpace percent-encodes the white space that begins or ends s.
 func percentEdgeSpace(s string) string {
-	core := strings.TrimSpace(s)
+	core := strings.TrimFunc(s, edgeSpace)
 	if core == s {
 		return s
 	}
@@ -167,4 +195,60 @@ func percentAll(s string) string {
 		b.WriteByte("0123456789ABCDEF"[s[i]&15])
 	}
 	return b.String()
+}
+
+// asciiSpace is the white space that ends a link destination and that renderers trim: ASCII only
+// (a no-break space is part of the name).
+const asciiSpace = " \t\n\v\f\r"
+
+// SplitLinkDestination reads a link destination as written (DecodeLinkDestination) and splits it
+// where a renderer's href splits: the path, the query (after the first `?` before any `#`) and the
+// fragment (after the first `#`), each without its mark and with percent-escapes as written. A
+// fragment written `#sec\_1` or a path written `b&#38;c.md` is what a browser sees (`sec_1`,
+// `b&c.md`); reading the text as written took `38;c.md` for a fragment.
+func SplitLinkDestination(target string) (path, query, fragment string) {
+	return splitDecoded(DecodeLinkDestination(strings.Trim(target, asciiSpace)))
+}
+
+func splitDecoded(t string) (path, query, fragment string) {
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t, fragment = t[:i], t[i+1:]
+	}
+	if i := strings.IndexByte(t, '?'); i >= 0 {
+		t, query = t[:i], t[i+1:]
+	}
+	return t, query, fragment
+}
+
+// percentDecode decodes each valid `%XX` and keeps any other `%` as it is, as a browser does
+// (url.PathUnescape refuses the whole text for one `%zz`, which left `a%20b%zz.md` undecoded).
+func percentDecode(s string) string {
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return isDigitIn(c, 16) }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }

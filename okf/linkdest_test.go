@@ -83,9 +83,10 @@ func TestDecodeLinkDestinationLinear(t *testing.T) {
 // controls, separators, bidi controls, invalid UTF-8).
 func TestLinkDestinationReadsBack(t *testing.T) {
 	parts := []string{"a", "b", " ", "(", ")", "<", ">", "%", "%41", "#", "?", "&", "&amp;", "&#38;",
-		"&#x41;", `\`, `\_`, `\\`, "\n", "\r", "\t", "\x1b", "\u2028", "\u202e", "\xff", "é", "[", "]", "*", "`", "!"}
+		"&#x41;", `\`, `\_`, `\\`, "\n", ":", "c:", "\u00a0", "\ufeff", "%zz", "%2", "\r", "\t", "\x1b", "\u2028", "\u202e", "\xff", "é", "[", "]", "*", "`", "!"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	names := []string{"a&amp;b.md", `u\_s.md`, "x y.md", "h#1.md", "q?.md", "p%20.md", "a(b).md", `e\.md`}
+	names := []string{"a&amp;b.md", `u\_s.md`, "x y.md", "h#1.md", "q?.md", "p%20.md", "a(b).md", `e\.md`,
+		"c:x.md", "x:y:z.md", "mailto:x.md", "\u00a0nb.md", "nb\u00a0.md", "\ufeffbom.md", "a%zz.md", "a%2.md"}
 	for range 3000 {
 		var sb strings.Builder
 		for range 1 + rng.IntN(6) {
@@ -116,6 +117,9 @@ func checkReadsBack(t *testing.T, name string) {
 	if strings.ContainsAny(dest, "\r\n") {
 		t.Fatalf("LinkDestination(%q) = %q holds a line break", name, dest)
 	}
+	if schemeLike(strings.TrimPrefix(dest, "<")) { // a browser would read a scheme
+		t.Fatalf("LinkDestination(%q) = %q reads as a URL", name, dest)
+	}
 	files := nameSet{"d/" + name: true}
 	body := ParseBody("d/index.md", []byte("[x]("+dest+")\n"), 0)
 	if len(body.Links) != 1 {
@@ -131,3 +135,27 @@ func checkReadsBack(t *testing.T, name string) {
 type nameSet map[string]bool
 
 func (m nameSet) Stat(p string) (bool, bool) { return m[p], false }
+
+// TestSplitLinkDestination: the parts of a destination are where a browser splits its href, after
+// escapes and references are decoded; a `%` that starts no escape stays.
+func TestSplitLinkDestination(t *testing.T) {
+	for _, c := range []struct{ in, path, query, frag string }{
+		{"b&#38;c.md", "b&c.md", "", ""},
+		{`d.md#sec\_1`, "d.md", "", "sec_1"},
+		{"a.md?x=1#f", "a.md", "x=1", "f"},
+		{"a.md#f?x", "a.md", "", "f?x"},
+		{"a&#35;b.md", "a", "", "b.md"},
+		{" a.md ", "a.md", "", ""},
+		{"\u00a0a.md", "\u00a0a.md", "", ""}, // a no-break space is no white space a renderer trims
+	} {
+		p, q, f := SplitLinkDestination(c.in)
+		if p != c.path || q != c.query || f != c.frag {
+			t.Errorf("SplitLinkDestination(%q) = %q, %q, %q; want %q, %q, %q", c.in, p, q, f, c.path, c.query, c.frag)
+		}
+	}
+	for in, want := range map[string]string{"a%20b%zz.md": "a b%zz.md", "%": "%", "a%2": "a%2", "%41%4a%4A": "AJJ", "%e2%80%a8": "\u2028"} {
+		if got := percentDecode(in); got != want {
+			t.Errorf("percentDecode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package okf
 
 import (
 	"bytes"
-	"net/url"
 	"path"
 	"strings"
 )
@@ -190,25 +189,21 @@ func ResolvePath(files FileSet, from, value string) Resolution {
 // ResolveLink resolves a Markdown link target (§6.1, D15) written in the file at from, as written
 // in the file. Backslash escapes and character references are decoded first (CommonMark: the
 // destination a renderer links to), then fragments and queries are stripped and percent-escapes
-// decoded; "/x" is from the root and any other local target from the file's own directory, as
-// Markdown renderers read it.
+// decoded (SplitLinkDestination); "/x" is from the root and any other local target from the file's
+// own directory, as Markdown renderers read it.
 func ResolveLink(files FileSet, from, target string) Resolution {
-	t := DecodeLinkDestination(strings.TrimSpace(target))
+	t := DecodeLinkDestination(strings.Trim(target, asciiSpace))
 	if t == "" {
 		return Resolution{Kind: RefEmpty}
 	}
 	if IsURL(t) || strings.HasPrefix(t, "//") {
 		return Resolution{Kind: RefExternal, Target: t}
 	}
-	if i := strings.IndexAny(t, "#?"); i >= 0 {
-		t = t[:i]
-	}
+	t, _, _ = splitDecoded(t)
 	if t == "" {
 		return Resolution{Kind: RefFragment}
 	}
-	if u, err := url.PathUnescape(t); err == nil {
-		t = u
-	}
+	t = percentDecode(t)
 	r := Resolution{Kind: RefLocal}
 	resolved, escapes := joinInside(path.Dir(from), t)
 	if escapes {
