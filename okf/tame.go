@@ -190,7 +190,8 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 	}
 	// The open list items and footnote definitions: their content columns, innermost last, and
 	// where the outermost was opened.
-	var items []int32
+	var itemSpace [32]int32 // most bodies nest fewer
+	items := itemSpace[:0]
 	region := -1
 	blankUsed := int64(0)
 	prevQuote := false // the line before was a block quote line
