@@ -215,6 +215,14 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 	// When the whole body's counts show that no paragraph and no line can reach a limit of the
 	// paragraph counts or the link destinations, they are not counted.
 	bounded := !fullTameScan && bodyOffset <= len(src) && paragraphsBounded(src[bodyOffset:])
+	if !bounded && bodyOffset <= len(src) {
+		// The open brackets are counted exactly: their list is made once, at most 64 Ki long,
+		// rather than grown by a quarter at a time (five times its size allocated for a body of
+		// brackets).
+		if n := bytes.Count(src[bodyOffset:], []byte{'['}); n > 256 {
+			p.open = make([]int32, 0, min(n, 1<<16))
+		}
+	}
 	for off := bodyOffset; off < len(src); {
 		line, next := nextLine(src, off)
 		if isBlankLine(line) {
