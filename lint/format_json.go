@@ -54,6 +54,7 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	js := &jsonStrings{}
 	files := map[string]bool{}
 	var buf []byte
+	lastPath := "" // the findings of one file follow each other
 	bw.WriteString("{\n  \"findings\": [")
 	for i, d := range r.Diagnostics {
 		f := JSONFinding{Path: r.path(d.Pos.Path), Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: r.ruleName(d.Code),
@@ -61,13 +62,23 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 		if d.End.Line > 0 {
 			f.EndLine, f.EndColumn = int(d.End.Line), int(d.End.Col)
 		}
-		files[d.Pos.Path] = true
+		if i == 0 || d.Pos.Path != lastPath {
+			files[d.Pos.Path] = true
+			lastPath = d.Pos.Path
+		}
 		if i > 0 {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
+		js.logUnsafe = false
 		buf = js.appendFinding(buf[:0], &f)
-		bw.Write(escape.JSONLog(buf))
+		// A finding whose strings JSONLog leaves as they are is written as it was built: JSONLog
+		// changes nothing outside strings (most of a report's bytes).
+		if js.logUnsafe {
+			bw.Write(escape.JSONLog(buf))
+		} else {
+			bw.Write(buf)
+		}
 	}
 	if len(r.Diagnostics) > 0 {
 		bw.WriteString("\n  ")
@@ -116,10 +127,17 @@ func (js *jsonStrings) appendFinding(b []byte, f *JSONFinding) []byte {
 type jsonStrings struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	// logUnsafe is set when a string appended may need JSONLog (escape.AppendJSONString did not
+	// append it).
+	logUnsafe bool
 }
 
 func (js *jsonStrings) appendField(b []byte, name, s string) []byte {
 	b = append(b, name...)
+	if out, ok := escape.AppendJSONString(b, s); ok {
+		return out
+	}
+	js.logUnsafe = true
 	if plainJSON(s) {
 		b = append(b, '"')
 		b = append(b, s...)

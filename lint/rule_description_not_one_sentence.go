@@ -46,9 +46,30 @@ func checkDescriptionNotOneSentence(p *Pass) {
 			return
 		}
 		if n := sentences(text); n > 1 {
-			p.ReportText(pos, "description has "+strconv.Itoa(n)+" sentences, expected one: keep the summary and move the rest into the body (§4.1)")
+			p.ReportText(pos, sentencesMessage(n))
 		}
 	})
+}
+
+// sentencesMessages are the messages for 0 to 9 sentences, made once: most descriptions that
+// are not one sentence have two or three.
+var sentencesMessages = func() (m [10]string) {
+	for n := range m {
+		m[n] = sentencesText(n)
+	}
+	return m
+}()
+
+// sentencesMessage is the finding for a description of n sentences.
+func sentencesMessage(n int) string {
+	if n >= 0 && n < len(sentencesMessages) {
+		return sentencesMessages[n]
+	}
+	return sentencesText(n)
+}
+
+func sentencesText(n int) string {
+	return "description has " + strconv.Itoa(n) + " sentences, expected one: keep the summary and move the rest into the body (§4.1)"
 }
 
 // sentences counts the sentences of s, not splitting after common abbreviations ("e.g.") and

@@ -102,6 +102,12 @@ var bodySeeds = []string{
 	"> **Note:** `code` and [a](b) ^[src.md]\n>\n> `<T>` x [[Page]] \\[y\\]\n> b [c](d) `e\n> f` g\n",
 	"Vgl. [die frühere Entscheidung](bgh-2019-räumungsklage.md) und [Straße](../ä/öß.md#fuß \"Titel\").\n",
 	"Click **\\+ New** > \\[beta\\] and \\_x\\_ then [a](b.md) 15.4.\\*.\n",
+	"<details>\n<summary>Example</summary>\n\nHidden [a](b.md) text.\n\n</details>\n",
+	"Para [x](y)\n<div class=\"note\">\n[not](a link) *x*\n</div>\n\nAfter [z](w).\n",
+	"<table>\n<tr><td><!-- c --> x</td></tr>\n</table>",
+	"- item [a](b)\n<details>\n\n# After\n",
+	"See [**Page 12**](p.md) and ![*x*](i.png) and [***a b***](c) and [**a_b**](d).\n",
+	"# [**T 1**](x) h\n\n- [**Item**](y) text\n",
 }
 
 // nearMisses are bodies just outside the subset (or right at its edge); the fast path may take any
@@ -138,6 +144,15 @@ var nearMisses = []string{
 	"[a\n[b](c)\n", "[a [b](c)\n", "# [a\n", "# [[a]] [b](c)\n", "[[a\\]]\n", "[[`]`]]\n", "[[a]]`\n", "![[a]]\n", "[![a]](b)\n", "> [[a]]\n", "> [a\n", "- [[a]]\n", "# Citations\n- [[a]]\n", "# Citations\n- [a\n", "    a\n  \n    b\n", "    a\n\t\n    b\n", "- x\n\n      a\n  \n      b\n", "- x\n\n      a\n\n      b\n", "- x\n\n      a\n      \n      b\n", "    a\n     \n",
 	"    a\n\n", "- x\n\n      a\n  b\n", "- x\n\n      a\nb\n", "    a\n---\n", "    a\n===\n", "\tcode\n", "    \tcode\n", "  \tcode\n", "    a\n  \tb\n", "# h\n    a\n",
 	"- a\n    b\n\n      c\n", "    [^1]\n\n[^1]: x\n", "    ```\n    x\n", "[^1]: a\n\n    b\n", "x[^1]\n\n[^1]: a\n\n    b\n", "[a](b \"&amp;\")\n", "# [a](b \"t\") c\n", "# Citations\n- [a](b \"t\")\n", "[a](b \"t\")[c](d)\n", "[a](b \"t\") [^1]\n\n[^1]: n\n",
+	"> q\n<details>\nx\n", "- i\n<details>\n[a](b)\n", "[^1]: d\n<div>\n", "x[^1]\n\n[^1]: d\n<div>\n[a](b)\n", "<details\n", "<detailsx>\n", "<Details>\n",
+	"</ details>\n", "<details\tx>\n", "<div>[a](b)\n\n", "<div>\n```\n[a](b)\n", "<div>\n\n    code\n", "<custom-el>\n[a](b)\n", "<details>\n[^1]\n\n[^1]: x\n",
+	"x[^1]\n<div>\n[^1]: y\n", "# Citations\n<div>\n", "<div><!-- a\n\nb --></div>\n", "<pre>\n[a](b)\n", "<p>\n# h\n", "  <div>\n[a](b)\n", "<div>\n---\n",
+	"para\n<div>\n===\n", "<div>\n  - a\n", "<div\n", "<div/>\n[a](b)\n", "<div />x\n", "<div x='1'\n", "<?x\n", "<!X\n", "<![CDATA[\n", "<script>\n[a](b)\n",
+	"<a href=\"x\">\n[a](b)\n", "para\n<span>\n[a](b)\n", "<dd>\n", "<h1>\n[a](b)\n\n<h7>\n", "<DIV>\n[a](b)\n", "<div>\n<!--\n\n-->[a](b)\n",
+	"[** a**](b)\n", "[**a **](b)\n", "[**a*](b)\n", "[*a**](b)\n", "[****a****](b)\n", "[**a*b**](b)\n", "[**é**](b)\n", "[**a_**](b)\n",
+	"*x [**a**](b) y*\n", "**[**a**](b)**\n", "[`**a**`](b)\n", "[\\**a**](b)\n", "[**a**\\*](b)\n", "[**a**][b]\n\n[b]: c\n", "[**](b)\n", "[****](b)\n",
+	"a*[**b**](c)*d\n", "[**a** b **c**](d)\n", "[**a**](b) *x*\n", "# a*[**b**](c)\n", "[**a`**`](b)\n", "[*a*](b)*\n", "*[*a*](b)\n", "[**a**](b**)\n",
+	"[__a__](b)\n", "[**a\nb**](c)\n", "[**<http://x>**](b)\n", "[**a&amp;b**](c)\n",
 }
 
 func TestBodyFastSeeds(t *testing.T) {

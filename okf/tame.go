@@ -92,6 +92,42 @@ type paragraph struct {
 	itemContent int   // the content column of the item its first line opens, -1 when none
 }
 
+// fullTameScan, set by tests, makes tameBody count every paragraph and line even when
+// paragraphsBounded says none can reach a limit: the reference the shortcut must agree with.
+var fullTameScan bool
+
+// paragraphsBounded reports whether body is too small, or holds too few of the bytes the counts
+// are made of, for any of its paragraphs or lines to reach a limit of tameBody's paragraph counts
+// (emphasis runs, link labels, definitions, nested and unclosed brackets) or of its link
+// destinations, or its budgets of them, whatever its shape. Each count is bounded by the body's
+// totals (bytes.Count, vectorised):
+//
+//   - a paragraph's delimiter runs by the body's `*` and `_` (each run is at least one), and the
+//     body's Σ d² by their total squared;
+//   - a paragraph's labels × lines by the body's `]` × its lines, and so is their sum over the
+//     paragraphs; definitions × lines by the lines squared;
+//   - the distance from a `]` to the `[` it closes by the body's length, so a paragraph's (and the
+//     body's) bracket cost by `]` × length; the unclosed brackets by the body's `[`;
+//   - the destination scan after a `](` stops at the line's end (linkScanBound), so a line's (and
+//     the body's) link cost by `]` × length.
+//
+// Every limit the bounds are compared with is at most its budget (TestParagraphsBoundedLimits).
+func paragraphsBounded(body []byte) bool {
+	n := int64(len(body))
+	closes := int64(bytes.Count(body, []byte{']'}))
+	if closes*n > 1<<20 {
+		return false
+	}
+	lines := int64(bytes.Count(body, []byte{'\n'})) + 1
+	if closes*lines > maxParagraphLabelCost || lines*lines > maxParagraphDefCost {
+		return false
+	}
+	if d := int64(bytes.Count(body, []byte{'*'}) + bytes.Count(body, []byte{'_'})); d > maxParagraphDelims || d*d > emphasisBudget {
+		return false
+	}
+	return bytes.Count(body, []byte{'['}) <= maxOpenBrackets
+}
+
 // tameBody returns src with the hostile stretches of the body (from bodyOffset) blanked, in a copy
 // when there are any (src itself is never changed), and what was blanked.
 func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
@@ -154,7 +190,8 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 	}
 	// The open list items and footnote definitions: their content columns, innermost last, and
 	// where the outermost was opened.
-	var items []int32
+	var itemSpace [32]int32 // most bodies nest fewer
+	items := itemSpace[:0]
 	region := -1
 	blankUsed := int64(0)
 	prevQuote := false // the line before was a block quote line
@@ -173,6 +210,17 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		if blankUsed > blankBudget {
 			blank(region, off, "a list followed by too many blank lines is not parsed")
 			items, region, deepRun = items[:0], -1, -1
+		}
+	}
+	// When the whole body's counts show that no paragraph and no line can reach a limit of the
+	// paragraph counts or the link destinations, they are not counted.
+	bounded := !fullTameScan && bodyOffset <= len(src) && paragraphsBounded(src[bodyOffset:])
+	if !bounded && bodyOffset <= len(src) {
+		// The open brackets are counted exactly: their list is made once, at most 64 Ki long,
+		// rather than grown by a quarter at a time (five times its size allocated for a body of
+		// brackets).
+		if n := bytes.Count(src[bodyOffset:], []byte{'['}); n > 256 {
+			p.open = make([]int32, 0, min(n, 1<<16))
 		}
 	}
 	for off := bodyOffset; off < len(src); {
@@ -258,6 +306,10 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 		}
 		if p.start < 0 {
 			p.start, p.inDefs, p.indent, p.itemContent = off, true, w, itemContentColumn(t, w)
+		}
+		if bounded {
+			off = next
+			continue
 		}
 		runs, labels, hasDest := lineCounts(line)
 		var cost int64

@@ -258,3 +258,70 @@ func MarkdownCode(s string) string {
 	}
 	return fence + s + fence
 }
+
+// AppendJSONString appends s to b quoted as encoding/json (without HTML escaping) writes it, when
+// JSONLog leaves the result as it is and s needs no escape but `\"` and `\\`; otherwise it returns
+// b unchanged and false, for the caller to encode s with encoding/json and escape with JSONLog.
+// A JSON writer whose every string is appended by it may skip JSONLog over the text it builds
+// around them: field names, numbers and the white space between tokens are never changed by it.
+// ASCII text (nearly every finding) is read eight bytes at a time.
+func AppendJSONString(b []byte, s string) ([]byte, bool) {
+	quotes := false // s holds a `"` or `\`
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if x&hi8 == 0 && !lessThan(x, 0x20) && !hasByte(x, '"') && !hasByte(x, '\\') && !hasByte(x, 0x7f) {
+				i += 8
+				continue
+			}
+		}
+		// A word holding something else (a `§` in a message) is read rune by rune until it is passed.
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c < 0x20 || c == 0x7f:
+				return b, false
+			case c == '"' || c == '\\':
+				quotes = true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || unsafeRune(r) {
+			return b, false
+		}
+		i += size
+	}
+	if strings.Contains(s, "##[") {
+		return b, false
+	}
+	b = append(b, '"')
+	if !quotes {
+		b = append(b, s...)
+		return append(b, '"'), true
+	}
+	for {
+		k := strings.IndexAny(s, `"\`)
+		if k < 0 {
+			break
+		}
+		b = append(b, s[:k]...)
+		b = append(b, '\\', s[k])
+		s = s[k+1:]
+	}
+	b = append(b, s...)
+	return append(b, '"'), true
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// lessThan reports whether a byte of x is below n (n ≤ 128, no byte of x above 127).
+func lessThan(x uint64, n byte) bool { return (x-lo8*uint64(n))&^x&hi8 != 0 }
+
+// hasByte reports whether a byte of x is c (no byte of x above 127).
+func hasByte(x uint64, c byte) bool { return lessThan(x^(lo8*uint64(c)), 1) }

@@ -3,6 +3,7 @@ package escape
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -181,4 +182,44 @@ func FuzzEscapeJSONLog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAppendJSONString: AppendJSONString appends exactly what encoding/json (without HTML
+// escaping) writes, and says so exactly when that needs no escape but \" and \\ and JSONLog leaves
+// it as it is, on random strings of every byte each check looks at, placed at every offset of the
+// eight-byte words it reads.
+func TestAppendJSONString(t *testing.T) {
+	pieces := []string{"a", "Z 9", "abcdefgh", "é", "§", "—", "\"", "\\", "\n", "\t", "\b", "\f", "\x00", "\x1f", " ", "\x7f", "\x80",
+		"\u0085", "\u2028", "\u2029", "\u202e", "\u200e", "\xff", "\xe2\x80", "<b>&", "#", "##", "[", "##[", "~", "\U0001F600"}
+	check := func(s string) {
+		var enc bytes.Buffer
+		e := json.NewEncoder(&enc)
+		e.SetEscapeHTML(false)
+		e.Encode(s)
+		want := strings.TrimSuffix(enc.String(), "\n")
+		byHand := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+		wantOK := want == byHand && string(JSONLog([]byte(want))) == want
+		got, ok := AppendJSONString([]byte("x"), s)
+		switch {
+		case ok != wantOK:
+			t.Fatalf("AppendJSONString(%q): ok %v, want %v", s, ok, wantOK)
+		case ok && string(got) != "x"+want:
+			t.Fatalf("AppendJSONString(%q) = %q, want %q", s, got[1:], want)
+		case !ok && string(got) != "x":
+			t.Fatalf("AppendJSONString(%q) appended %q and failed", s, got[1:])
+		}
+	}
+	r := rand.New(rand.NewPCG(31, 6))
+	for range 100_000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		check(b.String())
+	}
+	for c := range 256 { // every byte alone at every position of a word
+		for at := range 17 {
+			check(strings.Repeat("x", at) + string([]byte{byte(c)}) + strings.Repeat("y", 16-at))
+		}
+	}
 }

@@ -13,8 +13,10 @@
 //
 // The subset (CommonMark 0.31.2 plus goldmark's footnotes), outside fenced code:
 //   - no `\r`, NUL, `\x01`, `\v`, `\f` anywhere; no tab in a line's indentation; no `<` (HTML
-//     blocks, raw HTML) but in code spans, autolinks and HTML comment blocks (a line starting with
-//     `<!--` at column 0, to the first line holding `-->`); no `]:` in a paragraph, item or quote
+//     blocks, raw HTML) but in code spans, autolinks, HTML comment blocks (a line starting with
+//     `<!--` at column 0, to the first line holding `-->`) and HTML blocks of a block-level tag
+//     (a line at column 0 that goldmark's parser opens as kind 6, `<details>`, `</div>`, to the
+//     next blank line; outside an index and a `# Citations` section); no `]:` in a paragraph, item or quote
 //     starting with `[` (a link reference definition starts a paragraph with `[` and holds one;
 //     without any, a bracket that is not an inline link is literal text);
 //   - at column 0, a line is an ATX heading (`#`..`######`, a space, text not ending in `#`), a
@@ -51,7 +53,9 @@
 //     block; a quote's paragraph is read as one block, its lines joined without their `>`;
 //   - text that is recorded (heading text, link text, the items of a `# Citations` list) holds no
 //     `*`, `\` or footnote reference, and `_` only between letters or digits; a code span gives its
-//     content. Entities are kept as written, as goldmark's text segments keep them.
+//     content. Entities are kept as written, as goldmark's text segments keep them. A link's whole
+//     text may be one to three `*` around such text starting and ending with a letter or digit
+//     (`[**Page 12**](p.md)`, see emphasisAround): its text is the inner text's.
 //   - footnote definitions are dropped unless referenced and their links come last, in the order of
 //     first reference, as goldmark's footnote transformer does (see footnoteLinks).
 //
@@ -64,6 +68,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/yuin/goldmark/ast"
+	gmparser "github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -688,14 +695,20 @@ func (p *parser) fastScan(index bool) (*Result, bool) {
 		}
 		kind := mdLine(line)
 		comment := bytes.HasPrefix(line, []byte("<!--"))
-		if kind == fkFence || comment {
+		// A block-level tag opens an HTML block (kind 6), which interrupts a paragraph and closes
+		// the list items, quote or definition open, as a comment block does.
+		html := !comment && len(line) > 0 && line[0] == '<' && ix == nil && f.inCitations == 0 && htmlBlock6(line)
+		if kind == fkFence || comment || html {
 			if paraStart >= 0 && !f.inline(paraStart, off, false) {
 				return p.refuse("a paragraph")
 			}
 			paraStart = -1
-			if comment {
+			switch {
+			case comment:
 				next = f.htmlComment(off)
-			} else {
+			case html:
+				next = f.htmlBlock(off)
+			default:
 				next = f.fence(off)
 			}
 			prev = fkFence // a closed block
@@ -1296,12 +1309,53 @@ func (f *fastState) htmlComment(off int) int {
 			break
 		}
 	}
-	s := string(src[start:end])
+	f.comments(start, end)
+	return off
+}
+
+// htmlBlock reads the HTML block of CommonMark's kind 6 opened by the line at off (htmlBlock6): it
+// ends before the next blank line, or at the end of the body. Nothing in it is Markdown; its
+// comments are recorded as for goldmark's block. It returns the offset after the block.
+func (f *fastState) htmlBlock(off int) int {
+	src := f.p.src
+	start := off
+	for off < len(src) {
+		line, next := nextLine(src, off)
+		if blankLine(line) {
+			break
+		}
+		off = next
+	}
+	f.comments(start, off)
+	return off
+}
+
+// comments records the HTML comments of src[start:end], the lines of an HTML block.
+func (f *fastState) comments(start, end int) {
+	s := string(f.p.src[start:end])
+	if !strings.Contains(s, "<!--") {
+		return
+	}
 	for _, m := range commentRE().FindAllStringSubmatchIndex(s, -1) {
 		f.b.Comments = append(f.b.Comments, Comment{Text: strings.TrimSpace(s[m[2]:m[3]]), Pos: f.p.pos(start + m[0]), EndLine: int(f.p.pos(start + m[1] - 1).Line)})
 	}
-	return off
 }
+
+// htmlBlock6 reports whether line, at column 0 of a line outside any container, opens what
+// goldmark reads as an HTML block of CommonMark's kind 6: a block-level tag (`<details>`,
+// `</div>`, `<table class="x">`), which may interrupt a paragraph and ends at the next blank
+// line. goldmark's own HTML block parser decides, on the line alone: every other kind (a
+// comment, `<script>`, `<?`, `<!X`, CDATA, any other tag) is not one, and stays outside the subset.
+func htmlBlock6(line []byte) bool {
+	if len(line) < 2 || line[0] != '<' || !(line[1] == '/' || line[1] >= 'a' && line[1] <= 'z' || line[1] >= 'A' && line[1] <= 'Z') {
+		return false
+	}
+	n, _ := htmlBlockParser.Open(nil, text.NewReader(line), gmparser.NewContext())
+	b, ok := n.(*ast.HTMLBlock)
+	return ok && b.HTMLBlockType == ast.HTMLBlockType6
+}
+
+var htmlBlockParser = gmparser.NewHTMLBlockParser()
 
 // closesFence reports whether line closes a fence of n characters c: up to three columns of
 // indentation, at least n of c, then only spaces and tabs.
@@ -1584,7 +1638,11 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 			start--
 		}
 		f.ltext = f.ltext[:0]
-		if !plainText(line, masked, j+1, k, &f.ltext) {
+		t0, t1 := j+1, k
+		if n := emphasisAround(line, masked, t0, t1); n > 0 {
+			t0, t1 = t0+n, t1-n // the text of [**x**](y) is x's
+		}
+		if !plainText(line, masked, t0, t1, &f.ltext) {
 			return f.p.no("emphasis, an escape or HTML in link text")
 		}
 		if recorded {
@@ -1599,6 +1657,31 @@ func (f *fastState) inlineLine(off int, line, masked []byte, recorded bool) bool
 		}
 		i = d + 1
 	}
+}
+
+// emphasisAround returns n when the link text line[from:to] is n `*` (one to three), a text with
+// no `*` that starts and ends with an ASCII letter or digit, and n `*` again: `[**Page 12**](p.md)`.
+// goldmark reads the runs as emphasis around the text (the `[` before the first is punctuation and
+// the text's first byte opens no other reading; the `]` after the last likewise), and the link's
+// text is the text's own; 0 otherwise.
+func emphasisAround(line, masked []byte, from, to int) int {
+	n := 0
+	for n < 3 && from+n < to && masked[from+n] == '*' && line[from+n] == '*' {
+		n++
+	}
+	if n == 0 || to-from <= 2*n {
+		return 0
+	}
+	for x := to - n; x < to; x++ {
+		if masked[x] != '*' || line[x] != '*' {
+			return 0
+		}
+	}
+	a, z := from+n, to-n-1
+	if !alnum(line[a]) || !alnum(line[z]) || masked[a] != line[a] || masked[z] != line[z] || bytes.IndexByte(masked[a:z+1], '*') >= 0 {
+		return 0
+	}
+	return n
 }
 
 // bracketGroup returns the offset of the ']' closing the '[' at j of masked (the brackets nested

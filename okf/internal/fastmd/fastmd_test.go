@@ -35,9 +35,9 @@ func TestScratchKeepsNothingRefused(t *testing.T) {
 		t.Fatal("the first body was refused")
 	}
 	s.Done()
-	big := "# B\n\n[b](b.md)\n\n```\n" + strings.Repeat("y", 1<<16) + "\n```\n\n<!-- d -->\n\n<div>\n"
+	big := "# B\n\n[b](b.md)\n\n```\n" + strings.Repeat("y", 1<<16) + "\n```\n\n<!-- d -->\n\n<script>\n"
 	if _, ok := read(big, &s); ok {
-		t.Fatal("the second body was taken: it must be refused (an HTML block)")
+		t.Fatal("the second body was taken: it must be refused (a script block)")
 	}
 	for _, c := range s.code[:cap(s.code)] {
 		if c.Content != "" || c.Section != "" {
