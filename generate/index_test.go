@@ -452,3 +452,26 @@ func TestIndexMergeRewritesEscapedTargetsAsWritten(t *testing.T) {
 		t.Fatalf("got %d changes:\n%v", len(cs), cs)
 	}
 }
+
+// TestIndexEntryTitleBacktick: a title with a backtick, and a description with a code span after
+// it, is one link: unescaped, the backtick opened a code span over `](a.md)`, the entry was no
+// link, and every run appended it again.
+func TestIndexEntryTitleBacktick(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# Things\n")},
+		"a.md":     concept("Reference", "The ` quote", "Run `cmd` now."),
+	}
+	cs, err := Indexes(load(t, m), IndexOptions{})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("%v %v", cs, err)
+	}
+	m["index.md"] = &fstest.MapFile{Data: cs[0].New}
+	b := load(t, m)
+	links := b.Indexes[0].Body.Links
+	if len(links) != 1 || links[0].Target != "a.md" || links[0].Text != "The \\` quote" { // text as written
+		t.Fatalf("the entry reads as %+v:\n%s", links, cs[0].New)
+	}
+	if again, err := Indexes(b, IndexOptions{}); err != nil || len(again) != 0 {
+		t.Fatalf("a second run changes %v (%v)", again, err)
+	}
+}

@@ -425,7 +425,7 @@ func indexEntryFor(c *okf.Concept, title, desc string) string {
 
 // escapeLinkText keeps a title from closing its link text early.
 func escapeLinkText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`, "`", "\\`").Replace(s) // a backtick could open a code span over `](`
 }
 
 // fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)

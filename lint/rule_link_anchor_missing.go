@@ -99,7 +99,7 @@ var factHeadings = &fact[headingTexts]{name: "headings", doc: "the texts of the 
 var factFragments = &fact[[]edge]{name: "fragments", doc: "the concept's body links with a #fragment (images left out), as written",
 	of: func(in *factInput) []edge {
 		isFrag := func(l okf.Link) bool {
-			if l.Image || strings.IndexByte(l.Target, '#') < 0 { // no fragment without a # or &#35;
+			if l.Image || !strings.ContainsAny(l.Target, "#&") { // no fragment without a #, &#35; or &num;
 				return false
 			}
 			_, _, frag := okf.SplitLinkDestination(l.Target)

@@ -21,6 +21,10 @@ var RootRelativePath = &Rule{Code: "OKF602", Name: "root-relative-path", Severit
 		"Good:\n\n    executor:\n      resource: /skills/run-on-bq.md",
 	Check: checkRootRelativePath}
 
+// suffixEscaper writes a decoded query or fragment back into a destination: what would end it or
+// escape in it percent-encoded.
+var suffixEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", `\`, "%5C", "&", "%26")
+
 // rootOnlyLink returns the root-relative form ("/x") of a link target that does not resolve from
 // its file but does from the bundle root, else "".
 func rootOnlyLink(b *okf.Bundle, target string) string {
@@ -34,7 +38,7 @@ func rootOnlyLink(b *okf.Bundle, target string) string {
 	}
 	suffix := "" // the query and fragment where a browser splits them (`a&#38;b.md` has none)
 	if d := okf.DecodeLinkDestination(t); strings.ContainsAny(d, "#?") {
-		suffix = d[strings.IndexAny(d, "#?"):]
+		suffix = suffixEscaper.Replace(d[strings.IndexAny(d, "#?"):])
 	}
 	dest := okf.LinkDestination("/" + r.Target)
 	if strings.HasSuffix(dest, ">") { // in angle brackets: the fragment goes inside

@@ -17,10 +17,11 @@ func TestRootOnlyLinkAdvice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for target, want := range map[string]string{
-		"a&#38;b.md":     "/a&b.md",
-		"a&amp;b.md#f":   "/a&b.md#f",
-		"d%20x.md":       "</d x.md>",
-		"d%20x.md#s\\_1": "</d x.md#s_1>",
+		"a&#38;b.md":       "/a&b.md",
+		"a&amp;b.md#f":     "/a&b.md#f",
+		"d%20x.md":         "</d x.md>",
+		"d%20x.md#s\\_1":   "</d x.md#s_1>",
+		"a&amp;b.md#x\\(y": "/a&b.md#x%28y", // a decoded ( would leave the link open
 	} {
 		got := rootOnlyLink(b, target)
 		if got != want {

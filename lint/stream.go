@@ -36,9 +36,11 @@ type Stream struct {
 
 	mu    sync.Mutex
 	facts *factsTable          // what the other rules read of each concept, by row: in the order they came
-	rows  map[*okf.Concept]int // each concept's row
-	paths pathInterner         // the paths the facts keep
-	found [][]okf.Diagnostic   // each concept's findings, in chunks as they came
+	rows  map[*okf.Concept]int // each concept's row: its last, if a caller handed it twice
+	// pushed counts the rows every column holds (one a call of OnConcept).
+	pushed int
+	paths  pathInterner       // the paths the facts keep
+	found  [][]okf.Diagnostic // each concept's findings, in chunks as they came
 }
 
 // NewStream prepares a run with opts, as Run would make it.
@@ -73,7 +75,8 @@ func (s *Stream) OnConcept(one *okf.Bundle, c *okf.Concept) {
 		}
 	}
 	s.mu.Lock()
-	s.rows[c] = len(s.rows)
+	s.rows[c] = s.pushed
+	s.pushed++
 	for k, col := range s.facts.cols {
 		col.push(st.cells[k], s.paths)
 	}
@@ -138,15 +141,15 @@ type conceptState struct {
 
 // Finish runs the other rules over the loaded bundle and returns every finding, as Run does.
 func (s *Stream) Finish(b *okf.Bundle) []okf.Diagnostic {
-	found, facts, rows := s.found, s.facts, s.rows
-	s.found, s.facts, s.rows, s.paths = nil, nil, nil, nil
+	found, facts, rows, pushed := s.found, s.facts, s.rows, s.pushed
+	s.found, s.facts, s.rows, s.paths, s.pushed = nil, nil, nil, nil, 0
 	if s.pl.whole || len(rows) == 0 {
 		// Nothing was done while loading (a rule that reads the whole model, or a bundle loaded
 		// without OnConcept, whose model is whole): both steps run now, as in Run.
 		return s.pl.run(b)
 	}
 	// Each column is laid out again by concept index.
-	dest := make([]int32, len(rows))
+	dest := make([]int32, pushed)
 	for r := range dest {
 		dest[r] = -1 // a concept of another bundle: left out
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -461,4 +462,32 @@ func TestPerConceptPanicIsDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStreamConceptTwice: a library caller's hook that hands a concept to OnConcept twice (a
+// retry) gets its last facts, as when they were kept in a map, not a panic in Finish (every column
+// holds one row a call, the table one row a concept).
+func TestStreamConceptTwice(t *testing.T) {
+	s := NewStream(Options{Now: streamNow})
+	var mu sync.Mutex
+	seen := 0
+	b, err := okf.Load(streamBundle(), okf.LoadOptions{OnConcept: func(one *okf.Bundle, c *okf.Concept) {
+		mu.Lock()
+		seen++
+		first := seen == 1
+		mu.Unlock()
+		if first {
+			s.OnConcept(one, c)
+		}
+		s.OnConcept(one, c)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			t.Fatalf("Finish panicked: %v", v)
+		}
+	}()
+	s.Finish(b)
 }
