@@ -144,7 +144,7 @@ func (d *ConceptData) Body() string {
 
 // Replacers are built on their first use, and kept: building one costs more than replacing.
 var (
-	linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`, "`", "\\`") // a backtick could open a code span over `](`
+	linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
 	angleEscaper    = strings.NewReplacer("<", "%3C", ">", "%3E")
 )
 

@@ -245,11 +245,27 @@ func entryLine(title, target, desc string, isPath bool) string {
 	if isPath {
 		dest = pathDest(target)
 	}
-	line := fmt.Sprintf("* [%s](%s)", escapeLinkText(title), dest)
-	if desc != "" {
-		line += " - " + desc
+	build := func(text string) string {
+		line := fmt.Sprintf("* [%s](%s)", text, dest)
+		if desc != "" {
+			line += " - " + desc
+		}
+		return line
 	}
-	return line
+	text := escapeLinkText(title)
+	if line := build(text); !strings.Contains(line, "`") || leadsAs(line, dest) {
+		return line
+	}
+	// A backtick of the title opened a code span over `](…)` (one in the description closed it):
+	// the title's backticks are escaped, its code spans shown as text.
+	return build(strings.ReplaceAll(text, "`", "\\`"))
+}
+
+// leadsAs reports whether the entry line's first link has the target dest has alone.
+func leadsAs(line, dest string) bool {
+	want := okf.ParseBody("index.md", []byte("[x]("+dest+")\n"), 0).Links
+	got := okf.ParseBody("index.md", []byte(line+"\n"), 0).Links
+	return len(want) == 1 && len(got) > 0 && got[0].Target == want[0].Target
 }
 
 // writtenDest writes again a destination read from an index (its text as written, without angle

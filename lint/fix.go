@@ -416,16 +416,34 @@ func indexEntryFor(c *okf.Concept, title, desc string) string {
 	if title = squash(title); title == "" {
 		title = squash(path.Base(c.ID)) // a name may hold a line break: the entry is one line
 	}
-	entry := "* [" + escapeLinkText(title) + "](" + okf.LinkDestination(path.Base(c.Path)) + ")"
-	if desc = squash(desc); desc != "" {
-		entry += " - " + desc
+	dest := okf.LinkDestination(path.Base(c.Path))
+	desc = squash(desc)
+	build := func(text string) string {
+		entry := "* [" + text + "](" + dest + ")"
+		if desc != "" {
+			entry += " - " + desc
+		}
+		return entry
 	}
-	return entry
+	text := escapeLinkText(title)
+	if entry := build(text); !strings.Contains(entry, "`") || leadsTo(entry, dest) {
+		return entry
+	}
+	// A backtick of the title opened a code span over `](…)` (one in the description closed it):
+	// the title's backticks are escaped, its code spans shown as text.
+	return build(strings.ReplaceAll(text, "`", "\\`"))
+}
+
+// leadsTo reports whether the entry's first link has the target dest has alone.
+func leadsTo(entry, dest string) bool {
+	want := okf.ParseBody("index.md", []byte("[x]("+dest+")\n"), 0).Links
+	got := okf.ParseBody("index.md", []byte(entry+"\n"), 0).Links
+	return len(want) == 1 && len(got) > 0 && got[0].Target == want[0].Target
 }
 
 // escapeLinkText keeps a title from closing its link text early.
 func escapeLinkText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`, "`", "\\`").Replace(s) // a backtick could open a code span over `](`
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
 }
 
 // fixLooseDelimiter rewrites a frontmatter delimiter written with spaces or tabs around "---" (D2)

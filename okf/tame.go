@@ -3,6 +3,8 @@ package okf
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/okf-tools/okf/okf/internal/fastmd"
 )
 
 // The Markdown parser (goldmark) spends time superlinear in some shapes of text that no real body
@@ -501,7 +503,8 @@ func contentSpaces(rest []byte) int {
 // opens a block of its own in goldmark, rather than continuing the paragraph p: a list item at a
 // position where it cannot be a continuation (three columns or less, the paragraph's own
 // indentation, or nested in the item the paragraph opened; an ordered item interrupts only from
-// 1), an ATX heading, a fence, a thematic break or a footnote definition. When unsure it says no,
+// 1), an ATX heading, a fence, a thematic break, a footnote definition or an HTML block of a
+// block-level tag. When unsure it says no,
 // so that the scan's paragraphs are never smaller than goldmark's.
 func (p *paragraph) opensBlock(t []byte, w int) bool {
 	if m, number := listMarker(t); m > 0 && !emptyItem(t, m) {
@@ -528,6 +531,8 @@ func (p *paragraph) opensBlock(t []byte, w int) bool {
 		return thematicBreak(t)
 	case '[':
 		return footnoteDefinition(t) > 0
+	case '<':
+		return fastmd.HTMLBlock6(t) // `<div>`, `</details>`: goldmark ends the paragraph there
 	}
 	return false
 }

@@ -69,3 +69,19 @@ func TestTameShortcutMatchesFull(t *testing.T) {
 	}
 	t.Logf("%d of %d bodies cleared", cleared, len(bodies))
 }
+
+// TestTameHTMLBlockEndsParagraph: a line opening an HTML block of a block-level tag ends a
+// paragraph, as in goldmark, so a paragraph then `<div>` lines and link text is not one paragraph
+// of ten thousand link labels (it was refused: "a paragraph with 10000 link labels over 20000
+// lines is not parsed"): goldmark reads one link, then one HTML block to the end.
+func TestTameHTMLBlockEndsParagraph(t *testing.T) {
+	body := []byte(strings.Repeat("text [a](nope.md)\n<div>\n", 10000))
+	b := ParseBody("a.md", body, 0)
+	if len(b.Links) != 1 {
+		t.Errorf("%d links read, want 1", len(b.Links))
+	}
+	_, ts := tameBody(body, 0)
+	for _, d := range ts {
+		t.Errorf("refused at %d: %s", d.off, d.reason)
+	}
+}

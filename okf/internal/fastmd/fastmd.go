@@ -436,6 +436,11 @@ func labelByte(c byte) bool {
 // is a thematic break (okf's taming of a body reads breaks so too).
 func ThematicBreak(line []byte) bool { return thematicBreak(line) }
 
+// HTMLBlock6 reports whether line (its indentation removed) opens an HTML block of a block-level
+// tag, as goldmark's own parser reads it: such a block interrupts a paragraph (okf's taming of a
+// body ends its paragraph there, as goldmark does).
+func HTMLBlock6(line []byte) bool { return htmlBlock6(line) }
+
 // thematicBreak reports whether a line of breakLike characters is a thematic break: three or more
 // of one of '-', '*', '_' and nothing else but spaces and tabs.
 func thematicBreak(line []byte) bool {
