@@ -184,14 +184,11 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 	// known is false when it must come from the YAML.
 	var baseErr error
 	known := false
-	if v, ok := projection(c.Frontmatter); ok {
-		baseErr, known = cache.verdict(base, v), true
-		releaseProjection(v)
+	if err, ok := cache.verdictOf(base, c.Frontmatter); ok {
+		baseErr, known = err, true
 		if baseErr == nil && own == nil {
 			return nil
 		}
-	} else {
-		releaseProjection(v)
 	}
 	n, err := node()
 	if err != nil {

@@ -328,12 +328,63 @@ func (c *shapeCache) verdict(base *schemas.Schema, v any) error {
 		return err
 	}
 	err = base.Check(v)
+	c.remember(key, err)
+	return err
+}
+
+// maxShapeKey is the longest shape key a shapeCache remembers, in bytes: a frontmatter of
+// thousands of keys makes a key as long, and 4096 of them would hold as many frontmatters.
+const maxShapeKey = 4 << 10
+
+// verdictOf is verdict(base, projection(f)), ok false where the projection is not usable, with the
+// verdict remembered by f's projection key (appendProjectionKey): a shape seen before costs the key
+// and one lookup, without building the projection. The projection keys start with 'k', which no
+// JSON value does, so they share the map with appendShape's.
+func (c *shapeCache) verdictOf(base *schemas.Schema, f *okf.Frontmatter) (error, bool) {
+	buf := keyBufs.Get().(*[]byte)
+	defer keyBufs.Put(buf)
+	key, afresh, ok := appendProjectionKey(append((*buf)[:0], 'k'), f)
+	if cap(key) <= maxShapeKey {
+		*buf = key
+	}
+	if !ok {
+		return nil, false
+	}
+	if !afresh {
+		c.mu.Lock()
+		err, seen := c.errs[string(key)]
+		c.mu.Unlock()
+		if seen {
+			return err, true
+		}
+	}
+	v, ok := projection(f)
+	if !ok {
+		releaseProjection(v)
+		return nil, false
+	}
+	err := c.verdict(base, v)
+	releaseProjection(v)
+	if !afresh {
+		c.remember(key, err)
+	}
+	return err, true
+}
+
+// keyBufs holds the buffers projection keys are written in: the shaper writes through a pointer,
+// so a buffer on the stack would move to the heap, once per concept.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// remember keeps err as the verdict of key, within the cache's bounds.
+func (c *shapeCache) remember(key []byte, err error) {
+	if len(key) > maxShapeKey {
+		return
+	}
 	c.mu.Lock()
 	if len(c.errs) < maxShapes {
 		c.errs[string(key)] = err
 	}
 	c.mu.Unlock()
-	return err
 }
 
 // check is verdict as the check function of Schema.ValidateWith.
