@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/schemas"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestProjectionKeyMatchesShape: the projection key of a frontmatter, read as JSON (a later key
@@ -70,12 +73,12 @@ func TestShapeVerdictRepeatedShapeBuildsNothing(t *testing.T) {
 	}
 	cache := newShapeCache()
 	c, _ := okf.ParseConcept("x.md", []byte(benchLikeDocs[0]))
-	first, ok := cache.verdictOf(base, c.Frontmatter)
+	first, ok := cache.planOf(base, c.Frontmatter)
 	if !ok || first == nil {
 		t.Fatalf("the bench shape should fail the schema through the projection: %v, %v", first, ok)
 	}
 	allocs := testing.AllocsPerRun(100, func() {
-		if err, ok := cache.verdictOf(base, c.Frontmatter); !ok || err != first {
+		if err, ok := cache.planOf(base, c.Frontmatter); !ok || err != first {
 			t.Fatalf("remembered verdict %v, %v; first %v", err, ok, first)
 		}
 	})
@@ -100,11 +103,62 @@ func TestShapeCacheKeepsShortKeys(t *testing.T) {
 	b.WriteString("---\n")
 	c, _ := okf.ParseConcept("x.md", []byte(b.String()))
 	cache := newShapeCache()
-	got, ok := cache.verdictOf(base, c.Frontmatter)
+	got, ok := cache.planOf(base, c.Frontmatter)
 	if !ok || got == nil {
 		t.Fatalf("tags as a string should fail the schema: %v, %v", got, ok)
 	}
 	if len(cache.errs) != 0 {
 		t.Fatalf("%d verdicts remembered for a shape key over %d bytes", len(cache.errs), maxShapeKey)
+	}
+}
+
+// TestRepeatedFailingShapeRebuildsOnlyPositions: a concept failing the built-in schema by a shape
+// seen before gets its findings from the remembered plan (positions read from its own YAML) and
+// the remembered message strings: a few allocations, where reading the error tree afresh made a
+// dozen, and the same findings as a fresh check, at its own positions.
+func TestRepeatedFailingShapeRebuildsOnlyPositions(t *testing.T) {
+	base, err := schemas.Concept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := newShapeCache()
+	parse := func(doc string) (*okf.Concept, func() (*yaml.Node, error)) {
+		c, _ := okf.ParseConcept("x.md", []byte(doc))
+		n, err := c.Frontmatter.Node()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, func() (*yaml.Node, error) { return n, nil }
+	}
+	first, node1 := parse(benchLikeDocs[0])
+	ds1 := checkConcept(first, base, nil, cache, node1)
+	// The same shape, its values elsewhere: a comment line before tags, and tags a date, not a string.
+	second, node2 := parse(strings.Replace(benchLikeDocs[0], "tags: filter, join, column\n", "# a note\ntags: 2025-01-02\n", 1))
+	got := checkConcept(second, base, nil, cache, node2)
+	n2, _ := node2()
+	var want []okf.Diagnostic
+	for _, v := range base.Validate(n2) {
+		want = append(want, okf.Diagnostic{Pos: okf.Position{Path: "x.md", Line: int32(v.Line), Col: int32(v.Col)},
+			End: okf.Position{Path: "x.md", Line: int32(v.EndLine), Col: int32(v.EndCol)}, Code: codeSchemaMismatch,
+			Severity: okf.Warning, Message: v.Path + ": " + v.Message})
+	}
+	if len(ds1) == 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("remembered shape:\ngot:  %+v\nwant: %+v", got, want)
+	}
+	if !strings.Contains(got[0].Message, "found a date") || got[0].Pos.Line == ds1[0].Pos.Line {
+		t.Fatalf("the finding should be at the second concept's tags and name a date: %+v", got[0])
+	}
+	if unsafe.StringData(got[0].Message) == unsafe.StringData(ds1[0].Message) {
+		t.Fatal("a date and a string were given one message")
+	}
+	third, node3 := parse(strings.Replace(benchLikeDocs[0], "tags: filter, join, column\n", "tags: other\n", 1))
+	allocs := testing.AllocsPerRun(100, func() { checkConcept(third, base, nil, cache, node3) })
+	ds3 := checkConcept(third, base, nil, cache, node3)
+	if unsafe.StringData(ds3[0].Message) != unsafe.StringData(ds1[0].Message) {
+		t.Fatal("equal schema messages of two concepts are two strings")
+	}
+	t.Logf("%v allocations", allocs)
+	if allocs > 3 {
+		t.Fatalf("a remembered failing shape took %v allocations", allocs)
 	}
 }
