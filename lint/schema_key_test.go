@@ -162,3 +162,23 @@ func TestRepeatedFailingShapeRebuildsOnlyPositions(t *testing.T) {
 		t.Fatalf("a remembered failing shape took %v allocations", allocs)
 	}
 }
+
+// TestShapeCacheMessagesBounded: the schema messages a run shares are at most maxMessages, each at
+// most maxWords long (a hostile bundle's paths and type names make new, long ones), and a message
+// past either bound is still the right one.
+func TestShapeCacheMessagesBounded(t *testing.T) {
+	cache := newShapeCache()
+	long := strings.Repeat("k", maxWords)
+	if got := cache.message("", long, "m"); got != long+": m" || len(cache.msgs) != 0 {
+		t.Fatalf("a message over %d bytes: %d remembered", maxWords, len(cache.msgs))
+	}
+	for i := range maxMessages + 10 {
+		where := fmt.Sprintf("x_%d", i)
+		if got := cache.message("p: ", where, "m"); got != "p: "+where+": m" {
+			t.Fatalf("message %d: %q", i, got)
+		}
+	}
+	if len(cache.msgs) != maxMessages {
+		t.Fatalf("%d messages remembered, the bound is %d", len(cache.msgs), maxMessages)
+	}
+}
