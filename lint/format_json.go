@@ -55,9 +55,13 @@ func (JSONPrinter) Print(w io.Writer, r *Report) error {
 	files := map[string]bool{}
 	var buf []byte
 	lastPath := "" // the findings of one file follow each other
+	shown := ""    // lastPath as shown: DisplayPath is asked once per file
 	bw.WriteString("{\n  \"findings\": [")
 	for i, d := range r.Diagnostics {
-		f := JSONFinding{Path: r.path(d.Pos.Path), Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: r.ruleName(d.Code),
+		if i == 0 || d.Pos.Path != lastPath {
+			shown = r.path(d.Pos.Path)
+		}
+		f := JSONFinding{Path: shown, Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code, Rule: r.ruleName(d.Code),
 			Severity: d.Severity.String(), Message: d.Message}
 		if d.End.Line > 0 {
 			f.EndLine, f.EndColumn = int(d.End.Line), int(d.End.Col)

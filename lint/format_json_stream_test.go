@@ -2,8 +2,10 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -162,5 +164,52 @@ func TestSARIFStreamed(t *testing.T) {
 			}
 			t.Fatalf("%d findings: streamed %d lines, whole %d", len(ds), len(g), len(w))
 		}
+	}
+}
+
+// TestJSONShowsEachPathOnce: a file's findings, which follow each other, have their path shown by
+// one call of DisplayPath (it cleaned and joined the path again for each finding), and the output
+// is the whole encoding's, with messages sharing their bytes and collections in between.
+func TestJSONShowsEachPathOnce(t *testing.T) {
+	backing := `tags: expected a list "quoted" é \ end` + "\x01 ##[x]"
+	var ds []okf.Diagnostic
+	for i := range 3000 {
+		path := fmt.Sprintf("s%03d/p%05d.md", i/500, i/5)
+		ds = append(ds, okf.Diagnostic{Pos: okf.Position{Path: path, Line: int32(i%5 + 1), Col: 1},
+			Code: []string{"OKF104", "OKF905", "OKF304"}[i%3], Severity: okf.Severity(i % 3), Message: backing[:(i*7)%len(backing)]})
+	}
+	calls := 0
+	r := &Report{Diagnostics: ds, DisplayPath: func(p string) string {
+		calls++
+		if calls%50 == 0 {
+			runtime.GC()
+		}
+		return strings.Clone("./" + p)
+	}}
+	var got bytes.Buffer
+	if err := (JSONPrinter{}).Print(&got, r); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 600 {
+		t.Errorf("DisplayPath called %d times for 600 files' findings", calls)
+	}
+	whole := JSONReport{Findings: []JSONFinding{}}
+	for _, d := range ds {
+		whole.Findings = append(whole.Findings, JSONFinding{Path: "./" + d.Pos.Path, Line: int(d.Pos.Line), Column: int(d.Pos.Col), Code: d.Code,
+			Rule: ruleName(d.Code), Severity: d.Severity.String(), Message: d.Message})
+	}
+	whole.Summary.Errors, whole.Summary.Warnings, whole.Summary.Infos = r.Counts()
+	whole.Summary.Files = 600
+	var want bytes.Buffer
+	if err := writeJSON(&want, whole); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		g, w := got.String(), want.String()
+		i := 0
+		for i < min(len(g), len(w)) && g[i] == w[i] {
+			i++
+		}
+		t.Fatalf("first difference at byte %d:\ngot:  %q\nwant: %q", i, g[max(0, i-80):min(len(g), i+80)], w[max(0, i-80):min(len(w), i+80)])
 	}
 }

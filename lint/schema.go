@@ -179,19 +179,17 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 		return nil
 	}
 	own := typed[c.Frontmatter.Type.Text()]
-	// The built-in schema's error tree, from the projection when the typed model can build it (the
-	// tree is the same as for the YAML's value, by shape: TestShapeCacheProjectionMatchesValidate);
-	// known is false when it must come from the YAML.
-	var baseErr error
+	// The plan of the built-in schema's error tree, from the projection when the typed model can
+	// build it (the tree is the same as for the YAML's value, by shape:
+	// TestShapeCacheProjectionMatchesValidate), remembered by shape with the tree; known is false
+	// when it must come from the YAML.
+	var plan *schemas.Plan
 	known := false
-	if v, ok := projection(c.Frontmatter); ok {
-		baseErr, known = cache.verdict(base, v), true
-		releaseProjection(v)
-		if baseErr == nil && own == nil {
+	if p, ok := cache.planOf(base, c.Frontmatter); ok {
+		plan, known = p, true
+		if plan == nil && own == nil {
 			return nil
 		}
-	} else {
-		releaseProjection(v)
 	}
 	n, err := node()
 	if err != nil {
@@ -229,12 +227,12 @@ func checkConcept(c *okf.Concept, base *schemas.Schema, typed map[string]*schema
 			if where == "" {
 				where = "frontmatter"
 			}
-			d.Message = prefix + where + ": " + v.Message
+			d.Message = cache.message(prefix, where, v.Message)
 			out = append(out, d)
 		}
 	}
 	if known {
-		add(base.ViolationsOf(n, baseErr), "")
+		add(plan.Violations(n), "")
 	} else {
 		add(base.ValidateWith(n, cache.check(base)), "")
 	}

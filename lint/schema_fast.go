@@ -296,16 +296,55 @@ func appendQuoted(b []byte, k string) []byte {
 	return append(b, '"')
 }
 
-// shapeCache remembers the built-in schema's error tree (nil: valid) per shape key, for one run.
-// The values it is asked about are either ValueOf a frontmatter or the projection of one; both
-// reduce to the same key only when they have the same shape, so one map serves both.
+// shapeCache remembers the built-in schema's error tree (nil: valid) per shape key, for one run,
+// with the violations' plan read from it (schemas.PlanOf). The values it is asked about are either
+// ValueOf a frontmatter or the projection of one; both reduce to the same key only when they have
+// the same shape, so one map serves both.
 type shapeCache struct {
 	mu   sync.Mutex
-	errs map[string]error
+	errs map[string]shapeVerdict
+	msgs map[findingWords]string
+}
+
+// shapeVerdict is what a shapeCache remembers of one shape.
+type shapeVerdict struct {
+	err  error
+	plan *schemas.Plan
 }
 
 func newShapeCache() *shapeCache {
-	return &shapeCache{errs: map[string]error{}}
+	return &shapeCache{errs: map[string]shapeVerdict{}, msgs: map[findingWords]string{}}
+}
+
+// findingWords are the parts of a schema finding's message (checkConcept).
+type findingWords struct{ prefix, where, message string }
+
+// maxMessages bounds the messages a shapeCache keeps, and maxWords the length of one.
+const (
+	maxMessages = 4096
+	maxWords    = 1 << 10
+)
+
+// message is prefix + where + ": " + message, one string for every finding that says it: on a
+// bundle failing the schema the same way in every file, each file's finding would otherwise make
+// its own copy.
+func (c *shapeCache) message(prefix, where, message string) string {
+	w := findingWords{prefix, where, message}
+	c.mu.Lock()
+	m, ok := c.msgs[w]
+	c.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = prefix + where + ": " + message
+	if len(m) <= maxWords {
+		c.mu.Lock()
+		if len(c.msgs) < maxMessages {
+			c.msgs[w] = m
+		}
+		c.mu.Unlock()
+	}
+	return m
 }
 
 // maxShapes bounds the verdicts a shapeCache keeps: a bundle has a handful of shapes, a hostile one
@@ -316,24 +355,81 @@ const maxShapes = 4096
 // tree from the built-in schema (the reasoning of appendShape), except where a number is negative,
 // since a `minimum` error quotes the number itself: such a value is always checked afresh.
 func (c *shapeCache) verdict(base *schemas.Schema, v any) error {
+	return c.verdictPlan(base, v).err
+}
+
+func (c *shapeCache) verdictPlan(base *schemas.Schema, v any) shapeVerdict {
 	if hasNegative(v) {
-		return base.Check(v)
+		err := base.Check(v)
+		return shapeVerdict{err, schemas.PlanOf(err)}
 	}
 	var arr [512]byte
 	key := appendShape(arr[:0], v)
 	c.mu.Lock()
-	err, seen := c.errs[string(key)]
+	sv, seen := c.errs[string(key)]
 	c.mu.Unlock()
 	if seen {
-		return err
+		return sv
 	}
-	err = base.Check(v)
+	err := base.Check(v)
+	sv = shapeVerdict{err, schemas.PlanOf(err)}
+	c.remember(key, sv)
+	return sv
+}
+
+// maxShapeKey is the longest shape key a shapeCache remembers, in bytes: a frontmatter of
+// thousands of keys makes a key as long, and 4096 of them would hold as many frontmatters.
+const maxShapeKey = 4 << 10
+
+// planOf is the plan of verdict(base, projection(f)) (nil: valid), ok false where the projection
+// is not usable, remembered by f's projection key (appendProjectionKey): a shape seen before costs
+// the key and one lookup, without building the projection. The projection keys start with 'k',
+// which no JSON value does, so they share the map with appendShape's.
+func (c *shapeCache) planOf(base *schemas.Schema, f *okf.Frontmatter) (*schemas.Plan, bool) {
+	buf := keyBufs.Get().(*[]byte)
+	defer keyBufs.Put(buf)
+	key, afresh, ok := appendProjectionKey(append((*buf)[:0], 'k'), f)
+	if cap(key) <= maxShapeKey {
+		*buf = key
+	}
+	if !ok {
+		return nil, false
+	}
+	if !afresh {
+		c.mu.Lock()
+		sv, seen := c.errs[string(key)]
+		c.mu.Unlock()
+		if seen {
+			return sv.plan, true
+		}
+	}
+	v, ok := projection(f)
+	if !ok {
+		releaseProjection(v)
+		return nil, false
+	}
+	sv := c.verdictPlan(base, v)
+	releaseProjection(v)
+	if !afresh {
+		c.remember(key, sv)
+	}
+	return sv.plan, true
+}
+
+// keyBufs holds the buffers projection keys are written in: the shaper writes through a pointer,
+// so a buffer on the stack would move to the heap, once per concept.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// remember keeps sv as the verdict of key, within the cache's bounds.
+func (c *shapeCache) remember(key []byte, sv shapeVerdict) {
+	if len(key) > maxShapeKey {
+		return
+	}
 	c.mu.Lock()
 	if len(c.errs) < maxShapes {
-		c.errs[string(key)] = err
+		c.errs[string(key)] = sv
 	}
 	c.mu.Unlock()
-	return err
 }
 
 // check is verdict as the check function of Schema.ValidateWith.

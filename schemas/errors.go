@@ -1,7 +1,9 @@
 package schemas
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,21 +17,93 @@ import (
 
 var printer = message.NewPrinter(language.English)
 
+// Plan is what ViolationsOf reads from an error tree alone: the leaves a user can act on, with
+// their paths and messages worded in advance. A caller that remembers error trees by the value's
+// shape (lint, for thousands of concepts failing the same way) remembers the plan with it, and each
+// concept then costs only the lookups of its positions (Violations). A Plan is read-only once made:
+// workers may share one.
+type Plan struct {
+	leaves []leaf
+	whole  string // the message of an error that is not a validation error, at the whole value
+	other  bool
+}
+
+// leaf is one violation to be: where it is, and its message by what is found there (describe's
+// answers, in descriptions' order), for the kinds whose message names it.
+type leaf struct {
+	k     jsonschema.ErrorKind
+	loc   []string
+	path  string
+	extra string // an unexpected key, shown at the key itself
+	msg   string
+	byKin *[len(descriptions)]string
+}
+
+// descriptions are describe's answers.
+var descriptions = [...]string{"a mapping", "a list", "null", "a boolean", "an integer", "a number", "a date", "a string", "a value"}
+
+// PlanOf reads err, an error tree Check gave, for Violations. A nil err has no violations, and a
+// nil plan.
+func PlanOf(err error) *Plan {
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return &Plan{whole: err.Error(), other: true}
+	}
+	p := &Plan{}
+	collect(ve, p)
+	return p
+}
+
+// Violations maps the plan's leaves to violations sorted by position, read from n (the mapping whose
+// value gave the error tree, or one of the same shape).
+func (p *Plan) Violations(n *yaml.Node) []Violation {
+	if p == nil {
+		return nil
+	}
+	if p.other {
+		return []Violation{{Line: n.Line, Col: n.Column, Message: p.whole}}
+	}
+	if len(p.leaves) == 0 {
+		return nil
+	}
+	out := make([]Violation, 0, len(p.leaves))
+	keys := keyIndex{}
+	for i := range p.leaves {
+		out = append(out, p.leaves[i].violation(n, &keys))
+	}
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b Violation) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), strings.Compare(a.Message, b.Message))
+		})
+	}
+	dedup := out[:0]
+	for i, v := range out {
+		if i > 0 && v == out[i-1] {
+			continue
+		}
+		dedup = append(dedup, v)
+	}
+	return dedup
+}
+
 // collect walks the validator's error tree and keeps the leaves: "allOf failed" and "$ref failed"
 // say nothing a user can act on, the errors under them do. anyOf and oneOf are kept whole, since
 // none of their branches alone is the right advice.
-func collect(e *jsonschema.ValidationError, root *yaml.Node, keys *keyIndex, out *[]Violation) {
+func collect(e *jsonschema.ValidationError, p *Plan) {
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
-		*out = append(*out, violation(e, root, keys))
+		p.leaves = append(p.leaves, leafOf(e))
 		return
 	}
 	if len(e.Causes) == 0 {
-		*out = append(*out, violation(e, root, keys))
+		p.leaves = append(p.leaves, leafOf(e))
 		return
 	}
 	for _, c := range e.Causes {
-		collect(c, root, keys, out)
+		collect(c, p)
 	}
 }
 
@@ -37,13 +111,48 @@ func collect(e *jsonschema.ValidationError, root *yaml.Node, keys *keyIndex, out
 // quote the value and the schema (a pattern, an enum), both of which a pull request writes.
 const maxMessage = 512
 
-func violation(e *jsonschema.ValidationError, root *yaml.Node, keys *keyIndex) Violation {
-	n := keys.lookup(root, e.InstanceLocation)
-	v := Violation{Path: clip(pathString(e.InstanceLocation)), Message: clip(messageOf(e.ErrorKind, n))}
+// leafOf words the violation e will be wherever it is found: messageOf reads the node only through
+// describe, so the message is made for each of describe's answers when its kind names what is
+// found, and once otherwise.
+func leafOf(e *jsonschema.ValidationError) leaf {
+	l := leaf{k: e.ErrorKind, loc: e.InstanceLocation, path: clip(pathString(e.InstanceLocation))}
+	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(k.Properties) > 0 {
+		l.extra = k.Properties[0]
+	}
+	if namesFound(e.ErrorKind) {
+		l.byKin = new([len(descriptions)]string)
+		for i, d := range descriptions {
+			l.byKin[i] = clip(messageOf(e.ErrorKind, d))
+		}
+	} else {
+		l.msg = clip(messageOf(e.ErrorKind, ""))
+	}
+	return l
+}
+
+// namesFound reports whether messageOf's words for k name what is found.
+func namesFound(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.Type, *kind.AnyOf, *kind.OneOf:
+		return true
+	}
+	return false
+}
+
+func (l *leaf) violation(root *yaml.Node, keys *keyIndex) Violation {
+	n := keys.lookup(root, l.loc)
+	v := Violation{Path: l.path, Message: l.msg}
+	if l.byKin != nil {
+		if i := slices.Index(descriptions[:], describe(n)); i >= 0 {
+			v.Message = l.byKin[i]
+		} else {
+			v.Message = clip(messageOf(l.k, describe(n)))
+		}
+	}
 	at := n
 	// An unexpected key is best shown at the key itself.
-	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(k.Properties) > 0 && n.Kind == yaml.MappingNode {
-		if kn := keyNode(n, k.Properties[0]); kn != nil {
+	if l.extra != "" && n.Kind == yaml.MappingNode {
+		if kn := keyNode(n, l.extra); kn != nil {
 			at = kn
 		}
 	}
@@ -218,14 +327,15 @@ func quoteAll(ss []string) string {
 }
 
 // messageOf words an error kind for a YAML author: what was expected, and what was found.
-func messageOf(k jsonschema.ErrorKind, n *yaml.Node) string {
+// found is describe's words for the node the error is at (only the kinds namesFound lists read it).
+func messageOf(k jsonschema.ErrorKind, found string) string {
 	switch k := k.(type) {
 	case *kind.Type:
 		want := make([]string, len(k.Want))
 		for i, t := range k.Want {
 			want[i] = yamlType(t)
 		}
-		return fmt.Sprintf("expected %s, found %s", orList(want), describe(n))
+		return fmt.Sprintf("expected %s, found %s", orList(want), found)
 	case *kind.Required:
 		if len(k.Missing) == 1 {
 			return fmt.Sprintf("missing required key %q", k.Missing[0])
@@ -241,7 +351,7 @@ func messageOf(k jsonschema.ErrorKind, n *yaml.Node) string {
 			return "expected a non-empty string"
 		}
 	case *kind.AnyOf, *kind.OneOf:
-		return fmt.Sprintf("%s matches none of the allowed shapes", describe(n))
+		return fmt.Sprintf("%s matches none of the allowed shapes", found)
 	case *kind.FalseSchema:
 		return "no value is allowed here"
 	case *kind.Enum:

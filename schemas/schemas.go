@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -265,33 +264,7 @@ func (s *Schema) ValidateWith(n *yaml.Node, check func(v any) error) []Violation
 // ViolationsOf maps err, the error tree Check gave for the value of n (or for a value a caller
 // knows gets the same tree), to violations sorted by position, read from n. A nil err has none.
 func (s *Schema) ViolationsOf(n *yaml.Node, err error) []Violation {
-	if err == nil {
-		return nil
-	}
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return []Violation{{Line: n.Line, Col: n.Column, Message: err.Error()}}
-	}
-	var out []Violation
-	collect(ve, n, &keyIndex{}, &out)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return a.Message < b.Message
-	})
-	dedup := out[:0]
-	for i, v := range out {
-		if i > 0 && v == out[i-1] {
-			continue
-		}
-		dedup = append(dedup, v)
-	}
-	return dedup
+	return PlanOf(err).Violations(n)
 }
 
 // compileError words a compile error on one line: for a schema that breaks the metaschema, the
