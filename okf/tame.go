@@ -69,7 +69,12 @@ const (
 	defBudget             = 1_000_000_000
 	bracketBudget         = 100_000_000
 	maxOpenBrackets       = 20_000
-	openBracketBudget     = 200_000
+	// maxTrackedOpen bounds the list of a paragraph's open brackets: past it, a `]` is counted at
+	// the distance to the last one kept, more than its own. So many brackets open at once are
+	// refused either way (unclosed, or nested: 2^16 deep costs far past the paragraph's budget),
+	// and a body of `[` allocates a list of at most 256 KiB, not five times its length.
+	maxTrackedOpen    = 1 << 16
+	openBracketBudget = 200_000
 )
 
 // tamed is one blanked stretch: its first byte and why.
@@ -89,7 +94,8 @@ type paragraph struct {
 	defs        int64 // leading one-line definitions
 	inDefs      bool  // every line so far is a one-line definition
 	open        []int32
-	bracketCost int64 // Σ distance from each `]` to the `[` it closes
+	openExtra   int64 // opened past maxTrackedOpen, not in open
+	bracketCost int64 // Σ distance from each `]` to the `[` it closes (at least)
 	indent      int   // the columns of its first line's indentation (inside its quotes)
 	itemContent int   // the content column of the item its first line opens, -1 when none
 }
@@ -158,7 +164,7 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 			d := int64(p.delims)
 			labels := p.labels * p.linesAfter
 			defs := p.defs * p.lines
-			open := int64(len(p.open))
+			open := int64(len(p.open)) + p.openExtra
 			switch {
 			case labels > maxParagraphLabelCost:
 				blank(p.start, end, fmt.Sprintf("a paragraph with %d link labels over %d lines is not parsed", p.labels, p.linesAfter))
@@ -218,11 +224,10 @@ func tameBody(src []byte, bodyOffset int) ([]byte, []tamed) {
 	// paragraph counts or the link destinations, they are not counted.
 	bounded := !fullTameScan && bodyOffset <= len(src) && paragraphsBounded(src[bodyOffset:])
 	if !bounded && bodyOffset <= len(src) {
-		// The open brackets are counted exactly: their list is made once, at most 64 Ki long,
-		// rather than grown by a quarter at a time (five times its size allocated for a body of
-		// brackets).
+		// The open brackets' list is made once, at most maxTrackedOpen long, rather than grown
+		// by a quarter at a time (five times its size allocated for a body of brackets).
 		if n := bytes.Count(src[bodyOffset:], []byte{'['}); n > 256 {
-			p.open = make([]int32, 0, min(n, 1<<16))
+			p.open = make([]int32, 0, min(n, maxTrackedOpen))
 		}
 	}
 	for off := bodyOffset; off < len(src); {
@@ -392,7 +397,15 @@ func (p *paragraph) brackets(line []byte, off int) {
 		}
 		i += k
 		if line[i] == '[' {
-			p.open = append(p.open, int32(off+i-p.start))
+			if len(p.open) < maxTrackedOpen {
+				p.open = append(p.open, int32(off+i-p.start))
+			} else {
+				p.openExtra++
+			}
+		} else if p.openExtra > 0 {
+			// Its `[` is later than the last one kept: the distance to that one is more.
+			p.openExtra--
+			p.bracketCost += int64(off + i - p.start - int(p.open[len(p.open)-1]))
 		} else if n := len(p.open); n > 0 {
 			p.bracketCost += int64(off + i - p.start - int(p.open[n-1]))
 			p.open = p.open[:n-1]

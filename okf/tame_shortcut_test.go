@@ -85,3 +85,18 @@ func TestTameHTMLBlockEndsParagraph(t *testing.T) {
 		t.Errorf("refused at %d: %s", d.off, d.reason)
 	}
 }
+
+// TestTameOpenBracketsBounded: a body of a million `[` is refused with its list of open brackets
+// at most maxTrackedOpen long: a few bytes allocated a byte of body, not the 17 of a list grown
+// to its length (which made FuzzMarkdownWork's "brackets open" seed look superlinear).
+func TestTameOpenBracketsBounded(t *testing.T) {
+	body := strings.Repeat("[", 1<<20)
+	a, _, _ := bodyWork(body)
+	if per := float64(a) / float64(len(body)); per > 4 {
+		t.Errorf("%.1f bytes allocated a byte of body", per)
+	}
+	_, ts := tameBody([]byte(body), 0)
+	if len(ts) != 1 || !strings.Contains(ts[0].reason, "unclosed brackets") {
+		t.Errorf("tamed %+v, want the paragraph refused for its unclosed brackets", ts)
+	}
+}
