@@ -1060,16 +1060,7 @@ func (f *fastState) fence(off int) int {
 	if contentEnd > contentStart {
 		end = contentEnd
 	}
-	if len(f.sections) > 0 {
-		last := f.sections[len(f.sections)-1]
-		cb.Section, cb.SectionLevel = last.Text, last.Level
-		cb.Sections = make([]string, len(f.sections))
-		for i, s := range f.sections {
-			cb.Sections[i] = s.Text
-		}
-	}
-	f.codeRanges = append(f.codeRanges, [2]int{start, end})
-	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	f.addCodeBlock(cb, start, end)
 	return off
 }
 
@@ -1132,16 +1123,7 @@ func (f *fastState) itemFence(off, base int) (int, bool) {
 	if lines > 0 {
 		end = contentEnd
 	}
-	if len(f.sections) > 0 {
-		last := f.sections[len(f.sections)-1]
-		cb.Section, cb.SectionLevel = last.Text, last.Level
-		cb.Sections = make([]string, len(f.sections))
-		for i, s := range f.sections {
-			cb.Sections[i] = s.Text
-		}
-	}
-	f.codeRanges = append(f.codeRanges, [2]int{start, end})
-	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
+	f.addCodeBlock(cb, start, end)
 	return off, true
 }
 
@@ -1197,6 +1179,12 @@ func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
 	}
 	first := start + bytes.IndexFunc(src[start:], func(r rune) bool { return r != ' ' }) // goldmark's Pos
 	cb := CodeBlock{Content: string(content), Pos: f.p.pos(first)}
+	f.addCodeBlock(cb, first, end)
+	return after, true
+}
+
+// addCodeBlock records cb, which spans src[start:end], under the headings it sits in.
+func (f *fastState) addCodeBlock(cb CodeBlock, start, end int) {
 	if len(f.sections) > 0 {
 		last := f.sections[len(f.sections)-1]
 		cb.Section, cb.SectionLevel = last.Text, last.Level
@@ -1205,9 +1193,8 @@ func (f *fastState) indented(off, base int, inItem bool) (int, bool) {
 			cb.Sections[i] = s.Text
 		}
 	}
-	f.codeRanges = append(f.codeRanges, [2]int{first, end})
+	f.codeRanges = append(f.codeRanges, [2]int{start, end})
 	f.b.CodeBlocks = append(f.b.CodeBlocks, cb)
-	return after, true
 }
 
 // blankEnds reports whether the blank lines from off on are followed by the end of the body or a
