@@ -205,7 +205,7 @@ func (pl *plan) finish(b *okf.Bundle, run []*Rule, given *factsTable, earlier []
 		}
 		out = filtered
 	}
-	out = sortFindings(out)
+	out = okf.SortDiagnostics(out)
 	return opts.Baseline.Filter(out)
 }
 

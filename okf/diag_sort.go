@@ -1,23 +1,18 @@
-package lint
+package okf
 
 import (
 	"cmp"
 	"slices"
 	"strings"
 	"unsafe"
-
-	"github.com/okf-tools/okf/okf"
 )
 
-// sortFindings is okf.SortDiagnostics (the same order: by path, line, column, code, message, then
+// sortByPathRank is sortByComparing (the same order: by path, line, column, code, message, then
 // place in ds; the same exact duplicates removed) with each distinct path compared with the others
-// once instead of in every comparison: the paths are ranked first, and the findings sorted by a
+// once instead of in every comparison: the paths are ranked first, and the diagnostics sorted by a
 // key holding the rank and the line. Comparing paths was most of the sort's time on a bundle of
 // thousands of files with five findings each, whose paths share a long prefix.
-func sortFindings(ds []okf.Diagnostic) []okf.Diagnostic {
-	if len(ds) < 64 {
-		return okf.SortDiagnostics(ds)
-	}
+func sortByPathRank(ds []Diagnostic) []Diagnostic {
 	// The slot of each finding's path, in the order paths are first met; findings of one file
 	// usually hold the same string, which is recognised without hashing it.
 	slots := make([]int32, len(ds))
@@ -49,12 +44,12 @@ func sortFindings(ds []okf.Diagnostic) []okf.Diagnostic {
 	for r, s := range byName {
 		rank[s] = int32(r)
 	}
-	keys := make([]findingKey, len(ds))
+	keys := make([]diagKey, len(ds))
 	for i := range ds {
 		// The line's bits flipped at the sign put int32 order into uint32 order.
-		keys[i] = findingKey{at: uint64(rank[slots[i]])<<32 | uint64(uint32(ds[i].Pos.Line)^1<<31), col: ds[i].Pos.Col, i: int32(i)}
+		keys[i] = diagKey{at: uint64(rank[slots[i]])<<32 | uint64(uint32(ds[i].Pos.Line)^1<<31), col: ds[i].Pos.Col, i: int32(i)}
 	}
-	slices.SortFunc(keys, func(a, b findingKey) int {
+	slices.SortFunc(keys, func(a, b diagKey) int {
 		if a.at != b.at {
 			return cmp.Compare(a.at, b.at)
 		}
@@ -68,7 +63,7 @@ func sortFindings(ds []okf.Diagnostic) []okf.Diagnostic {
 	for _, k := range keys {
 		idx = append(idx, k.i)
 	}
-	permuteFindings(ds, idx)
+	permute(ds, idx)
 	out := ds[:0]
 	for i, d := range ds {
 		if i > 0 && d == ds[i-1] {
@@ -79,32 +74,10 @@ func sortFindings(ds []okf.Diagnostic) []okf.Diagnostic {
 	return out
 }
 
-// findingKey is what sortFindings orders a finding by before its code and message: its path's
+// diagKey is what sortByPathRank orders a finding by before its code and message: its path's
 // rank and its line (at), its column, and its place.
-type findingKey struct {
+type diagKey struct {
 	at  uint64
 	col int32
 	i   int32
-}
-
-// permuteFindings rearranges ds so that ds[i] is what ds[idx[i]] was, following each cycle of the
-// permutation once (each finding moves once); idx is used up (set to -1).
-func permuteFindings(ds []okf.Diagnostic, idx []int32) {
-	for i := range idx {
-		if idx[i] < 0 {
-			continue
-		}
-		saved := ds[i]
-		j := i
-		for {
-			k := int(idx[j])
-			idx[j] = -1
-			if k == i {
-				ds[j] = saved
-				break
-			}
-			ds[j] = ds[k]
-			j = k
-		}
-	}
 }

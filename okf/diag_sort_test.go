@@ -1,4 +1,4 @@
-package lint
+package okf
 
 import (
 	"math/rand/v2"
@@ -6,16 +6,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/okf-tools/okf/okf"
 )
 
-// TestSortFindingsMatchesSortDiagnostics: sortFindings gives what okf.SortDiagnostics gives (order
-// and duplicates removed) on random findings of every size around its threshold: paths sharing
+// TestSortByPathRankMatchesComparing: sortByPathRank gives what sortByComparing gives (order and
+// duplicates removed) on random diagnostics of every size around SortDiagnostics' threshold: paths sharing
 // prefixes, the empty path, one path in several strings and several files in a row, lines and
 // columns of every sign, ties on position, code and message that differ in severity or end, and
 // exact duplicates, in runs and apart.
-func TestSortFindingsMatchesSortDiagnostics(t *testing.T) {
+func TestSortByPathRankMatchesComparing(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	names := []string{"", "a.md", "a.md#", "b/a.md", "s000/p00001.md", "s000/p00010.md", "s000/p0001.md", "s001/p00001.md", "é.md", "A.md"}
 	codes := []string{"OKF104", "OKF905", "OKF304", "OKF1040"}
@@ -26,7 +24,7 @@ func TestSortFindingsMatchesSortDiagnostics(t *testing.T) {
 		if round < 20 {
 			n = 60 + round // around the threshold
 		}
-		ds := make([]okf.Diagnostic, 0, n)
+		ds := make([]Diagnostic, 0, n)
 		for len(ds) < n {
 			if len(ds) > 0 && r.IntN(6) == 0 {
 				ds = append(ds, ds[r.IntN(len(ds))]) // an exact duplicate
@@ -36,14 +34,14 @@ func TestSortFindingsMatchesSortDiagnostics(t *testing.T) {
 			if r.IntN(2) == 0 {
 				path = strings.Clone(path) // the same path in another string
 			}
-			d := okf.Diagnostic{
-				Pos:      okf.Position{Path: path, Line: nums[r.IntN(len(nums))], Col: nums[r.IntN(4)]},
+			d := Diagnostic{
+				Pos:      Position{Path: path, Line: nums[r.IntN(len(nums))], Col: nums[r.IntN(4)]},
 				Code:     codes[r.IntN(len(codes))],
-				Severity: okf.Severity(r.IntN(3)),
+				Severity: Severity(r.IntN(3)),
 				Message:  messages[r.IntN(len(messages))],
 			}
 			if r.IntN(3) == 0 {
-				d.End = okf.Position{Path: path, Line: d.Pos.Line, Col: d.Pos.Col + 1}
+				d.End = Position{Path: path, Line: d.Pos.Line, Col: d.Pos.Col + 1}
 			}
 			for range 1 + r.IntN(4) { // a file's findings together, as rules report them
 				if len(ds) < n {
@@ -52,8 +50,8 @@ func TestSortFindingsMatchesSortDiagnostics(t *testing.T) {
 				}
 			}
 		}
-		want := okf.SortDiagnostics(slices.Clone(ds))
-		got := sortFindings(slices.Clone(ds))
+		want := sortByComparing(slices.Clone(ds))
+		got := sortByPathRank(slices.Clone(ds))
 		if !reflect.DeepEqual(got, want) {
 			for i := range min(len(got), len(want)) {
 				if got[i] != want[i] {
