@@ -156,7 +156,7 @@ func escapeLinkText(s string) string { return linkTextEscaper.Replace(s) }
 // in brackets), so a name from the bundle cannot start a line of the file (`::error …`) or reorder
 // it, and resolving the target decodes it back (D15).
 func linkDest(s string) string {
-	s = encodeUnsafe(s)
+	s = escape.PercentControls(s)
 	if strings.ContainsAny(s, " ()<>") {
 		return "<" + angleEscaper.Replace(s) + ">"
 	}
@@ -680,26 +680,6 @@ func CheckURLTemplate(t string) error {
 
 // DefaultURL is the generic engine's URL template.
 const DefaultURL = "{site}/{slug}"
-
-// encodeUnsafe percent-encodes the bytes of each rune escape.Control would escape.
-func encodeUnsafe(s string) string {
-	if escape.Control(s) == s {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || escape.Control(chunk) != chunk {
-			for j := 0; j < size; j++ {
-				fmt.Fprintf(&b, "%%%02X", s[i+j])
-			}
-		} else {
-			b.WriteString(chunk)
-		}
-		i += size
-	}
-	return b.String()
-}
 
 // pathDest is the link destination of a bundle file's slash path (okf.LinkDestination: what
 // okf lint's fixes write too, and ResolveLink reads back as the path).

@@ -107,13 +107,14 @@ var (
 
 // LinkDestination is how a link to the bundle file at the slash path p is written so that
 // ResolveLink reads it back as p: `%`, `#` and `?` percent-encoded (resolving strips a fragment
-// and a query and decodes escapes), a `\`, and an `&` that would start a character reference,
-// percent-encoded, a control character, line or paragraph separator, bidi control or
-// invalid UTF-8 byte percent-encoded (a name from the bundle cannot start a line of the file or
-// reorder it), "./" before a name that would read as a URL, and the whole in angle brackets when it holds a space or parenthesis. okf index,
-// okf lint's fixes and their advice write paths with it, so what they suggest is what they write.
+// and a query and decodes escapes), and so are a `\`, an `&` that would start a character
+// reference, a control character, line or paragraph separator, bidi control or invalid UTF-8 byte
+// (a name from the bundle cannot start a line of the file or reorder it) and white space at either
+// end; "./" goes before a name a browser would read as a URL's scheme, and the whole is in angle
+// brackets when it holds a space or parenthesis. okf index, okf gen, okf lint's fixes and their
+// advice write paths with it, so what they suggest is what they write.
 func LinkDestination(p string) string {
-	d := percentControls(destEscaper.Replace(p))
+	d := escape.PercentControls(destEscaper.Replace(p))
 	d = percentEdgeSpace(d) // a renderer may trim the destination's ends
 	angle := strings.ContainsAny(d, " ()<>")
 	if angle {
@@ -132,24 +133,6 @@ func LinkDestination(p string) string {
 		return "<" + d + ">"
 	}
 	return d
-}
-
-// percentControls percent-encodes the bytes of each rune escape.Control would escape.
-func percentControls(s string) string {
-	if escape.Control(s) == s {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || escape.Control(chunk) != chunk {
-			b.WriteString(percentAll(chunk))
-		} else {
-			b.WriteString(chunk)
-		}
-		i += size
-	}
-	return b.String()
 }
 
 // schemeLike reports whether s begins as a URL with a scheme would (a letter, then letters, digits,

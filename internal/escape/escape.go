@@ -325,3 +325,27 @@ func lessThan(x uint64, n byte) bool { return (x-lo8*uint64(n))&^x&hi8 != 0 }
 
 // hasByte reports whether a byte of x is c (no byte of x above 127).
 func hasByte(x uint64, c byte) bool { return lessThan(x^(lo8*uint64(c)), 1) }
+
+// PercentControls percent-encodes the bytes of each rune Control would escape (a control
+// character, line or paragraph separator, bidi control, invalid UTF-8 byte): how a link
+// destination or URL built from a bundle's names is kept on one line and in order.
+func PercentControls(s string) string {
+	if Control(s) == s {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if chunk := s[i : i+size]; (r == utf8.RuneError && size <= 1) || Control(chunk) != chunk {
+			for j := 0; j < size; j++ {
+				b.WriteByte('%')
+				b.WriteByte("0123456789ABCDEF"[s[i+j]>>4])
+				b.WriteByte("0123456789ABCDEF"[s[i+j]&15])
+			}
+		} else {
+			b.WriteString(chunk)
+		}
+		i += size
+	}
+	return b.String()
+}

@@ -223,3 +223,19 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentControls: what Control would escape is percent-encoded byte by byte; the rest stays.
+func TestPercentControls(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é.md":    "plain é.md",
+		"a\nb":          "a%0Ab",
+		"x\u2028y":      "x%E2%80%A8y",
+		"bidi\u202e.md": "bidi%E2%80%AE.md",
+		"bad\xffbyte":   "bad%FFbyte",
+		"esc\x1b[31m":   "esc%1B[31m",
+	} {
+		if got := PercentControls(in); got != want {
+			t.Errorf("PercentControls(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
