@@ -18,7 +18,8 @@ var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Sever
 	Doc: "A link may point into a Markdown file with a `#fragment`. The fragment names a heading by its anchor, derived " +
 		"as GitHub does: the heading's text lowercased, punctuation removed except hyphens and underscores, each space " +
 		"a hyphen, and a repeated anchor suffixed -1, -2, … in order. A fragment that matches no heading of an existing " +
-		"target (compared without regard to case, after %-decoding) leaves the reader at the top of the file. Checked " +
+		"target (compared without regard to case, read as a browser reads it: backslash escapes, character references and " +
+		"%-escapes decoded) leaves the reader at the top of the file. Checked " +
 		"for links in concepts and index.md files to concepts and index.md files, same-file `#fragment` links included; " +
 		"anchors written as raw HTML are not seen.\n\n" +
 		"Bad (tables/orders.md has `# Schema` and `# Joins`):\n\n    See [the join keys](/tables/orders.md#join-keys).\n\n" +
