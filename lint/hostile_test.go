@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/okf-tools/okf/internal/bytesize"
 	"github.com/okf-tools/okf/okf"
@@ -212,5 +213,58 @@ func TestConfigOverridesBounded(t *testing.T) {
 	want := fmt.Sprintf(".okf.yaml:%d:5: overrides lists 258 entries: at most 256 are allowed", 2+2*MaxOverrides)
 	if len(c.Overrides) != MaxOverrides || len(got) != 1 || got[0] != want {
 		t.Errorf("%d overrides kept, problems %q; want %d and %s", len(c.Overrides), got, MaxOverrides, want)
+	}
+}
+
+// Every value a person writes can be megabytes long (a 3 MB title, a link target as long as the
+// line allows), and a finding quotes the value it is about: quoted whole, one value made a 900 KB
+// message, printed again in every format and by every editor hover. A finding repeats at most
+// maxShown bytes of any one value, and says where it cut. The bundle writes a long value in every
+// place a rule reads one, so a rule added later that quotes a value whole fails here too.
+func TestMessagesQuoteLongValuesClipped(t *testing.T) {
+	const n = 100_000
+	long := strings.Repeat("x", n)
+	word := strings.Repeat("w", n)
+	fm := strings.Join([]string{
+		"type: " + long,
+		"title: " + long,
+		"description: " + long + ". " + long + ".",
+		"tags: " + long + ", b",
+		"resource: " + long,
+		"status: " + long,
+		"okf_version: " + long,
+		"stale_after: " + long,
+		"timestamp: " + long,
+		"generated:\n  by: " + long + "\n  at: " + long,
+		"verified:\n  by: " + long + "\n  at: " + long,
+		"sources:\n  - " + long + "\n  - {id: " + long + ", url: " + long + "}",
+		"runtime: " + long,
+		"computation: " + long,
+		"executor: " + long,
+		"attester: " + long,
+		"usage_window: " + long,
+		"parameters: " + long,
+		"? " + word + "\n: 1",
+	}, "\n")
+	body := "# " + long + "\n\n" + long + "[^" + word + "]\n\n" +
+		"[a](" + word + ".md) [b](#" + word + ") [c](../" + word + ".md) [d](/." + word + ".md) [e](x.md#" + word + ")\n"
+	files := map[string]string{
+		"a.md":                                  "---\n" + fm + "\n---\n" + body,
+		"x.md":                                  "---\ntype: note\ntitle: " + long + "\n---\n# X\n",
+		"index.md":                              "---\nokf_version: " + long + "\n---\n# " + long + "\n\n## " + long + "\n\n* [" + long + "](" + word + ".md) - " + long + "\n",
+		"log.md":                                "# " + long + "\n\n## " + long + "\n\n* " + long + "\n",
+		"c/" + strings.Repeat("n", 200) + ".md": "---\ntitle: " + long + "\n---\n",
+		"d.md":                                  "---\ntype: note\n? " + word + "\n: 1\n? " + word + "\n: 2\n---\n# D\n",
+	}
+	b := load(t, files)
+	ds := Run(b, Options{Now: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)})
+	if len(ds) < 10 {
+		t.Fatalf("only %d findings: the bundle no longer reaches the rules", len(ds))
+	}
+	const most = 2 * 1024
+	for _, d := range ds {
+		if len(d.Message) > most {
+			t.Errorf("%s %s: message of %d bytes (at most %d): %.200s…", d.Code, d.Pos, len(d.Message), most, d.Message)
+		}
 	}
 }

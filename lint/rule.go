@@ -156,7 +156,7 @@ func sprintf(format string, args []any) string {
 	if len(args) == 0 && strings.IndexByte(format, '%') < 0 {
 		return format
 	}
-	return fmt.Sprintf(format, args...)
+	return fmt.Sprintf(format, clipArgs(args)...)
 }
 
 // message returns msg, or the equal message the rule reported last in this pass: a rule that

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -79,7 +78,7 @@ func checkActorUnconventional(p *Pass) {
 			if okf.ClassifyActor(v.Raw) != okf.ActorUnknown {
 				continue
 			}
-			p.ReportText(at(v, fileStart(c)), f.name()+" "+strconv.Quote(v.Raw)+" follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)")
+			p.ReportText(at(v, fileStart(c)), f.name()+" "+quote(v.Raw)+" follows none of the actor conventions: write human:<id> for a person, process:<id> for a process or <producer>/<version> for an agent (§7)")
 		}
 	})
 }

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"strconv"
-
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -38,9 +36,9 @@ func checkChangedSinceVerified(p *Pass) {
 func approxNote(ts okf.Timestamp) string {
 	switch ts.Form {
 	case okf.DateOnly:
-		return ", read from the date " + strconv.Quote(ts.Raw) + " as 00:00 UTC"
+		return ", read from the date " + quote(ts.Raw) + " as 00:00 UTC"
 	case okf.NoOffset:
-		return ", read from " + strconv.Quote(ts.Raw) + " as UTC"
+		return ", read from " + quote(ts.Raw) + " as UTC"
 	}
 	return ""
 }

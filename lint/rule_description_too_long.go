@@ -3,8 +3,9 @@ package lint
 import (
 	"strings"
 
-	"github.com/okf-tools/okf/okf"
 	"unicode/utf8"
+
+	"github.com/okf-tools/okf/okf"
 )
 
 // DescriptionTooLong reports a one-sentence, one-line description longer than maxDescription

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -58,7 +57,7 @@ func legacyBundle(p *Pass) (bool, string) {
 		case raw == "0.2" || okf.NewerVersion(raw):
 			// Declared, but written in v0.1 keys only: still one bundle-level fact, not a
 			// warning on each of its 5,678 concepts.
-			why = "its root index.md declares okf_version " + strconv.Quote(raw) + ", but its concepts use v0.1 keys and no v0.2 field"
+			why = "its root index.md declares okf_version " + quote(raw) + ", but its concepts use v0.1 keys and no v0.2 field"
 		}
 	}
 	legacy := false

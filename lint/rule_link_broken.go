@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -27,7 +26,7 @@ var LinkBroken = &Rule{Code: "OKF601", Name: "link-broken", Severity: okf.Info, 
 func hiddenReason(target string) string {
 	for _, seg := range strings.Split(target, "/") {
 		if len(seg) > 1 && seg[0] == '.' && seg != ".." {
-			return strconv.Quote(seg) + " starts with \".\", and hidden files and folders are not part of the bundle (D5)"
+			return quote(seg) + " starts with \".\", and hidden files and folders are not part of the bundle (D5)"
 		}
 	}
 	return ""

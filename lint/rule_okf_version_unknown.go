@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -39,7 +38,7 @@ func checkOKFVersionUnknown(p *Pass) {
 		var keys []string
 		for _, k := range x.Frontmatter.Keys {
 			if k.Name != "okf_version" {
-				keys = append(keys, strconv.Quote(k.Name))
+				keys = append(keys, quote(k.Name))
 			}
 		}
 		extra := ""

@@ -53,7 +53,7 @@ func statusFact(c *okf.Concept, fm *okf.Frontmatter) *unknownStatus {
 	v := fm.Status
 	pos := at(v, fileStart(c))
 	if v.Kind == okf.Scalar {
-		return &unknownStatus{pos: pos, raw: v.Raw, msg: "status " + strconv.Quote(v.Raw) + " is not draft, stable or deprecated: treated as stable (§5.4, D13)"}
+		return &unknownStatus{pos: pos, raw: v.Raw, msg: "status " + quote(v.Raw) + " is not draft, stable or deprecated: treated as stable (§5.4, D13)"}
 	}
 	return &unknownStatus{pos: pos, msg: fmt.Sprintf("status must be draft, stable or deprecated, found %s: treated as stable (§5.4, D13)", v.Describe())}
 }
@@ -86,7 +86,7 @@ func checkStatusUnknown(p *Pass) {
 		n++
 		if v := s.raw; v != "" && !seen[v] && len(values) < statusValuesNamed {
 			seen[v] = true
-			values = append(values, strconv.Quote(v))
+			values = append(values, quote(v))
 		}
 	}
 	if n == 0 {

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/okf-tools/okf/okf"
@@ -32,9 +31,9 @@ func checkTagsNotStringList(p *Pass) {
 				// The advice is the list --fix writes (okf.TagsFromString), or none when the
 				// string's meaning is not mechanical: never a list that splits a list.
 				if items, ok := okf.TagsFromString(t.Raw); ok {
-					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+": write tags: "+okf.FlowList(items)+" (§4.1)")
+					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+quote(t.Raw)+": write tags: "+clip(okf.FlowList(items))+" (§4.1)")
 				} else {
-					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+strconv.Quote(t.Raw)+", whose tags are not clear: write them as a YAML list of strings, tags: [a, b] (§4.1)")
+					p.ReportText(at(t.Value, fileStart(c)), "tags must be a list of strings, found the string "+quote(t.Raw)+", whose tags are not clear: write them as a YAML list of strings, tags: [a, b] (§4.1)")
 				}
 				return
 			}

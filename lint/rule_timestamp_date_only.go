@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"strconv"
-
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -35,9 +33,9 @@ func checkTimestampForm(form okf.TimeForm) func(p *Pass) {
 				pos := at(f.ts.Value, fileStart(c))
 				switch form {
 				case okf.DateOnly:
-					p.ReportText(pos, f.name()+" "+strconv.Quote(f.ts.Raw)+" is a date without a time: read as "+rfc3339(f.ts)+" (00:00 UTC); write a datetime with an offset, for example "+rfc3339(f.ts)+" (§5, D10)")
+					p.ReportText(pos, f.name()+" "+quote(f.ts.Raw)+" is a date without a time: read as "+rfc3339(f.ts)+" (00:00 UTC); write a datetime with an offset, for example "+rfc3339(f.ts)+" (§5, D10)")
 				case okf.NoOffset:
-					p.ReportText(pos, f.name()+" "+strconv.Quote(f.ts.Raw)+" has no UTC offset: read as UTC, "+rfc3339(f.ts)+"; add the offset, for example "+rfc3339(f.ts)+" (§5, D10)")
+					p.ReportText(pos, f.name()+" "+quote(f.ts.Raw)+" has no UTC offset: read as UTC, "+rfc3339(f.ts)+"; add the offset, for example "+rfc3339(f.ts)+" (§5, D10)")
 				case okf.Empty:
 					p.ReportText(pos, f.name()+" is empty: read as absent; write a datetime with an offset such as 2026-06-30T14:00:00Z, or remove the key (§5, D10)")
 				case okf.Invalid:

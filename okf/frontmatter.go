@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strconv"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf/internal/fastyaml"
 	"go.yaml.in/yaml/v3"
 )
@@ -384,7 +385,7 @@ func checkDuplicates(n *yaml.Node) error {
 				continue
 			}
 			if prev, ok := seen[k.Value]; ok {
-				return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+				return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %s written twice (first on line %d)", escape.Quote(k.Value), prev.Line)}
 			}
 			seen[k.Value] = k
 		}
@@ -396,7 +397,7 @@ func checkDuplicates(n *yaml.Node) error {
 			}
 			for j := 0; j < i; j += 2 {
 				if prev := n.Content[j]; prev.Kind == yaml.ScalarNode && prev.Value == k.Value {
-					return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %q written twice (first on line %d)", k.Value, prev.Line)}
+					return &yamlError{Line: k.Line, Msg: fmt.Sprintf("key %s written twice (first on line %d)", escape.Quote(k.Value), prev.Line)}
 				}
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf/internal/fastyaml"
 	"go.yaml.in/yaml/v3"
 )
@@ -716,7 +717,7 @@ func indexDiagnostics(x *Index, sp Split) []Diagnostic {
 		if len(extra) == 0 {
 			first = k.Pos
 		}
-		extra = append(extra, fmt.Sprintf("%q", k.Name))
+		extra = append(extra, escape.Quote(k.Name))
 	}
 	if len(extra) == 0 {
 		return nil

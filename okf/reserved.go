@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
@@ -103,30 +104,31 @@ var logWordLayouts = []string{"January 2, 2006", "January 2 2006", "Jan 2, 2006"
 // read unambiguously), or no date it can read.
 func logHeadingMessage(heading string) string {
 	h := strings.TrimSpace(heading)
+	shown := escape.Quote(heading)
 	if m := logDateRE.get().FindStringSubmatch(h); m != nil {
 		d, err := time.Parse("2006-01-02", m[1])
 		switch {
 		case err != nil:
-			return fmt.Sprintf("log heading %q has an invalid date %s: there is no such day; write a real YYYY-MM-DD date (§9)", heading, m[1])
+			return fmt.Sprintf("log heading %s has an invalid date %s: there is no such day; write a real YYYY-MM-DD date (§9)", shown, m[1])
 		case strings.HasPrefix(m[2], "T") || strings.HasPrefix(m[2], "t"):
-			return fmt.Sprintf("log heading %q is a datetime, not a date: write \"## %s\" and put the time in an entry; §9 groups a log by day (§9)", heading, d.Format("2006-01-02"))
+			return fmt.Sprintf("log heading %s is a datetime, not a date: write \"## %s\" and put the time in an entry; §9 groups a log by day (§9)", shown, d.Format("2006-01-02"))
 		default:
-			return fmt.Sprintf("log heading %q runs more digits into its date %s: write a YYYY-MM-DD date, then a space before any text (§9)", heading, m[1])
+			return fmt.Sprintf("log heading %s runs more digits into its date %s: write a YYYY-MM-DD date, then a space before any text (§9)", shown, m[1])
 		}
 	}
 	notISO := func(date string, d time.Time) string {
-		return fmt.Sprintf("log heading %q: date %q is not written YYYY-MM-DD: write \"## %s\" (§9)", heading, date, d.Format("2006-01-02"))
+		return fmt.Sprintf("log heading %s: date %q is not written YYYY-MM-DD: write \"## %s\" (§9)", shown, date, d.Format("2006-01-02"))
 	}
 	for _, re := range []*lazyRegexp{logYearFirstRE, logBasicRE} {
 		if m := re.get().FindStringSubmatch(h); m != nil {
 			if d, err := time.Parse("2006-1-2", m[1]+"-"+m[2]+"-"+m[3]); err == nil {
 				return notISO(m[0], d)
 			}
-			return fmt.Sprintf("log heading %q: %q is no day of the calendar: write a real YYYY-MM-DD date (§9)", heading, m[0])
+			return fmt.Sprintf("log heading %s: %q is no day of the calendar: write a real YYYY-MM-DD date (§9)", shown, m[0])
 		}
 	}
 	if m := logYearLastRE.get().FindString(h); m != "" {
-		return fmt.Sprintf("log heading %q: date %q is not written YYYY-MM-DD: write it year first, then month and day, as in ## 2026-06-13 (§9)", heading, m)
+		return fmt.Sprintf("log heading %s: date %q is not written YYYY-MM-DD: write it year first, then month and day, as in ## 2026-06-13 (§9)", shown, m)
 	}
 	if m := logWordsRE.get().FindString(h); m != "" {
 		for _, layout := range logWordLayouts {
@@ -135,7 +137,7 @@ func logHeadingMessage(heading string) string {
 			}
 		}
 	}
-	return fmt.Sprintf("log heading %q does not begin with a YYYY-MM-DD date: every ## heading of a log.md starts a date group, as in ## 2026-06-13; use ### for a heading inside a group (§9, D8)", heading)
+	return fmt.Sprintf("log heading %s does not begin with a YYYY-MM-DD date: every ## heading of a log.md starts a date group, as in ## 2026-06-13; use ### for a heading inside a group (§9, D8)", shown)
 }
 
 // parseIndex reads the sections and entries of an index and its Body: by the Markdown fast path

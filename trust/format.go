@@ -411,7 +411,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 			case FreshExpiring:
 				fresh.colour = yellow
 			}
-			rows = append(rows, []cell{{text: esc(c.ID)}, {text: esc(orDash(c.Type))}, {text: c.Status.String()},
+			rows = append(rows, []cell{{text: esc(c.ID)}, {text: esc(orDash(escape.Shown(c.Type)))}, {text: c.Status.String()},
 				{text: c.Tier.String(), colour: tierColour(c.Tier.String())}, {text: ti.stamp(c.Verified)},
 				{text: ti.stamp(c.Generated)}, fresh, num(c.Sources), {text: orDash(strings.Join(flags(c), ","))}})
 		}
@@ -431,7 +431,7 @@ func writeText(w io.Writer, r *Report, o WriteOptions) error {
 			if c.AttesterProblem != "" {
 				problem = ": " + esc(c.AttesterProblem)
 			}
-			fmt.Fprintf(w, "  %s: runtime %s, attester %s%s\n", esc(c.ID), esc(orDash(c.Runtime)), esc(orDash(c.Attester)), problem)
+			fmt.Fprintf(w, "  %s: runtime %s, attester %s%s\n", esc(c.ID), esc(orDash(escape.Shown(c.Runtime))), esc(orDash(escape.Shown(c.Attester))), problem)
 		}
 	}
 
@@ -548,11 +548,11 @@ func (f inline) stamp(s *Stamp) string {
 	}
 	switch {
 	case s.At.IsZero():
-		return f.text(orDash(s.By))
+		return f.text(orDash(escape.Shown(s.By)))
 	case s.By == "":
 		return at
 	}
-	return f.text(s.By) + " " + at
+	return f.text(escape.Shown(s.By)) + " " + at
 }
 
 func (f inline) at(s *Stamp) string {

@@ -283,3 +283,45 @@ func TestLineageBounded(t *testing.T) {
 		t.Errorf("text report does not show the elided chain")
 	}
 }
+
+// A value a person writes can be megabytes long. The formats people read (text, markdown, html)
+// repeat at most escape.MaxShown bytes of each, and the notes quote at most that much; json, which
+// tools read, keeps every value whole. Uncut, two concepts with 100 KB values printed 1.5 MB of
+// text, and the markdown report left both rows out to stay within its budget.
+func TestLongValuesClippedForPeople(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	fsys := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntype: " + long + "\ntitle: " + long + "\nstatus: " + long +
+			"\nstale_after: " + long + "\ngenerated:\n  by: " + long + "\n  at: 2026-01-01T00:00:00Z\n" +
+			"verified:\n  by: " + long + "\n  at: 2026-02-01T00:00:00Z\n---\nBody.\n")},
+		"c.md": {Data: []byte("---\ntype: Note\ntitle: C\nverified: " + long + "\n---\nBody.\n")},
+	}
+	b, err := okf.Load(fsys, okf.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(b, Options{Now: fixtureNow, ExpiringWithin: okf.DefaultExpiringWindow})
+	for _, format := range []string{"text", "markdown", "html"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, r, format, WriteOptions{MaxChars: DefaultMaxChars}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if n := strings.Count(out, strings.Repeat("x", escape.MaxShown+1)); n > 0 || buf.Len() > 64*1024 {
+			t.Errorf("%s: %d bytes, %d runs of more than %d bytes of one value", format, buf.Len(), n, escape.MaxShown)
+		}
+		if format != "html" && !strings.Contains(out, strings.Repeat("x", escape.MaxShown)+"…") {
+			t.Errorf("%s: no value shown clipped with …", format)
+		}
+		if strings.Contains(out, "left out") {
+			t.Errorf("%s: rows left out for the long values:\n%.2000s", format, out)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r, "json", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"title": "`+long+`"`) {
+		t.Error("json: the title is not kept whole")
+	}
+}

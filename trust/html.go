@@ -319,7 +319,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		if s == nil {
 			return 0
 		}
-		return str(s.By)
+		return str(escape.Shown(s.By))
 	}
 	index := map[string]int{}
 	for i, c := range r.Concepts {
@@ -330,7 +330,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 		}
 		extra := ""
 		if c.computation {
-			extra = "runtime " + orDash(c.Runtime) + ", attester " + orDash(c.Attester)
+			extra = "runtime " + orDash(escape.Shown(c.Runtime)) + ", attester " + orDash(escape.Shown(c.Attester))
 			if c.AttesterProblem != "" {
 				extra += ": " + c.AttesterProblem
 			}
@@ -340,7 +340,7 @@ func writeHTML(w io.Writer, r *Report, o WriteOptions) error {
 			fl = append(fl, "attester")
 		}
 		esc := escape.Control
-		data.C = append(data.C, []any{esc(c.ID), esc(c.Title), str(c.Type), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
+		data.C = append(data.C, []any{esc(c.ID), esc(escape.Shown(c.Title)), str(escape.Shown(c.Type)), int(c.Status), int(c.Tier), by(c.Verified), at(c.Verified),
 			by(c.Generated), at(c.Generated), at(c.StaleAfter), str(c.Freshness), c.Sources, str(strings.Join(fl, ", ")),
 			esc(up), upWhy, upMore, str(extra)})
 	}

@@ -242,13 +242,13 @@ func writeMarkdown(w io.Writer, r *Report, o WriteOptions) error {
 		for _, c := range r.Concepts {
 			extra := flags(c)
 			if c.Runtime != "" || c.Attester != "" {
-				extra = append(extra, "runtime "+orDash(md.text(c.Runtime))+", attester "+orDash(md.text(c.Attester)))
+				extra = append(extra, "runtime "+orDash(md.text(escape.Shown(c.Runtime)))+", attester "+orDash(md.text(escape.Shown(c.Attester))))
 			}
 			if c.AttesterProblem != "" {
 				extra = append(extra, md.text(c.AttesterProblem))
 			}
-			items = append(items, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", md.id(c.ID), orDash(md.text(c.Type)),
-				orDash(md.text(c.Title)), c.Status, c.Tier, md.stamp(c.Verified), md.stamp(c.Generated),
+			items = append(items, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", md.id(c.ID), orDash(md.text(escape.Shown(c.Type))),
+				orDash(md.text(escape.Shown(c.Title))), c.Status, c.Tier, md.stamp(c.Verified), md.stamp(c.Generated),
 				md.at(c.StaleAfter), c.Sources, orDash(strings.Join(extra, "; "))))
 		}
 		m.section(mdSection{name: "concept table",

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -326,7 +327,7 @@ func row(b *okf.Bundle, c *okf.Concept, opts Options) *Concept {
 	status, known := okf.StatusOf(f.Status)
 	rc.Status = status
 	if !known {
-		rc.note(fmt.Sprintf("status %q is not draft, stable or deprecated: treated as stable (D13)", f.Status.Text()))
+		rc.note(fmt.Sprintf("status %s is not draft, stable or deprecated: treated as stable (D13)", escape.Quote(f.Status.Text())))
 	}
 
 	rc.Tier = okf.TierOf(f.Verified)
@@ -540,14 +541,14 @@ func (rc *Concept) timeNote(name string, t okf.Timestamp) {
 	switch t.Form {
 	case okf.DateOnly:
 		rc.Approximate = true
-		rc.note(fmt.Sprintf("%s %q is date-only: read as %s (D10)", name, t.Raw, t.Time.Format(time.RFC3339)))
+		rc.note(fmt.Sprintf("%s %s is date-only: read as %s (D10)", name, escape.Quote(t.Raw), t.Time.Format(time.RFC3339)))
 	case okf.NoOffset:
 		rc.Approximate = true
-		rc.note(fmt.Sprintf("%s %q has no offset: read as UTC, %s (D10)", name, t.Raw, t.Time.Format(time.RFC3339)))
+		rc.note(fmt.Sprintf("%s %s has no offset: read as UTC, %s (D10)", name, escape.Quote(t.Raw), t.Time.Format(time.RFC3339)))
 	case okf.Empty:
 		rc.note(fmt.Sprintf("%s is empty: counts as absent (D10)", name))
 	case okf.Invalid:
-		rc.note(fmt.Sprintf("%s %q is not a timestamp: ignored (D10)", name, t.Raw))
+		rc.note(fmt.Sprintf("%s %s is not a timestamp: ignored (D10)", name, escape.Quote(t.Raw)))
 	}
 }
 
@@ -560,7 +561,7 @@ func (rc *Concept) note(s string) {
 // describe names a value for a note: the scalar quoted, or its shape.
 func describe(v okf.Value) string {
 	if v.Kind == okf.Scalar {
-		return fmt.Sprintf("%q", v.Raw)
+		return escape.Quote(v.Raw)
 	}
 	return v.Describe()
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -348,4 +349,41 @@ func PercentControls(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// MaxShown is how many bytes of one value a message repeats. A person may write a value of
+// megabytes (a title, a tag string, a link target as long as the line, a log heading), and a
+// message that quoted it whole was as long, printed again by every format and every editor hover;
+// a reader needs only enough of it to recognise it beside the position.
+const MaxShown = 256
+
+// Clip returns the first MaxShown bytes of s, cut at a rune's start, and whether s was longer.
+func Clip(s string) (string, bool) {
+	if len(s) <= MaxShown {
+		return s, false
+	}
+	n := MaxShown
+	for n > MaxShown-utf8.UTFMax && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// Quote is strconv.Quote of a value a message repeats: a value longer than MaxShown is quoted
+// clipped, with "…" after the closing quote, so the cut is plain and what is quoted is still the
+// value's own text.
+func Quote(s string) string {
+	if head, cut := Clip(s); cut {
+		return strconv.Quote(head) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// Shown is s, or its first MaxShown bytes followed by "…" when it is longer (Clip): a value a
+// report repeats unquoted, such as a title in a table.
+func Shown(s string) string {
+	if head, cut := Clip(s); cut {
+		return head + "…"
+	}
+	return s
 }

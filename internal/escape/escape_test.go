@@ -239,3 +239,34 @@ func TestPercentControls(t *testing.T) {
 		}
 	}
 }
+
+// Clip cuts at a rune's start (a cut inside a rune would print a replacement character, or be
+// refused by a JSON reader), keeps a value of MaxShown bytes whole, and Quote marks the cut after
+// the closing quote.
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int // bytes kept
+		cut  bool
+	}{
+		{strings.Repeat("a", MaxShown), MaxShown, false},
+		{strings.Repeat("a", MaxShown+1), MaxShown, true},
+		{strings.Repeat("é", MaxShown), MaxShown, true},            // 2-byte runes: 256 is a start
+		{"ab" + strings.Repeat("€", MaxShown), MaxShown - 2, true}, // 3-byte runes after two bytes
+		{strings.Repeat("😀", MaxShown), MaxShown, true},            // 4-byte runes
+		{"ab" + strings.Repeat("😀", MaxShown), MaxShown - 2, true}, // cut inside the 64th emoji
+		{strings.Repeat("\xff", MaxShown+10), MaxShown, true},      // invalid bytes are each a start
+	} {
+		head, cut := Clip(tc.in)
+		if len(head) != tc.want || cut != tc.cut || !strings.HasPrefix(tc.in, head) {
+			t.Errorf("Clip(%.20q…): %d bytes, cut %v; want %d, %v", tc.in, len(head), cut, tc.want, tc.cut)
+		}
+		if utf8.ValidString(tc.in) && !utf8.ValidString(head) {
+			t.Errorf("Clip(%.20q…) cut inside a rune", tc.in)
+		}
+		q := Quote(tc.in)
+		if tc.cut != strings.HasSuffix(q, `"…`) || (tc.cut && Shown(tc.in) != head+"…") || (!tc.cut && Shown(tc.in) != tc.in) {
+			t.Errorf("Quote/Shown(%.20q…) = %.40q / %.40q", tc.in, q, Shown(tc.in))
+		}
+	}
+}
