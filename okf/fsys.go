@@ -117,7 +117,10 @@ func (r *FileSystem) clean(op, name string) (string, error) {
 	if name == "" || name == "." {
 		return ".", nil
 	}
-	if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || strings.IndexByte(name, 0) >= 0 {
+	if strings.Contains(name, "\\") {
+		return "", &fs.PathError{Op: op, Path: name, Err: backslashError{}}
+	}
+	if strings.HasPrefix(name, "/") || strings.IndexByte(name, 0) >= 0 {
 		return "", &fs.PathError{Op: op, Path: name, Err: ErrOutside}
 	}
 	c := path.Clean(name)
@@ -208,6 +211,18 @@ func (r *FileSystem) open(op, name string, dirOK bool) (fs.File, fs.FileInfo, er
 // hooks run) are never bundle content, and a committed link (index.md -> .git/config) must not
 // make okf read, print or serve them.
 var ErrIntoGit = errors.New("leads into a .git folder")
+
+// ErrBackslash is returned (wrapped, with ErrOutside) for a path with a backslash in it: Windows
+// reads a backslash as a folder separator (a\..\..\x climbs out there), so okf reads no such file
+// on any system, and a bundle reads the same everywhere. A Linux checkout may still hold one.
+var ErrBackslash = errors.New("the name holds a backslash")
+
+type backslashError struct{}
+
+func (backslashError) Error() string {
+	return "the name holds a backslash, which Windows reads as a folder separator: not read"
+}
+func (backslashError) Is(target error) bool { return target == ErrBackslash || target == ErrOutside }
 
 type intoGitError struct{}
 

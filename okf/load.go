@@ -528,6 +528,8 @@ func unreadable(p string, err error) Diagnostic {
 	case errors.Is(err, ErrNotRegular):
 		msg = fmt.Sprintf("not read: %v", unwrapPathError(err))
 		msg = strings.TrimSuffix(msg, ": not read")
+	case errors.Is(err, ErrBackslash):
+		msg = "not read: its name holds a backslash, a folder separator on Windows, so okf reads it on no system (a bundle reads the same everywhere): rename it"
 	case errors.Is(err, ErrOutside):
 		msg = "not read: the path, or a symbolic link on it, leads outside the bundle"
 	}
