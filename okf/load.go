@@ -518,6 +518,22 @@ func (g *byteGate) release(n int64) {
 	g.cond.Broadcast()
 }
 
+// loneCROpening reports whether src opens with a delimiter line whose ends are lone carriage
+// returns: "---", a CR, then more of the same line ("---\rtype: Note\r…"). A file saved with the
+// line ends of classic Mac OS reads as one line (D2), which would otherwise be reported as a file
+// that does not begin with a --- line, beside a first line that shows one.
+func loneCROpening(src []byte) bool {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	line, _, _ := bytes.Cut(src, []byte("\n"))
+	line = bytes.TrimLeft(line, " \t")
+	rest, ok := bytes.CutPrefix(line, []byte("---"))
+	if !ok {
+		return false
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	return len(rest) > 1 && rest[0] == '\r'
+}
+
 // unreadable is the OKF010 finding for a file that was not read: why, and for a file over the size
 // limit, how to raise it.
 func unreadable(p string, err error) Diagnostic {
@@ -595,7 +611,9 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 	case NoFrontmatter:
 		if j.kind == conceptFile {
 			msg := "no frontmatter: a concept must begin with a --- line, YAML with a type, and a closing --- line (§11)"
-			if strings.EqualFold(name, "README.md") {
+			if loneCROpening(src) {
+				msg = "no frontmatter: the file's lines end in a lone carriage return (classic Mac OS line ends), which okf reads as no line end, as the reference parser does, so its first line is not a --- line: save it with LF or CRLF line ends (§11, D2)"
+			} else if strings.EqualFold(name, "README.md") {
 				msg += "; if this file is not a concept, list it in .okfignore"
 			}
 			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: 1, Col: 1}, Code: CodeNoFrontmatter, Severity: Error, Message: msg})

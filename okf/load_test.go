@@ -618,3 +618,32 @@ func TestComments(t *testing.T) {
 		}
 	}
 }
+
+// A file saved with classic Mac OS line ends (a lone CR each) is one line to okf, as to the
+// reference parser (D2), so it has no frontmatter; the finding says why, instead of saying the
+// file does not begin with a --- line beside a first line that shows one. CRLF ends and a CR
+// before spaces are not that: the first reads, the second is an ordinary missing frontmatter.
+func TestLoneCRLineEnds(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // the OKF001 message's start; "" for none
+	}{
+		{"---\rtype: Note\rtitle: A\r---\r# A\r", "no frontmatter: the file's lines end in a lone carriage return"},
+		{"\ufeff  --- \rtype: Note\r---\r", "no frontmatter: the file's lines end in a lone carriage return"},
+		{"---\r\ntype: Note\r\n---\r\n# A\r\n", ""},
+		{"# A\rtext\r", "no frontmatter: a concept must begin with a --- line"},
+		{"---\r", "frontmatter opened on line 1 is never closed"},
+	} {
+		b, err := Load(fstest.MapFS{"a.md": {Data: []byte(tc.src)}}, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, d := range b.Diagnostics {
+			got += d.Message + "\n"
+		}
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %s, want %q…", tc.src, got, tc.want)
+		}
+	}
+}
