@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"testing/fstest"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -337,11 +338,13 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	nl := okf.Newline(old) // what the index's lines end with, for the lines added
 	d := x.Dir()
 	listed := map[string]bool{}
 	var folders []string // subfolders the index links to
 	remove := map[int]bool{}
 	replace := map[int]string{}
+	meant := map[int]okf.IndexEntry{} // what each rewritten entry must read as
 	for _, s := range x.Sections {
 		for _, e := range s.Entries {
 			res := b.ResolveLink(x.Path, e.Target)
@@ -377,17 +380,14 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 				desc = cur.Description
 			}
 			if title != e.Title || desc != e.Description {
-				line := lines[i]
-				indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-				bullet := strings.TrimLeft(line, " \t")[:1]
-				nl := entryLine(title, e.Target, desc, false)
-				replace[i] = indent + bullet + nl[1:] + "\n"
-				for j := i + 1; j < len(lines) && isContinuation(lines[j]); j++ {
-					remove[j] = true
+				if l, want, ok := entryEdit(lines, i, e, title, desc); ok {
+					replace[i] = l
+					meant[i] = want
 				}
 			}
 		}
 	}
+	keepReadable(x.Path, x, lines, replace, meant)
 	// A concept linked anywhere in the index (a table, prose) is listed already.
 	for _, l := range x.Body.Links {
 		res := b.ResolveLink(x.Path, l.Target)
@@ -428,9 +428,9 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 				for after+1 < len(lines) && isContinuation(lines[after+1]) {
 					after++
 				}
-				insert[after] = append(insert[after], e.line+"\n")
+				insert[after] = append(insert[after], e.line+nl)
 			} else {
-				insert[after] = append(insert[after], "\n"+e.line+"\n")
+				insert[after] = append(insert[after], nl+e.line+nl)
 			}
 			placed = true
 			break
@@ -454,40 +454,165 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 		}
 		ins := insert[i]
 		if len(ins) > 0 && !strings.HasSuffix(l, "\n") {
-			out.WriteString("\n")
+			out.WriteString(nl)
 		}
 		// Entries added under a heading with no entries open with a blank line; join them.
 		for k, s := range ins {
 			if k > 0 {
-				s = strings.TrimPrefix(s, "\n")
+				s = strings.TrimPrefix(s, nl)
 			}
 			out.WriteString(s)
 		}
 	}
 	text := out.String()
 	if len(appended) > 0 {
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
 		var b strings.Builder
 		for i := 0; i < len(appended); i++ {
 			if appended[i] == "" { // a new section: "", heading, entries…
 				if text != "" || b.Len() > 0 {
-					b.WriteString("\n")
+					b.WriteString(nl)
 				}
-				fmt.Fprintf(&b, "# %s\n\n", appended[i+1])
+				fmt.Fprintf(&b, "# %s%s%s", appended[i+1], nl, nl)
 				i++
 				continue
 			}
-			b.WriteString(appended[i] + "\n")
+			b.WriteString(appended[i] + nl)
 		}
-		text = strings.TrimRight(text, "\n")
+		text = strings.TrimRight(text, "\r\n")
 		if text != "" {
-			text += "\n"
+			text += nl
 		}
 		text += b.String()
 	}
 	return []byte(text)
+}
+
+// entryEdit rewrites the entry e, which starts on lines[i], to show title and desc, changing only
+// what shows them: the list marker, the spacing, a link written otherwise than [title](target) (a
+// link title, a reference, emphasis in its text), what follows it on the line (a comment) and the
+// lines below it stay as written. A description is added after all of the line, replaced only
+// where the line writes it as its plain text, and a title replaced only where the link is written
+// plainly; want is what the entry must read as afterwards (keepReadable checks it). ok is false when
+// nothing can be changed that way.
+func entryEdit(lines []string, i int, e okf.IndexEntry, title, desc string) (line string, want okf.IndexEntry, ok bool) {
+	body := strings.TrimSuffix(lines[i], "\n")
+	eol := lines[i][len(body):]
+	if strings.HasSuffix(body, "\r") {
+		body, eol = body[:len(body)-1], "\r"+eol
+	}
+	k := listMarkEnd(body)
+	if k < 0 {
+		return "", okf.IndexEntry{}, false
+	}
+	lead, content := body[:k], body[k:]
+	head := entryLine(e.Title, e.Target, "", false)[2:] // "[Title](target)" as a rewrite writes it
+	plain := strings.HasPrefix(content, head)
+	rest := ""
+	if plain {
+		rest = content[len(head):]
+	}
+	cont := i+1 < len(lines) && isContinuation(lines[i+1])
+	want = okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}
+	if plain && title != e.Title {
+		want.Title = title
+	}
+	newHead := func() string {
+		if !plain {
+			return content
+		}
+		return entryLine(want.Title, e.Target, "", false)[2:] + rest
+	}
+	sep := " - " + e.Description
+	switch {
+	case desc == e.Description:
+		if want.Title == e.Title {
+			return "", okf.IndexEntry{}, false
+		}
+		line = lead + newHead()
+	case plain && !cont && (rest == "" && e.Description == "" || e.Description != "" && strings.HasPrefix(rest, sep)):
+		// The description is written as its text: it is replaced, what follows it stays.
+		tail := ""
+		if e.Description != "" {
+			tail = rest[len(sep):]
+		}
+		want.Description = desc
+		line = lead + entryLine(want.Title, e.Target, desc, false)[2:] + tail
+	case e.Description == "":
+		c := newHead()
+		t := strings.TrimRight(c, " \t")
+		want.Description = desc
+		line = lead + t + " - " + desc + c[len(t):]
+	case want.Title != e.Title:
+		line = lead + newHead()
+	default:
+		return "", okf.IndexEntry{}, false
+	}
+	return line + eol, want, true
+}
+
+// listMarkEnd returns the offset in line just past its list marker and the spaces after it (-1
+// when line does not start a list item).
+func listMarkEnd(line string) int {
+	if !isListMark(line) {
+		return -1
+	}
+	j := indentUpTo3(line)
+	if c := line[j]; c == '*' || c == '+' || c == '-' {
+		j++
+	} else {
+		for line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		j++ // '.' or ')'
+	}
+	for j < len(line) && isBlank(line[j]) {
+		j++
+	}
+	return j
+}
+
+// keepReadable drops each rewrite of an entry (replace, by line) after which the index does not
+// read as meant: the entry rewritten not as want says, or any other entry not as before (a comment
+// or code span the rewrite opened would swallow the lines below). The index is parsed once with
+// every rewrite; when another entry moved, no rewrite is kept.
+func keepReadable(p string, old *okf.Index, lines []string, replace map[int]string, meant map[int]okf.IndexEntry) {
+	if len(replace) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if r, ok := replace[i]; ok {
+			l = r
+		}
+		b.WriteString(l)
+	}
+	got := map[int]okf.IndexEntry{}
+	if nb, err := okf.Load(fstest.MapFS{p: {Data: []byte(b.String())}}, okf.LoadOptions{}); err == nil {
+		for _, x := range nb.Indexes {
+			for _, s := range x.Sections {
+				for _, e := range s.Entries {
+					got[int(e.Pos.Line)-1] = okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}
+				}
+			}
+		}
+	}
+	for _, s := range old.Sections {
+		for _, e := range s.Entries {
+			i := int(e.Pos.Line) - 1
+			if _, ok := replace[i]; ok {
+				continue
+			}
+			if got[i] != (okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}) {
+				clear(replace)
+				return
+			}
+		}
+	}
+	for i, want := range meant {
+		if got[i] != want {
+			delete(replace, i)
+		}
+	}
 }
 
 // under reports whether the slash path p is inside one of the folders ("" is the root).

@@ -475,3 +475,84 @@ func TestIndexEntryTitleBacktick(t *testing.T) {
 		t.Fatalf("a second run changes %v (%v)", again, err)
 	}
 }
+
+// TestIndexMergeKeepsWhatEntriesHold: an entry a person wrote that gets the description it lacked
+// (or, from gen, a new title) keeps every byte it had: the list marker (`1.`, `2)`, wide spacing),
+// the title's emphasis, a link title, a reference-style link, a comment after it, a code block
+// under it, and the file's line ending. Rewritten from its parse, the entry lost them all, and an
+// ordered item became a paragraph (`1 [E](e.md)`). An entry whose description cannot be added
+// without changing what it says (a comment left open on its line) is left as it is.
+func TestIndexMergeKeepsWhatEntriesHold(t *testing.T) {
+	files := func(index string) fstest.MapFS {
+		m := fstest.MapFS{"index.md": {Data: []byte(index)}}
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+			m[n+".md"] = concept("Table", strings.ToUpper(n), "Row "+n+".")
+		}
+		return m
+	}
+	for _, tc := range []struct{ name, old, want string }{
+		{"emphasis and link title",
+			"# T\n\n* [**A** table](a.md \"tip\")\n",
+			"# T\n\n* [**A** table](a.md \"tip\") - Row a.\n"},
+		{"reference link and comment",
+			"# T\n\n* [B][r] <!-- mine -->\n\n[r]: b.md \"R\"\n",
+			"# T\n\n* [B][r] <!-- mine --> - Row b.\n\n[r]: b.md \"R\"\n"},
+		{"code block under the entry",
+			"# T\n\n* [C](c.md)\n  ```\n  select 1\n  ```\n",
+			"# T\n\n* [C](c.md) - Row c.\n  ```\n  select 1\n  ```\n"},
+		{"ordered markers and spacing",
+			"# T\n\n1. [D](d.md)\n2) [E](e.md)\n\n-   [F](f.md)\n",
+			"# T\n\n1. [D](d.md) - Row d.\n2) [E](e.md) - Row e.\n\n-   [F](f.md) - Row f.\n"},
+		{"comment left open",
+			"# T\n\n* [G](g.md) <!--\n  note -->\n",
+			"# T\n\n* [G](g.md) <!--\n  note -->\n"},
+		{"CRLF",
+			"# T\r\n\r\n* [H](h.md)\r\n",
+			"# T\r\n\r\n* [H](h.md) - Row h.\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := files(tc.old)
+			for n := range m { // only the concepts the index names: nothing is appended
+				if n != "index.md" && !strings.Contains(tc.old, n) && !strings.Contains(tc.old, "]: "+n) {
+					delete(m, n)
+				}
+			}
+			got := tc.old
+			if out, ok := changed(t, m, IndexOptions{})["index.md"]; ok {
+				got = out
+			}
+			if got != tc.want {
+				t.Errorf("merged index:\n%q\nwant:\n%q", got, tc.want)
+			}
+			if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+				t.Errorf("a second run changes %q", again)
+			}
+		})
+	}
+	// gen's new title: the marker and what follows the description stay.
+	m := files("# T\n\n1. [Old](a.md) - Old desc. <!-- mine -->\n")
+	for n := range m {
+		if n != "index.md" && n != "a.md" {
+			delete(m, n)
+		}
+	}
+	got := changed(t, m, IndexOptions{Previous: map[string]Listing{"a.md": {Title: "Old", Description: "Old desc."}}})["index.md"]
+	if want := "# T\n\n1. [A](a.md) - Row a. <!-- mine -->\n"; got != want {
+		t.Errorf("gen's rewrite:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// TestIndexMergeCRLFAdds: entries added to an index written with CRLF line ends use them too.
+func TestIndexMergeCRLFAdds(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# Concepts\r\n\r\n* [A](a.md) - Mine.\r\n\r\n# Other\r\n")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+		"sub/c.md": concept("Table", "C", "Row c."),
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	want := "# Concepts\r\n\r\n* [A](a.md) - Mine.\r\n* [B](b.md) - Row b.\r\n\r\n# Other\r\n\r\n# sub\r\n\r\n* [C](sub/c.md) - Row c.\r\n"
+	if got != want {
+		t.Errorf("merged index:\n%q\nwant:\n%q", got, want)
+	}
+}
