@@ -114,6 +114,13 @@ func checkChange(r *FileSystem, c FileChange) string {
 	case c.Old != nil && (err != nil || !bytes.Equal(cur, c.Old)):
 		return "changed since it was read: not rewritten"
 	}
+	if c.Old != nil {
+		// The rename that makes the write atomic would replace a file nobody may write (a person,
+		// or a build sandbox, marked it read-only), where os.WriteFile or an editor is refused.
+		if st, err := r.Lstat(c.Path); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o222 == 0 {
+			return "is read-only: not rewritten"
+		}
+	}
 	if dir := path.Dir(c.Path); dir != "." && r.osFS != nil {
 		// Missing folders are made through the confined file system: never outside the root.
 		if err := r.osFS.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
