@@ -379,7 +379,9 @@ func ownedBlock(body string) (start, end int, ok bool) {
 			start, begin = off, l
 		} else if start >= 0 && t == EndMarker {
 			if m := markerHashRE.Get().FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
-				content := body[start+len(begin) : off]
+				// The hash is of the text as gen writes it, with LF line ends: a file whose line
+				// ends became CRLF (git's autocrlf, an editor) is not an edit.
+				content := strings.ReplaceAll(body[start+len(begin):off], "\r\n", "\n")
 				if sum := sha256.Sum256([]byte(content)); hex.EncodeToString(sum[:6]) != m[1] {
 					return 0, 0, false
 				}
@@ -422,7 +424,15 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	top := doc.Content[0]
 	body := string(sp.Body)
 	nodes := d.ownedNodes(at)
-	newBlock := d.Body()
+	// What gen writes ends its lines as the file does (okf.Newline): CRLF stays CRLF.
+	nl := okf.Newline(old)
+	eol := func(s string) string {
+		if nl == "\n" {
+			return s
+		}
+		return strings.ReplaceAll(s, "\n", nl)
+	}
+	newBlock := eol(d.Body())
 	oldBlock := ""
 	start, end, ok := ownedBlock(body)
 	if ok {
@@ -495,7 +505,7 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 		body = body[:start] + newBlock + body[end:]
 	}
 	var b bytes.Buffer
-	b.WriteString("---\n")
+	b.WriteString(eol("---\n"))
 	b.Write(spans.prefix)
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
@@ -505,12 +515,12 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 			continue
 		}
 		key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
-		b.Write(encodeYAML(mapping(0, key, v)))
+		b.WriteString(eol(string(encodeYAML(mapping(0, key, v)))))
 		if had {
 			b.Write(sp.trailer)
 		}
 	}
-	b.WriteString("---\n")
+	b.WriteString(eol("---\n"))
 	b.WriteString(body)
 	out := b.Bytes()
 	if err := okf.ProveFrontmatter(old, out, meant...); err != nil {
