@@ -633,12 +633,16 @@ func isContinuation(l string) bool {
 }
 
 // setOKFVersion makes the root index declare okf_version (§12), adding a frontmatter block when
-// there is none and changing nothing when the value is already right.
+// there is none and changing nothing when the value is already right. Only the value's text changes
+// (or one line is added at the end of the block): the rest of the frontmatter a person wrote stays
+// byte for byte. A value it cannot rewrite in place (spread over lines, a flow mapping) has the
+// frontmatter encoded again, with the same meaning.
 func setOKFVersion(text []byte, version string) []byte {
+	nl := okf.Newline(text)
 	sp := okf.SplitFrontmatter(text)
 	if sp.Status != okf.FrontmatterOK {
-		body := strings.TrimLeft(string(text), "\n")
-		return []byte(fmt.Sprintf("---\nokf_version: %q\n---\n\n%s", version, body))
+		body := strings.TrimLeft(string(text), "\r\n")
+		return []byte(fmt.Sprintf("---%sokf_version: %q%s---%s%s%s", nl, version, nl, nl, nl, body))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(sp.YAML, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -648,6 +652,9 @@ func setOKFVersion(text []byte, version string) []byte {
 	if v, _ := mapGet(top, "okf_version"); v != nil && v.Value == version {
 		return text
 	}
+	if out, ok := okfVersionInPlace(text, sp, top, version); ok {
+		return out
+	}
 	mapSet(top, "okf_version", str(version), nil)
 	var b strings.Builder
 	b.WriteString("---\n")
@@ -655,4 +662,72 @@ func setOKFVersion(text []byte, version string) []byte {
 	b.WriteString("---\n")
 	b.Write(sp.Body)
 	return []byte(b.String())
+}
+
+// okfVersionInPlace is setOKFVersion as an edit of the text: the value of okf_version, written on
+// one line, replaced in its quote style (a plain value double-quoted: 0.2 unquoted is a number), or
+// the key added as the block mapping's last line. ok is false when neither can be done, or when the
+// text does not then read okf_version as the string version.
+func okfVersionInPlace(text []byte, sp okf.Split, top *yaml.Node, version string) ([]byte, bool) {
+	yamlStart := 0 // just after the opening delimiter's line
+	if sp.BOM {
+		yamlStart = 3
+	}
+	if i := strings.IndexByte(string(text[yamlStart:]), '\n'); i >= 0 {
+		yamlStart += i + 1
+	}
+	if yamlStart+len(sp.YAML) > len(text) || string(text[yamlStart:yamlStart+len(sp.YAML)]) != string(sp.YAML) {
+		return nil, false
+	}
+	var out []byte
+	v, _ := mapGet(top, "okf_version")
+	switch {
+	case v == nil:
+		if top.Style&yaml.FlowStyle != 0 || len(sp.YAML) > 0 && sp.YAML[len(sp.YAML)-1] != '\n' {
+			return nil, false
+		}
+		end := yamlStart + len(sp.YAML)
+		out = append(append(append([]byte(nil), text[:end]...), fmt.Sprintf("okf_version: %q%s", version, okf.Newline(text))...), text[end:]...)
+	case v.Kind == yaml.ScalarNode && v.Anchor == "" && (v.Tag == "!!str" || v.Tag == "!!float" || v.Tag == "!!int"):
+		off := okf.OffsetOf(sp.YAML, v.Line, v.Column)
+		if off < 0 {
+			return nil, false
+		}
+		var tok, repl string
+		switch v.Style {
+		case yaml.DoubleQuotedStyle:
+			tok, repl = `"`+v.Value+`"`, fmt.Sprintf("%q", version)
+			if strings.ContainsAny(v.Value, "\\\"\n") {
+				return nil, false
+			}
+		case yaml.SingleQuotedStyle:
+			tok, repl = "'"+v.Value+"'", "'"+version+"'"
+			if strings.ContainsAny(v.Value, "'\n") || strings.Contains(version, "'") {
+				return nil, false
+			}
+		case 0:
+			tok, repl = v.Value, fmt.Sprintf("%q", version)
+		default:
+			return nil, false
+		}
+		rest := sp.YAML[off:]
+		if !strings.HasPrefix(string(rest), tok) {
+			return nil, false
+		}
+		if after := rest[len(tok):]; len(after) > 0 && !strings.ContainsRune(" \t\r\n", rune(after[0])) {
+			return nil, false
+		}
+		at := yamlStart + off
+		out = append(append(append([]byte(nil), text[:at]...), repl...), text[at+len(tok):]...)
+	default:
+		return nil, false
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(okf.SplitFrontmatter(out).YAML, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, false
+	}
+	if nv, _ := mapGet(doc.Content[0], "okf_version"); nv == nil || nv.Value != version || nv.ShortTag() != "!!str" {
+		return nil, false
+	}
+	return out, true
 }
