@@ -9,10 +9,10 @@ import "testing"
 func TestSetOKFVersionInPlace(t *testing.T) {
 	for in, want := range map[string]string{
 		"---\n# keep\nokf_version: '0.1'   # bump\nextra: {a: 1,   b: [x, y]}\nlong: >-\n  folded\n  text\n---\n# Hi\n": "---\n# keep\nokf_version: '0.2'   # bump\nextra: {a: 1,   b: [x, y]}\nlong: >-\n  folded\n  text\n---\n# Hi\n",
-		"---\nokf_version: 0.1\nx:   1\n---\n":       "---\nokf_version: \"0.2\"\nx:   1\n---\n",
+		"---\nokf_version: 0.1\nx:   1\n---\n":           "---\nokf_version: \"0.2\"\nx:   1\n---\n",
 		"---\r\nokf_version: \"0.1\"\r\n---\r\n# Hi\r\n": "---\r\nokf_version: \"0.2\"\r\n---\r\n# Hi\r\n",
-		"---\r\ntitle:  Root\r\n---\r\n# Hi\r\n":        "---\r\ntitle:  Root\r\nokf_version: \"0.2\"\r\n---\r\n# Hi\r\n",
-		"# Hi\r\n":                                     "---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Hi\r\n",
+		"---\r\ntitle:  Root\r\n---\r\n# Hi\r\n":         "---\r\ntitle:  Root\r\nokf_version: \"0.2\"\r\n---\r\n# Hi\r\n",
+		"# Hi\r\n":                                       "---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Hi\r\n",
 	} {
 		if got := string(setOKFVersion([]byte(in), "0.2")); got != want {
 			t.Errorf("setOKFVersion(%q)\n = %q\nwant %q", in, got, want)
