@@ -107,6 +107,7 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 			}
 		}
 		var text []byte
+		var added []*okf.Concept // the concepts a merge adds entries for
 		if old == nil || opts.Rewrite {
 			if len(scope) == 0 {
 				continue
@@ -117,7 +118,7 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], '\n'), text...)
 			}
 		} else {
-			text = mergeIndex(b, existing[d], old, scope, opts)
+			text, added = mergeIndex(b, existing[d], old, scope, opts)
 		}
 		if d == "" && opts.OKFVersion != "" {
 			text = setOKFVersion(text, opts.OKFVersion)
@@ -127,6 +128,9 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 		}
 		if old != nil {
 			if err := proveIndex(b, existing[d], old, text, d == "", !opts.Rewrite, opts.OKFVersion); err != nil {
+				return nil, fmt.Errorf("%s: not rewritten: %w", p, err)
+			}
+			if err := addedLinked(b, existing[d], text, added); err != nil {
 				return nil, fmt.Errorf("%s: not rewritten: %w", p, err)
 			}
 		}
@@ -180,7 +184,14 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 		if entry[i] || l == "" {
 			continue
 		}
-		for j < len(newLines) && newLines[j] != l {
+		same := func(n string) bool {
+			if n == l {
+				return true
+			}
+			// The last line, written without a line break, gets one when entries follow it.
+			return !strings.HasSuffix(l, "\n") && strings.TrimSuffix(strings.TrimSuffix(n, "\n"), "\r") == l
+		}
+		for j < len(newLines) && !same(newLines[j]) {
 			j++
 		}
 		if j == len(newLines) {
@@ -197,6 +208,25 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 	for _, t := range targets {
 		if !kept[t] {
 			return fmt.Errorf("%w: the entry for %q is gone", okf.ErrUnproven, t[1:])
+		}
+	}
+	return nil
+}
+
+// addedLinked checks that each concept a merge added an entry for is linked from next, the merged
+// index: an index that ends inside a code block or a comment left open swallows the entries
+// appended after it, and every run would append them again.
+func addedLinked(b *okf.Bundle, x *okf.Index, next []byte, added []*okf.Concept) error {
+	if len(added) == 0 || x == nil {
+		return nil
+	}
+	linked := map[string]bool{}
+	for _, l := range okf.ParseBody(x.Path, next, okf.SplitFrontmatter(next).BodyOffset).Links {
+		linked[linkKey(b, x.Path, l.Target)] = true
+	}
+	for _, c := range added {
+		if !linked["L"+c.Path] {
+			return fmt.Errorf("%w: the entry added for %q does not read as a link (does the index end inside a code block or a comment left open?)", okf.ErrUnproven, relTarget(x.Dir(), c))
 		}
 	}
 	return nil
@@ -332,8 +362,9 @@ func renderIndex(d string, cs []*okf.Concept, opts IndexOptions) string {
 	return b.String()
 }
 
-// mergeIndex updates an existing index in place, line by line.
-func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, opts IndexOptions) []byte {
+// mergeIndex updates an existing index in place, line by line, and returns the concepts it added
+// entries for.
+func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, opts IndexOptions) ([]byte, []*okf.Concept) {
 	lines := strings.SplitAfter(string(old), "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -484,7 +515,7 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 		}
 		text += b.String()
 	}
-	return []byte(text)
+	return []byte(text), missing
 }
 
 // entryEdit rewrites the entry e, which starts on lines[i], to show title and desc, changing only

@@ -556,3 +556,38 @@ func TestIndexMergeCRLFAdds(t *testing.T) {
 		t.Errorf("merged index:\n%q\nwant:\n%q", got, want)
 	}
 }
+
+// TestIndexMergeOpenBlockAtEnd: an index that ends inside a code block or a comment left open
+// swallows the entries appended after it: they read as code, not links, so every run appended
+// them again. The rewrite is refused instead, naming the concept whose entry would not be a link.
+func TestIndexMergeOpenBlockAtEnd(t *testing.T) {
+	for _, tail := range []string{"```\nsome code\n", "<!-- note\n", "~~~"} {
+		m := fstest.MapFS{
+			"index.md": {Data: []byte("# C\n\n* [A](a.md) - x.\n\n" + tail)},
+			"a.md":     concept("Table", "A", "Row a."),
+			"b.md":     concept("Table", "B", "Row b."),
+		}
+		_, err := Indexes(load(t, m), IndexOptions{})
+		if err == nil || !strings.Contains(err.Error(), `index.md: not rewritten: the rewrite does not mean what it was meant to: the entry added for "b.md" does not read as a link`) {
+			t.Errorf("%q: got %v", tail, err)
+		}
+	}
+}
+
+// TestIndexMergeNoFinalNewline: an index whose last line has no line break gets its entries
+// appended; the proof read that line, now ending in one, as gone and refused every such index.
+func TestIndexMergeNoFinalNewline(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# C\n\n* [A](a.md) - x.\n\nSome prose")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+	}
+	cs, err := Indexes(load(t, m), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# C\n\n* [A](a.md) - x.\n\nSome prose\n\n# Concepts\n\n* [B](b.md) - Row b.\n"
+	if len(cs) != 1 || string(cs[0].New) != want {
+		t.Errorf("got %q, want %q", cs, want)
+	}
+}
