@@ -49,7 +49,7 @@ type FileChange = okf.FileChange
 func ListingOf(c *okf.Concept) Listing {
 	t := oneLine(c.Frontmatter.Title.Text())
 	if t == "" {
-		t = strings.TrimSuffix(path.Base(c.Path), ".md")
+		t = oneLine(strings.TrimSuffix(path.Base(c.Path), ".md")) // a name may hold a line break
 	}
 	return Listing{Title: t, Description: oneLine(c.Frontmatter.Description.Text())}
 }
@@ -264,9 +264,9 @@ func groupKey(d string, c *okf.Concept, by string) string {
 		if d == "" {
 			return "Concepts"
 		}
-		return path.Base(d)
+		rel = path.Base(d)
 	}
-	return rel
+	return oneLine(rel) // a heading: a folder's name may hold a line break
 }
 
 // entryLine renders `* [Title](target) - description` (§8); isPath says target is a file's slash

@@ -591,3 +591,19 @@ func TestIndexMergeNoFinalNewline(t *testing.T) {
 		t.Errorf("got %q, want %q", cs, want)
 	}
 }
+
+// TestIndexNamesOnOneLine: a file or folder name holding a line break (a checkout can hold one)
+// is shown on one line, as a title is: the entry's text and the section's heading no longer start
+// a line of index.md with whatever followed the break (`::error::…` in a CI log), which is why the
+// link's destination is percent-encoded already.
+func TestIndexNamesOnOneLine(t *testing.T) {
+	m := fstest.MapFS{
+		"a\n::error::x.md":     {Data: []byte("---\ntype: T\n---\nBody.\n")},
+		"d\n::warning::y/c.md": {Data: []byte("---\ntype: T\ntitle: C\n---\nBody.\n")},
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	want := "# Concepts\n\n* [a ::error::x](a%0A::error::x.md)\n\n# d ::warning::y\n\n* [C](d%0A::warning::y/c.md)\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
