@@ -464,6 +464,34 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 		f.block(h.Pos, "the Citations list could not be read item by item: ambiguous, left untouched")
 		return
 	}
+	// An item becomes one entry: one resource and a title. A second link (its URL), or a comment,
+	// would be dropped on the way.
+	for i, ci := range cites {
+		from, to := int(ci.Pos.Line), endLine
+		if i+1 < len(cites) {
+			to = int(cites[i+1].Pos.Line)
+		} else if end == len(src) {
+			to = lineOf(src, len(src)) + 1
+		}
+		in := func(p okf.Position) bool { return int(p.Line) >= from && int(p.Line) < to }
+		links := 0
+		for _, l := range c.Body.Links {
+			if in(l.Pos) {
+				links++
+			}
+		}
+		at := okf.Position{Path: f.path, Line: ci.Pos.Line, Col: 1}
+		if links > 1 {
+			f.block(at, "a Citations item holds more than one link: ambiguous, left untouched (move it into sources by hand)")
+			return
+		}
+		for _, cm := range c.Body.Comments {
+			if in(cm.Pos) {
+				f.block(at, "a Citations item holds a comment: ambiguous, left untouched (move it into sources by hand)")
+				return
+			}
+		}
+	}
 	nl := okf.Newline(src)
 	var y strings.Builder
 	y.WriteString("sources:" + nl)
