@@ -119,7 +119,7 @@ func (d *ConceptData) Body() string {
 	if summary == "" {
 		summary = d.Title + "."
 	}
-	b.WriteString(summary + "\n\n")
+	b.WriteString(visible(summary) + "\n\n")
 	if len(d.Outline) > 0 {
 		b.WriteString("# Outline\n\n")
 		var stack []int
@@ -127,13 +127,13 @@ func (d *ConceptData) Body() string {
 			for len(stack) > 0 && stack[len(stack)-1] >= h.Level {
 				stack = stack[:len(stack)-1]
 			}
-			fmt.Fprintf(&b, "%s* %s\n", strings.Repeat("  ", len(stack)), h.Text)
+			fmt.Fprintf(&b, "%s* %s\n", strings.Repeat("  ", len(stack)), visible(h.Text))
 			stack = append(stack, h.Level)
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("# Source\n\n")
-	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(d.SourceTitle), linkDest(d.URL))
+	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(visible(d.SourceTitle)), linkDest(d.URL))
 	if d.Byline != "" {
 		fmt.Fprintf(&b, " (author: %s)", escape.Markdown(d.Byline))
 	}

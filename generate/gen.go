@@ -633,7 +633,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 	var created, updated, skipped []string
 	itemOf := map[string]string{}
 	link := func(a Action) string {
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), pathDest("/"+a.Path))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(visible(oneLine(a.Title))), pathDest("/"+a.Path))
 	}
 	postLink := func(a Action) string {
 		p := a.post
@@ -641,7 +641,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 		if t == "" {
 			t = p.Slug
 		}
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(postURL(opts.URL, opts.Site, p)))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(visible(oneLine(t))), linkDest(postURL(opts.URL, opts.Site, p)))
 	}
 	for _, a := range actions {
 		switch a.Kind {

@@ -51,10 +51,32 @@ func ListingOf(c *okf.Concept) Listing {
 	if t == "" {
 		t = oneLine(strings.TrimSuffix(path.Base(c.Path), ".md")) // a name may hold a line break
 	}
-	return Listing{Title: t, Description: oneLine(c.Frontmatter.Description.Text())}
+	return Listing{Title: visible(t), Description: visible(oneLine(c.Frontmatter.Description.Text()))}
 }
 
 func oneLine(s string) string { return strings.TrimSpace(collapseSpace(s)) }
+
+// visible writes the C0 and C1 control characters and DEL of s (YAML's "\e" is an ESC) as \xNN:
+// raw in index.md, they would move the cursor, colour or link (OSC 8) the terminal of whoever runs
+// cat or git diff on it. Nothing else changes: no script's text has a use for them.
+func visible(s string) string {
+	i := strings.IndexFunc(s, isControl)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if isControl(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }
 
 // Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
 // index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode

@@ -607,3 +607,38 @@ func TestIndexNamesOnOneLine(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestIndexNoControlCharacters: a title or description holding a control character (YAML's "\e"
+// writes ESC) is written into index.md as a visible escape, not raw: a raw ESC in the file moves
+// the cursor, colours or links (OSC 8) the terminal of whoever runs cat or git diff on it. Text
+// of other scripts stays as it is, a right-to-left mark included.
+func TestIndexNoControlCharacters(t *testing.T) {
+	m := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntype: T\ntitle: \"A\\e]8;;https://x.example\\e\\\\B\\x7f\\u009b\"\ndescription: \"Row\\a a.\"\n---\nBody.\n")},
+		"b.md": {Data: []byte("---\ntype: T\ntitle: \"\u05e9\u05dc\u05d5\u05dd\u200f\"\n---\nBody.\n")},
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	for _, r := range got {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("index.md holds %U:\n%q", r, got)
+		}
+	}
+	if !strings.Contains(got, "\u05e9\u05dc\u05d5\u05dd\u200f") {
+		t.Errorf("the Hebrew title changed:\n%q", got)
+	}
+	if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+		t.Errorf("a second run changes %q", again)
+	}
+}
+
+// TestBodyNoControlCharacters: the block gen writes into a concept holds no raw control character
+// either, whatever the post's title, summary or headings hold.
+func TestBodyNoControlCharacters(t *testing.T) {
+	d := &ConceptData{Title: "T", SourceTitle: "Evil\x1b[31m", Summary: "Sum\x07mary.", URL: "https://x.example/a",
+		Outline: []OutlineItem{{Level: 2, Text: "Head\x9bing"}}}
+	for _, r := range d.Body() {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("the block holds %U:\n%q", r, d.Body())
+		}
+	}
+}
