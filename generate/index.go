@@ -135,9 +135,12 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 				continue
 			}
 			text = []byte(renderIndex(d, scope, opts))
+			if nl := okf.Newline(old); nl != "\n" { // the file's own line ends
+				text = []byte(strings.ReplaceAll(string(text), "\n", nl))
+			}
 			if sp := okf.SplitFrontmatter(old); d == "" && sp.Status == okf.FrontmatterOK {
 				// The root's okf_version (§12) survives a rewrite, written as it was.
-				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], '\n'), text...)
+				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], okf.Newline(old)...), text...)
 			}
 		} else {
 			text, added = mergeIndex(b, existing[d], old, scope, opts)

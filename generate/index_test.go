@@ -642,3 +642,17 @@ func TestBodyNoControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexRewriteCRLF: --rewrite of an index written with CRLF line ends writes CRLF throughout,
+// the root's kept frontmatter and the new body alike.
+func TestIndexRewriteCRLF(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Old\r\n")},
+		"a.md":     concept("Table", "A", "Row a."),
+	}
+	got := changed(t, m, IndexOptions{Rewrite: true})["index.md"]
+	want := "---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Concepts\r\n\r\n* [A](a.md) - Row a.\r\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
