@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
@@ -143,6 +144,9 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], okf.Newline(old)...), text...)
 			}
 		} else {
+			if loneCR(old) {
+				return nil, fmt.Errorf("%s: not rewritten: its lines end with a lone carriage return (CR): okf merges an index whose lines end with LF or CRLF; convert it", p)
+			}
 			text, added = mergeIndex(b, existing[d], old, scope, opts)
 		}
 		if d == "" && opts.OKFVersion != "" {
@@ -236,6 +240,13 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 		}
 	}
 	return nil
+}
+
+// loneCR reports whether text ends its lines with lone carriage returns (classic Mac OS): one line
+// to a merge, which splits lines at LF, but several to Markdown. A stray CR in a file of LF lines
+// is read as okf reads it (within its line).
+func loneCR(text []byte) bool {
+	return bytes.IndexByte(text, '\n') < 0 && bytes.IndexByte(text, '\r') >= 0
 }
 
 // addedLinked checks that each concept a merge added an entry for is linked from next, the merged

@@ -656,3 +656,19 @@ func TestIndexRewriteCRLF(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestIndexLoneCR: an index whose lines end with a lone carriage return (classic Mac OS) is one
+// line to a merge that splits lines at LF, but several to Markdown: the merge is refused with that
+// reason, where it said its whole text was a line that "is gone".
+func TestIndexLoneCR(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# C\r\r* [A](a.md)\r\rProse.\r")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+	}
+	_, err := Indexes(load(t, m), IndexOptions{})
+	want := "index.md: not rewritten: its lines end with a lone carriage return (CR): okf merges an index whose lines end with LF or CRLF; convert it"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
