@@ -398,7 +398,15 @@ func MakePlan(opts Options) (*Plan, error) {
 // regenerate merges new data into an existing concept file. reason is set when the file is not
 // gen's to change.
 func regenerate(p string, old []byte, data *ConceptData, opts Options) (res MergeResult, verifiedBy []string, prev Listing, reason string) {
-	c, _ := okf.ParseConcept(p, old)
+	c, diags := okf.ParseConcept(p, old)
+	if !c.Frontmatter.Present {
+		// A block that does not parse says nothing of who wrote it: say what is wrong with it.
+		for _, d := range diags {
+			if d.Severity == okf.Error && d.Pos.Line > 0 {
+				return res, nil, prev, fmt.Sprintf("%s has frontmatter gen cannot read (line %d: %s); left alone", p, d.Pos.Line, d.Message)
+			}
+		}
+	}
 	if !c.Frontmatter.Present || c.Frontmatter.Generated == nil || strings.TrimSpace(c.Frontmatter.Generated.By.Text()) != opts.Actor {
 		by := "absent"
 		if c.Frontmatter.Generated != nil {
