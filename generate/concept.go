@@ -293,18 +293,34 @@ func mapSet(m *yaml.Node, key string, v *yaml.Node, order []string) {
 	m.Content = append(m.Content[:at], append([]*yaml.Node{str(key), v}, m.Content[at:]...)...)
 }
 
-// ownedSource finds gen's entry in a `sources` list: the one whose resource is the post's URL,
-// else the first (the site or slug changed). -1 when the list is empty or not a list.
-func ownedSource(sources *yaml.Node, url string) int {
-	if sources == nil || sources.Kind != yaml.SequenceNode || len(sources.Content) == 0 {
+// ownedSource finds gen's entry in a `sources` list: the one whose resource is the first of urls
+// it finds (the post's URL, then the URL gen's block last linked to: the site or slug changed).
+// -1 when none is: an entry of someone else's is never taken for gen's, and gen's is added.
+func ownedSource(sources *yaml.Node, urls ...string) int {
+	if sources == nil || sources.Kind != yaml.SequenceNode {
 		return -1
 	}
-	for i, e := range sources.Content {
-		if r, _ := mapGet(e, "resource"); r != nil && r.Value == url {
-			return i
+	for _, url := range urls {
+		if url == "" {
+			continue
+		}
+		for i, e := range sources.Content {
+			if r, _ := mapGet(e, "resource"); r != nil && r.Value == url {
+				return i
+			}
 		}
 	}
-	return 0
+	return -1
+}
+
+// blockURL is the post URL gen's block links to last ("Read the full post: [Title](URL)."), the
+// URL gen's sources entry held when it wrote the block; "" when the block has no link.
+func blockURL(block string) string {
+	links := okf.ParseBody("x.md", []byte(block), 0).Links
+	if len(links) == 0 {
+		return ""
+	}
+	return links[len(links)-1].Target
 }
 
 var sourceKeys = []string{"id", "resource", "title", "author", "last_modified"}
@@ -339,13 +355,13 @@ func canon(n *yaml.Node) string {
 // digest is the generated content of a concept as comparable text: the owned keys (without
 // generated.at), gen's source entry (its owned keys) and the owned body block. Two files with the
 // same digest need no regeneration, so generated.at stays put.
-func digest(top *yaml.Node, block string, url string) string {
+func digest(top *yaml.Node, block string, url, oldURL string) string {
 	var b strings.Builder
 	for _, k := range OwnedKeys {
 		v, _ := mapGet(top, k)
 		switch k {
 		case "sources":
-			if i := ownedSource(v, url); i >= 0 {
+			if i := ownedSource(v, url, oldURL); i >= 0 {
 				e := v.Content[i]
 				for _, sk := range sourceKeys[1:] {
 					sv, _ := mapGet(e, sk)
@@ -446,12 +462,13 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 			fresh.Content = append(fresh.Content, str(k), n)
 		}
 	}
-	if digest(top, oldBlock, d.URL) == digest(fresh, newBlock, d.URL) {
+	oldURL := blockURL(oldBlock) // "" when the block is a person's now
+	if digest(top, oldBlock, d.URL, oldURL) == digest(fresh, newBlock, d.URL, "") {
 		return MergeResult{Content: old, BodyKept: !ok}, nil
 	}
 	// What the rewrite means, worked out before the tree is edited: checked against the text
 	// written (okf.ProveFrontmatter), so a splice that moved anything else is never written.
-	meant, err := intendedChanges(top, nodes, d.URL)
+	meant, err := intendedChanges(top, nodes, d.URL, oldURL)
 	if err != nil {
 		return MergeResult{}, fmt.Errorf("%w: %v", okf.ErrUnproven, err)
 	}
@@ -466,7 +483,7 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 				continue
 			}
 			entry := n.Content[0]
-			i := ownedSource(cur, d.URL)
+			i := ownedSource(cur, d.URL, oldURL)
 			if i < 0 {
 				cur.Content = append(cur.Content, entry)
 				continue
@@ -535,7 +552,7 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 // intendedChanges says what Merge means to change in the frontmatter top (before it is edited):
 // each owned key set to its fresh value or removed; in an existing sources list, gen's own entry
 // updated key by key (or added); in an existing generated mapping, by and at.
-func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url string) ([]okf.Change, error) {
+func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url, oldURL string) ([]okf.Change, error) {
 	var out []okf.Change
 	set := func(path []string, n *yaml.Node) error {
 		v, err := okf.NodeMeaning(n)
@@ -551,7 +568,7 @@ func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url string) ([
 		switch {
 		case k == "sources" && cur != nil && cur.Kind == yaml.SequenceNode && has:
 			entry := n.Content[0]
-			i := ownedSource(cur, url)
+			i := ownedSource(cur, url, oldURL)
 			if i < 0 {
 				if err := set([]string{k, strconv.Itoa(len(cur.Content))}, entry); err != nil {
 					return nil, err
