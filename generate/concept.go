@@ -473,6 +473,8 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 		return MergeResult{}, fmt.Errorf("%w: %v", okf.ErrUnproven, err)
 	}
 	spans := keySpans(sp.YAML, top)
+	others := keptSources(sp.YAML, top, spans) // the sources entries as written, for those gen does not own
+	var touched *yaml.Node                    // gen's entry, changed or added
 	for _, k := range OwnedKeys {
 		n, has := nodes[k]
 		switch k {
@@ -486,11 +488,14 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 			i := ownedSource(cur, d.URL, oldURL)
 			if i < 0 {
 				cur.Content = append(cur.Content, entry)
+				touched = entry
 				continue
 			}
+			touched = cur.Content[i]
 			oldEntry := cur.Content[i]
 			if oldEntry.Kind != yaml.MappingNode {
 				cur.Content[i] = entry
+				touched = entry
 				continue
 			}
 			for _, sk := range sourceKeys[1:] {
@@ -521,32 +526,121 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	if ok {
 		body = body[:start] + newBlock + body[end:]
 	}
-	var b bytes.Buffer
-	b.WriteString(eol("---\n"))
-	b.Write(spans.prefix)
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k, v := top.Content[i], top.Content[i+1]
-		sp, had := spans.byKey[k]
-		if had && !isOwned(k.Value) {
-			b.Write(sp.text)
-			continue
+	build := func(others *keptList) []byte {
+		var b bytes.Buffer
+		b.WriteString(eol("---\n"))
+		b.Write(spans.prefix)
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			k, v := top.Content[i], top.Content[i+1]
+			sp, had := spans.byKey[k]
+			if had && !isOwned(k.Value) {
+				b.Write(sp.text)
+				continue
+			}
+			if others != nil && k.Value == "sources" && had && v == others.list {
+				// The entries gen does not own as written; its own encoded where it goes.
+				b.Write(others.head)
+				for _, e := range v.Content {
+					if t, ok := others.text[e]; ok && e != touched {
+						b.Write(t)
+						continue
+					}
+					for _, l := range strings.SplitAfter(string(encodeYAML(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{e}})), "\n") {
+						if l != "" {
+							b.WriteString(eol(others.indent + l))
+						}
+					}
+				}
+				b.Write(sp.trailer)
+				continue
+			}
+			key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
+			b.WriteString(eol(string(encodeYAML(mapping(0, key, v)))))
+			if had {
+				b.Write(sp.trailer)
+			}
 		}
-		key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
-		b.WriteString(eol(string(encodeYAML(mapping(0, key, v)))))
-		if had {
-			b.Write(sp.trailer)
-		}
+		b.WriteString(eol("---\n"))
+		b.WriteString(body)
+		return b.Bytes()
 	}
-	b.WriteString(eol("---\n"))
-	b.WriteString(body)
-	out := b.Bytes()
+	out := build(others)
 	if err := okf.ProveFrontmatter(old, out, meant...); err != nil {
-		return MergeResult{}, err
+		if others == nil {
+			return MergeResult{}, err
+		}
+		// The entries as written do not fit around gen's (an indentation the encoder does not
+		// write): every entry is encoded, as gen writes a list of its own.
+		if out = build(nil); okf.ProveFrontmatter(old, out, meant...) != nil {
+			return MergeResult{}, err
+		}
 	}
 	if got := okf.SplitFrontmatter(out).Body; string(got) != body {
 		return MergeResult{}, fmt.Errorf("%w: the body outside gen's block changed", okf.ErrUnproven)
 	}
 	return MergeResult{Changed: true, Content: out, BodyKept: !ok}, nil
+}
+
+// keptList is the text of a block `sources` list as written: the lines from its key to its first
+// entry (head), each entry's lines by node (comments after an entry go with it), and the
+// indentation of its dashes.
+type keptList struct {
+	list   *yaml.Node
+	head   []byte
+	text   map[*yaml.Node][]byte
+	indent string
+}
+
+// keptSources cuts the `sources` list of the frontmatter yml (top, cut at its keys' lines by
+// keySpans) at its entries, so that Merge writes the entries gen does not own byte for byte; nil
+// when the list is not a block list whose entries each start a line with a dash at one indentation.
+func keptSources(yml []byte, top *yaml.Node, spans spans) *keptList {
+	var key *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "sources" {
+			key = top.Content[i]
+		}
+	}
+	list, _ := mapGet(top, "sources")
+	sp, had := spans.byKey[key]
+	if key == nil || !had || list == nil || list.Kind != yaml.SequenceNode || list.Style&yaml.FlowStyle != 0 || len(list.Content) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(yml), "\n")
+	end := key.Line + strings.Count(string(sp.text), "\n") - strings.Count(string(sp.trailer), "\n") // the line after the last entry's
+	k := &keptList{list: list, text: map[*yaml.Node][]byte{}}
+	join := func(from, to int) []byte { // 1-based lines, to exclusive
+		if from < 1 || to > len(lines)+1 || from > to {
+			return nil
+		}
+		return []byte(strings.Join(lines[from-1:to-1], ""))
+	}
+	for i, e := range list.Content {
+		if e.Line <= key.Line || e.Line > len(lines) {
+			return nil
+		}
+		l := lines[e.Line-1]
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		if !strings.HasPrefix(l[len(indent):], "- ") || (i > 0 && indent != k.indent) || e.Column != len(indent)+3 {
+			return nil
+		}
+		k.indent = indent
+		to := end
+		if i+1 < len(list.Content) {
+			to = list.Content[i+1].Line
+		}
+		t := join(e.Line, to)
+		if t == nil || !strings.HasSuffix(string(t), "\n") {
+			return nil
+		}
+		k.text[e] = t
+		if i == 0 {
+			if k.head = join(key.Line, e.Line); k.head == nil {
+				return nil
+			}
+		}
+	}
+	return k
 }
 
 // intendedChanges says what Merge means to change in the frontmatter top (before it is edited):

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -144,6 +145,10 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], okf.Newline(old)...), text...)
 			}
 		} else {
+			if !utf8.Valid(old) {
+				// The loader reads no entry in it (OKF006): every run would add them all again.
+				return nil, fmt.Errorf("%s: not rewritten: it is not valid UTF-8; save it as UTF-8", p)
+			}
 			if loneCR(old) {
 				return nil, fmt.Errorf("%s: not rewritten: its lines end with a lone carriage return (CR): okf merges an index whose lines end with LF or CRLF; convert it", p)
 			}
