@@ -474,7 +474,7 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	}
 	spans := keySpans(sp.YAML, top)
 	others := keptSources(sp.YAML, top, spans) // the sources entries as written, for those gen does not own
-	var touched *yaml.Node                    // gen's entry, changed or added
+	var touched *yaml.Node                     // gen's entry, changed or added
 	for _, k := range OwnedKeys {
 		n, has := nodes[k]
 		switch k {
