@@ -273,7 +273,9 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 	if fm.Generated != nil {
 		// A timestamp that says what generated.at says is redundant: its line goes. Any other is
 		// kept for a person to judge.
-		if g := fm.Generated.At; g.Usable() && ts.Usable() && g.Time.Equal(ts.Time) && key.Pos.Col == 1 && key.Pos.Line == ts.Pos.Line {
+		g := fm.Generated.At
+		same := g.Usable() && ts.Usable() && g.Time.Equal(ts.Time)
+		if same && key.Pos.Col == 1 && key.Pos.Line == ts.Pos.Line {
 			if _, ve, _, ok := okf.ScalarSpan(f.src, ts.Value); ok {
 				start := okf.LineStart(f.src, ve)
 				end := okf.LineEnd(f.src, ve)
@@ -284,6 +286,10 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 					return
 				}
 			}
+		}
+		if same {
+			f.keep(key.Pos, "legacy timestamp kept: it names the instant generated.at names, but its line holds more than `timestamp: value`; delete it by hand (D10)")
+			return
 		}
 		f.keep(key.Pos, "legacy timestamp kept: generated is present and says otherwise, so okf ignores the timestamp (D10); delete it by hand once you have checked it")
 		return
