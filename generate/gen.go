@@ -191,7 +191,50 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.Now.IsZero() {
 		return opts, eng, errors.New("no clock: Options.Now is zero")
 	}
+	if opts.Posts != "" && opts.Out != "" {
+		switch {
+		case within(opts.Out, opts.Posts):
+			return opts, eng, fmt.Errorf("--out %q is inside --posts %q: gen would read the concepts it writes as posts", opts.Out, opts.Posts)
+		case within(opts.Posts, opts.Out):
+			return opts, eng, fmt.Errorf("--posts %q is inside --out %q: the bundle would read the posts as its concepts", opts.Posts, opts.Out)
+		}
+	}
 	return opts, eng, nil
+}
+
+// within reports whether the folder p is dir or below it, symbolic links resolved as far as p
+// exists (the bundle folder may not exist yet), and not in a hidden folder of it.
+func within(p, dir string) bool {
+	real := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return ""
+		}
+		rest := ""
+		for q := a; ; q = filepath.Dir(q) {
+			if e, err := filepath.EvalSymlinks(q); err == nil {
+				return filepath.Join(e, rest)
+			}
+			if filepath.Dir(q) == q {
+				return a
+			}
+			rest = filepath.Join(filepath.Base(q), rest)
+		}
+	}
+	rp, rd := real(p), real(dir)
+	if rp == "" || rd == "" {
+		return false
+	}
+	rel, err := filepath.Rel(rd, rp)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if len(part) > 1 && part[0] == '.' {
+			return false // a hidden folder: neither the posts nor the bundle reader goes in (D5)
+		}
+	}
+	return true
 }
 
 // MakePlan reads the posts and the existing bundle and works out every file gen would write.
