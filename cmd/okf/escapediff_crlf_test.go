@@ -9,9 +9,9 @@ import "testing"
 func TestEscapeDiffKeepsCRLF(t *testing.T) {
 	for in, want := range map[string]string{
 		"-tags: \"a, b\"\r\n+tags: [a, b]\r\n": "-tags: \"a, b\"\r\n+tags: [a, b]\r\n",
-		" a\rb\r\n":                           " a\\rb\r\n",
-		" x\r":                                " x\\r",
-		" esc\x1b[31m\r\n":                    " esc\\x1b[31m\r\n",
+		" a\rb\r\n":                            " a\\rb\r\n",
+		" x\r":                                 " x\\r",
+		" esc\x1b[31m\r\n":                     " esc\\x1b[31m\r\n",
 	} {
 		if got := escapeDiff(in); got != want {
 			t.Errorf("escapeDiff(%q) = %q, want %q", in, got, want)
