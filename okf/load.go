@@ -527,9 +527,6 @@ func unreadable(p string, err error) Diagnostic {
 	case errors.Is(err, ErrNotRegular):
 		msg = fmt.Sprintf("not read: %v", unwrapPathError(err))
 		msg = strings.TrimSuffix(msg, ": not read")
-	case errors.Is(err, ErrOutside) && strings.Contains(p, "\\"):
-		// The reader refuses a backslash (FileSystem.clean): it would name another file on Windows.
-		msg = "not read: the name holds a backslash, a folder separator on Windows: rename the file"
 	case errors.Is(err, ErrOutside):
 		msg = "not read: the path, or a symbolic link on it, leads outside the bundle"
 	}
