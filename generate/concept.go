@@ -119,7 +119,7 @@ func (d *ConceptData) Body() string {
 	if summary == "" {
 		summary = d.Title + "."
 	}
-	b.WriteString(summary + "\n\n")
+	b.WriteString(visible(summary) + "\n\n")
 	if len(d.Outline) > 0 {
 		b.WriteString("# Outline\n\n")
 		var stack []int
@@ -127,13 +127,13 @@ func (d *ConceptData) Body() string {
 			for len(stack) > 0 && stack[len(stack)-1] >= h.Level {
 				stack = stack[:len(stack)-1]
 			}
-			fmt.Fprintf(&b, "%s* %s\n", strings.Repeat("  ", len(stack)), h.Text)
+			fmt.Fprintf(&b, "%s* %s\n", strings.Repeat("  ", len(stack)), visible(h.Text))
 			stack = append(stack, h.Level)
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("# Source\n\n")
-	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(d.SourceTitle), linkDest(d.URL))
+	fmt.Fprintf(&b, "Read the full post: [%s](%s)", escapeLinkText(visible(d.SourceTitle)), linkDest(d.URL))
 	if d.Byline != "" {
 		fmt.Fprintf(&b, " (author: %s)", escape.Markdown(d.Byline))
 	}
@@ -293,18 +293,34 @@ func mapSet(m *yaml.Node, key string, v *yaml.Node, order []string) {
 	m.Content = append(m.Content[:at], append([]*yaml.Node{str(key), v}, m.Content[at:]...)...)
 }
 
-// ownedSource finds gen's entry in a `sources` list: the one whose resource is the post's URL,
-// else the first (the site or slug changed). -1 when the list is empty or not a list.
-func ownedSource(sources *yaml.Node, url string) int {
-	if sources == nil || sources.Kind != yaml.SequenceNode || len(sources.Content) == 0 {
+// ownedSource finds gen's entry in a `sources` list: the one whose resource is the first of urls
+// it finds (the post's URL, then the URL gen's block last linked to: the site or slug changed).
+// -1 when none is: an entry of someone else's is never taken for gen's, and gen's is added.
+func ownedSource(sources *yaml.Node, urls ...string) int {
+	if sources == nil || sources.Kind != yaml.SequenceNode {
 		return -1
 	}
-	for i, e := range sources.Content {
-		if r, _ := mapGet(e, "resource"); r != nil && r.Value == url {
-			return i
+	for _, url := range urls {
+		if url == "" {
+			continue
+		}
+		for i, e := range sources.Content {
+			if r, _ := mapGet(e, "resource"); r != nil && r.Value == url {
+				return i
+			}
 		}
 	}
-	return 0
+	return -1
+}
+
+// blockURL is the post URL gen's block links to last ("Read the full post: [Title](URL)."), the
+// URL gen's sources entry held when it wrote the block; "" when the block has no link.
+func blockURL(block string) string {
+	links := okf.ParseBody("x.md", []byte(block), 0).Links
+	if len(links) == 0 {
+		return ""
+	}
+	return links[len(links)-1].Target
 }
 
 var sourceKeys = []string{"id", "resource", "title", "author", "last_modified"}
@@ -339,13 +355,13 @@ func canon(n *yaml.Node) string {
 // digest is the generated content of a concept as comparable text: the owned keys (without
 // generated.at), gen's source entry (its owned keys) and the owned body block. Two files with the
 // same digest need no regeneration, so generated.at stays put.
-func digest(top *yaml.Node, block string, url string) string {
+func digest(top *yaml.Node, block string, url, oldURL string) string {
 	var b strings.Builder
 	for _, k := range OwnedKeys {
 		v, _ := mapGet(top, k)
 		switch k {
 		case "sources":
-			if i := ownedSource(v, url); i >= 0 {
+			if i := ownedSource(v, url, oldURL); i >= 0 {
 				e := v.Content[i]
 				for _, sk := range sourceKeys[1:] {
 					sv, _ := mapGet(e, sk)
@@ -379,7 +395,9 @@ func ownedBlock(body string) (start, end int, ok bool) {
 			start, begin = off, l
 		} else if start >= 0 && t == EndMarker {
 			if m := markerHashRE.Get().FindStringSubmatch(strings.TrimSpace(begin)); m != nil {
-				content := body[start+len(begin) : off]
+				// The hash is of the text as gen writes it, with LF line ends: a file whose line
+				// ends became CRLF (git's autocrlf, an editor) is not an edit.
+				content := strings.ReplaceAll(body[start+len(begin):off], "\r\n", "\n")
 				if sum := sha256.Sum256([]byte(content)); hex.EncodeToString(sum[:6]) != m[1] {
 					return 0, 0, false
 				}
@@ -422,7 +440,15 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	top := doc.Content[0]
 	body := string(sp.Body)
 	nodes := d.ownedNodes(at)
-	newBlock := d.Body()
+	// What gen writes ends its lines as the file does (okf.Newline): CRLF stays CRLF.
+	nl := okf.Newline(old)
+	eol := func(s string) string {
+		if nl == "\n" {
+			return s
+		}
+		return strings.ReplaceAll(s, "\n", nl)
+	}
+	newBlock := eol(d.Body())
 	oldBlock := ""
 	start, end, ok := ownedBlock(body)
 	if ok {
@@ -436,16 +462,19 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 			fresh.Content = append(fresh.Content, str(k), n)
 		}
 	}
-	if digest(top, oldBlock, d.URL) == digest(fresh, newBlock, d.URL) {
+	oldURL := blockURL(oldBlock) // "" when the block is a person's now
+	if digest(top, oldBlock, d.URL, oldURL) == digest(fresh, newBlock, d.URL, "") {
 		return MergeResult{Content: old, BodyKept: !ok}, nil
 	}
 	// What the rewrite means, worked out before the tree is edited: checked against the text
 	// written (okf.ProveFrontmatter), so a splice that moved anything else is never written.
-	meant, err := intendedChanges(top, nodes, d.URL)
+	meant, err := intendedChanges(top, nodes, d.URL, oldURL)
 	if err != nil {
 		return MergeResult{}, fmt.Errorf("%w: %v", okf.ErrUnproven, err)
 	}
 	spans := keySpans(sp.YAML, top)
+	others := keptSources(sp.YAML, top, spans) // the sources entries as written, for those gen does not own
+	var touched *yaml.Node                     // gen's entry, changed or added
 	for _, k := range OwnedKeys {
 		n, has := nodes[k]
 		switch k {
@@ -456,14 +485,17 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 				continue
 			}
 			entry := n.Content[0]
-			i := ownedSource(cur, d.URL)
+			i := ownedSource(cur, d.URL, oldURL)
 			if i < 0 {
 				cur.Content = append(cur.Content, entry)
+				touched = entry
 				continue
 			}
+			touched = cur.Content[i]
 			oldEntry := cur.Content[i]
 			if oldEntry.Kind != yaml.MappingNode {
 				cur.Content[i] = entry
+				touched = entry
 				continue
 			}
 			for _, sk := range sourceKeys[1:] {
@@ -494,27 +526,54 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	if ok {
 		body = body[:start] + newBlock + body[end:]
 	}
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.Write(spans.prefix)
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k, v := top.Content[i], top.Content[i+1]
-		sp, had := spans.byKey[k]
-		if had && !isOwned(k.Value) {
-			b.Write(sp.text)
-			continue
+	build := func(others *keptList) []byte {
+		var b bytes.Buffer
+		b.WriteString(eol("---\n"))
+		b.Write(spans.prefix)
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			k, v := top.Content[i], top.Content[i+1]
+			sp, had := spans.byKey[k]
+			if had && !isOwned(k.Value) {
+				b.Write(sp.text)
+				continue
+			}
+			if others != nil && k.Value == "sources" && had && v == others.list {
+				// The entries gen does not own as written; its own encoded where it goes.
+				b.Write(others.head)
+				for _, e := range v.Content {
+					if t, ok := others.text[e]; ok && e != touched {
+						b.Write(t)
+						continue
+					}
+					for _, l := range strings.SplitAfter(string(encodeYAML(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{e}})), "\n") {
+						if l != "" {
+							b.WriteString(eol(others.indent + l))
+						}
+					}
+				}
+				b.Write(sp.trailer)
+				continue
+			}
+			key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
+			b.WriteString(eol(string(encodeYAML(mapping(0, key, v)))))
+			if had {
+				b.Write(sp.trailer)
+			}
 		}
-		key := &yaml.Node{Kind: k.Kind, Tag: k.Tag, Value: k.Value, Style: k.Style, LineComment: k.LineComment}
-		b.Write(encodeYAML(mapping(0, key, v)))
-		if had {
-			b.Write(sp.trailer)
-		}
+		b.WriteString(eol("---\n"))
+		b.WriteString(body)
+		return b.Bytes()
 	}
-	b.WriteString("---\n")
-	b.WriteString(body)
-	out := b.Bytes()
+	out := build(others)
 	if err := okf.ProveFrontmatter(old, out, meant...); err != nil {
-		return MergeResult{}, err
+		if others == nil {
+			return MergeResult{}, err
+		}
+		// The entries as written do not fit around gen's (an indentation the encoder does not
+		// write): every entry is encoded, as gen writes a list of its own.
+		if out = build(nil); okf.ProveFrontmatter(old, out, meant...) != nil {
+			return MergeResult{}, err
+		}
 	}
 	if got := okf.SplitFrontmatter(out).Body; string(got) != body {
 		return MergeResult{}, fmt.Errorf("%w: the body outside gen's block changed", okf.ErrUnproven)
@@ -522,10 +581,72 @@ func (d *ConceptData) Merge(old []byte, at time.Time) (MergeResult, error) {
 	return MergeResult{Changed: true, Content: out, BodyKept: !ok}, nil
 }
 
+// keptList is the text of a block `sources` list as written: the lines from its key to its first
+// entry (head), each entry's lines by node (comments after an entry go with it), and the
+// indentation of its dashes.
+type keptList struct {
+	list   *yaml.Node
+	head   []byte
+	text   map[*yaml.Node][]byte
+	indent string
+}
+
+// keptSources cuts the `sources` list of the frontmatter yml (top, cut at its keys' lines by
+// keySpans) at its entries, so that Merge writes the entries gen does not own byte for byte; nil
+// when the list is not a block list whose entries each start a line with a dash at one indentation.
+func keptSources(yml []byte, top *yaml.Node, spans spans) *keptList {
+	var key *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "sources" {
+			key = top.Content[i]
+		}
+	}
+	list, _ := mapGet(top, "sources")
+	sp, had := spans.byKey[key]
+	if key == nil || !had || list == nil || list.Kind != yaml.SequenceNode || list.Style&yaml.FlowStyle != 0 || len(list.Content) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(yml), "\n")
+	end := key.Line + strings.Count(string(sp.text), "\n") - strings.Count(string(sp.trailer), "\n") // the line after the last entry's
+	k := &keptList{list: list, text: map[*yaml.Node][]byte{}}
+	join := func(from, to int) []byte { // 1-based lines, to exclusive
+		if from < 1 || to > len(lines)+1 || from > to {
+			return nil
+		}
+		return []byte(strings.Join(lines[from-1:to-1], ""))
+	}
+	for i, e := range list.Content {
+		if e.Line <= key.Line || e.Line > len(lines) {
+			return nil
+		}
+		l := lines[e.Line-1]
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		if !strings.HasPrefix(l[len(indent):], "- ") || (i > 0 && indent != k.indent) || e.Column != len(indent)+3 {
+			return nil
+		}
+		k.indent = indent
+		to := end
+		if i+1 < len(list.Content) {
+			to = list.Content[i+1].Line
+		}
+		t := join(e.Line, to)
+		if t == nil || !strings.HasSuffix(string(t), "\n") {
+			return nil
+		}
+		k.text[e] = t
+		if i == 0 {
+			if k.head = join(key.Line, e.Line); k.head == nil {
+				return nil
+			}
+		}
+	}
+	return k
+}
+
 // intendedChanges says what Merge means to change in the frontmatter top (before it is edited):
 // each owned key set to its fresh value or removed; in an existing sources list, gen's own entry
 // updated key by key (or added); in an existing generated mapping, by and at.
-func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url string) ([]okf.Change, error) {
+func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url, oldURL string) ([]okf.Change, error) {
 	var out []okf.Change
 	set := func(path []string, n *yaml.Node) error {
 		v, err := okf.NodeMeaning(n)
@@ -541,7 +662,7 @@ func intendedChanges(top *yaml.Node, nodes map[string]*yaml.Node, url string) ([
 		switch {
 		case k == "sources" && cur != nil && cur.Kind == yaml.SequenceNode && has:
 			entry := n.Content[0]
-			i := ownedSource(cur, url)
+			i := ownedSource(cur, url, oldURL)
 			if i < 0 {
 				if err := set([]string{k, strconv.Itoa(len(cur.Content))}, entry); err != nil {
 					return nil, err

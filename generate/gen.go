@@ -191,7 +191,50 @@ func normalize(opts Options) (Options, Engine, error) {
 	if opts.Now.IsZero() {
 		return opts, eng, errors.New("no clock: Options.Now is zero")
 	}
+	if opts.Posts != "" && opts.Out != "" {
+		switch {
+		case within(opts.Out, opts.Posts):
+			return opts, eng, fmt.Errorf("--out %q is inside --posts %q: gen would read the concepts it writes as posts", opts.Out, opts.Posts)
+		case within(opts.Posts, opts.Out):
+			return opts, eng, fmt.Errorf("--posts %q is inside --out %q: the bundle would read the posts as its concepts", opts.Posts, opts.Out)
+		}
+	}
 	return opts, eng, nil
+}
+
+// within reports whether the folder p is dir or below it, symbolic links resolved as far as p
+// exists (the bundle folder may not exist yet), and not in a hidden folder of it.
+func within(p, dir string) bool {
+	real := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return ""
+		}
+		rest := ""
+		for q := a; ; q = filepath.Dir(q) {
+			if e, err := filepath.EvalSymlinks(q); err == nil {
+				return filepath.Join(e, rest)
+			}
+			if filepath.Dir(q) == q {
+				return a
+			}
+			rest = filepath.Join(filepath.Base(q), rest)
+		}
+	}
+	rp, rd := real(p), real(dir)
+	if rp == "" || rd == "" {
+		return false
+	}
+	rel, err := filepath.Rel(rd, rp)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if len(part) > 1 && part[0] == '.' {
+			return false // a hidden folder: neither the posts nor the bundle reader goes in (D5)
+		}
+	}
+	return true
 }
 
 // MakePlan reads the posts and the existing bundle and works out every file gen would write.
@@ -398,7 +441,15 @@ func MakePlan(opts Options) (*Plan, error) {
 // regenerate merges new data into an existing concept file. reason is set when the file is not
 // gen's to change.
 func regenerate(p string, old []byte, data *ConceptData, opts Options) (res MergeResult, verifiedBy []string, prev Listing, reason string) {
-	c, _ := okf.ParseConcept(p, old)
+	c, diags := okf.ParseConcept(p, old)
+	if !c.Frontmatter.Present {
+		// A block that does not parse says nothing of who wrote it: say what is wrong with it.
+		for _, d := range diags {
+			if d.Severity == okf.Error && d.Pos.Line > 0 {
+				return res, nil, prev, fmt.Sprintf("%s has frontmatter gen cannot read (line %d: %s); left alone", p, d.Pos.Line, d.Message)
+			}
+		}
+	}
 	if !c.Frontmatter.Present || c.Frontmatter.Generated == nil || strings.TrimSpace(c.Frontmatter.Generated.By.Text()) != opts.Actor {
 		by := "absent"
 		if c.Frontmatter.Generated != nil {
@@ -633,7 +684,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 	var created, updated, skipped []string
 	itemOf := map[string]string{}
 	link := func(a Action) string {
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(a.Title), pathDest("/"+a.Path))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(visible(oneLine(a.Title))), pathDest("/"+a.Path))
 	}
 	postLink := func(a Action) string {
 		p := a.post
@@ -641,7 +692,7 @@ func logItems(actions []Action, posts map[string]*Post, opts Options) ([]string,
 		if t == "" {
 			t = p.Slug
 		}
-		return fmt.Sprintf("[%s](%s)", escapeLinkText(t), linkDest(postURL(opts.URL, opts.Site, p)))
+		return fmt.Sprintf("[%s](%s)", escapeLinkText(visible(oneLine(t))), linkDest(postURL(opts.URL, opts.Site, p)))
 	}
 	for _, a := range actions {
 		switch a.Kind {

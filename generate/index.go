@@ -1,11 +1,14 @@
 package generate
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
@@ -48,12 +51,34 @@ type FileChange = okf.FileChange
 func ListingOf(c *okf.Concept) Listing {
 	t := oneLine(c.Frontmatter.Title.Text())
 	if t == "" {
-		t = strings.TrimSuffix(path.Base(c.Path), ".md")
+		t = oneLine(strings.TrimSuffix(path.Base(c.Path), ".md")) // a name may hold a line break
 	}
-	return Listing{Title: t, Description: oneLine(c.Frontmatter.Description.Text())}
+	return Listing{Title: visible(t), Description: visible(oneLine(c.Frontmatter.Description.Text()))}
 }
 
 func oneLine(s string) string { return strings.TrimSpace(collapseSpace(s)) }
+
+// visible writes the C0 and C1 control characters and DEL of s (YAML's "\e" is an ESC) as \xNN:
+// raw in index.md, they would move the cursor, colour or link (OSC 8) the terminal of whoever runs
+// cat or git diff on it. Nothing else changes: no script's text has a use for them.
+func visible(s string) string {
+	i := strings.IndexFunc(s, isControl)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if isControl(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }
 
 // Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
 // index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode
@@ -106,17 +131,28 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 			}
 		}
 		var text []byte
+		var added []*okf.Concept // the concepts a merge adds entries for
 		if old == nil || opts.Rewrite {
 			if len(scope) == 0 {
 				continue
 			}
 			text = []byte(renderIndex(d, scope, opts))
+			if nl := okf.Newline(old); nl != "\n" { // the file's own line ends
+				text = []byte(strings.ReplaceAll(string(text), "\n", nl))
+			}
 			if sp := okf.SplitFrontmatter(old); d == "" && sp.Status == okf.FrontmatterOK {
 				// The root's okf_version (§12) survives a rewrite, written as it was.
-				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], '\n'), text...)
+				text = append(append(old[:sp.BodyOffset:sp.BodyOffset], okf.Newline(old)...), text...)
 			}
 		} else {
-			text = mergeIndex(b, existing[d], old, scope, opts)
+			if !utf8.Valid(old) {
+				// The loader reads no entry in it (OKF006): every run would add them all again.
+				return nil, fmt.Errorf("%s: not rewritten: it is not valid UTF-8; save it as UTF-8", p)
+			}
+			if loneCR(old) {
+				return nil, fmt.Errorf("%s: not rewritten: its lines end with a lone carriage return (CR): okf merges an index whose lines end with LF or CRLF; convert it", p)
+			}
+			text, added = mergeIndex(b, existing[d], old, scope, opts)
 		}
 		if d == "" && opts.OKFVersion != "" {
 			text = setOKFVersion(text, opts.OKFVersion)
@@ -126,6 +162,9 @@ func Indexes(b *okf.Bundle, opts IndexOptions) ([]FileChange, error) {
 		}
 		if old != nil {
 			if err := proveIndex(b, existing[d], old, text, d == "", !opts.Rewrite, opts.OKFVersion); err != nil {
+				return nil, fmt.Errorf("%s: not rewritten: %w", p, err)
+			}
+			if err := addedLinked(b, existing[d], text, added); err != nil {
 				return nil, fmt.Errorf("%s: not rewritten: %w", p, err)
 			}
 		}
@@ -179,7 +218,14 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 		if entry[i] || l == "" {
 			continue
 		}
-		for j < len(newLines) && newLines[j] != l {
+		same := func(n string) bool {
+			if n == l {
+				return true
+			}
+			// The last line, written without a line break, gets one when entries follow it.
+			return !strings.HasSuffix(l, "\n") && strings.TrimSuffix(strings.TrimSuffix(n, "\n"), "\r") == l
+		}
+		for j < len(newLines) && !same(newLines[j]) {
 			j++
 		}
 		if j == len(newLines) {
@@ -196,6 +242,32 @@ func proveIndex(b *okf.Bundle, x *okf.Index, old, next []byte, root, merged bool
 	for _, t := range targets {
 		if !kept[t] {
 			return fmt.Errorf("%w: the entry for %q is gone", okf.ErrUnproven, t[1:])
+		}
+	}
+	return nil
+}
+
+// loneCR reports whether text ends its lines with lone carriage returns (classic Mac OS): one line
+// to a merge, which splits lines at LF, but several to Markdown. A stray CR in a file of LF lines
+// is read as okf reads it (within its line).
+func loneCR(text []byte) bool {
+	return bytes.IndexByte(text, '\n') < 0 && bytes.IndexByte(text, '\r') >= 0
+}
+
+// addedLinked checks that each concept a merge added an entry for is linked from next, the merged
+// index: an index that ends inside a code block or a comment left open swallows the entries
+// appended after it, and every run would append them again.
+func addedLinked(b *okf.Bundle, x *okf.Index, next []byte, added []*okf.Concept) error {
+	if len(added) == 0 || x == nil {
+		return nil
+	}
+	linked := map[string]bool{}
+	for _, l := range okf.ParseBody(x.Path, next, okf.SplitFrontmatter(next).BodyOffset).Links {
+		linked[linkKey(b, x.Path, l.Target)] = true
+	}
+	for _, c := range added {
+		if !linked["L"+c.Path] {
+			return fmt.Errorf("%w: the entry added for %q does not read as a link (does the index end inside a code block or a comment left open?)", okf.ErrUnproven, relTarget(x.Dir(), c))
 		}
 	}
 	return nil
@@ -233,9 +305,9 @@ func groupKey(d string, c *okf.Concept, by string) string {
 		if d == "" {
 			return "Concepts"
 		}
-		return path.Base(d)
+		rel = path.Base(d)
 	}
-	return rel
+	return oneLine(rel) // a heading: a folder's name may hold a line break
 }
 
 // entryLine renders `* [Title](target) - description` (§8); isPath says target is a file's slash
@@ -331,17 +403,20 @@ func renderIndex(d string, cs []*okf.Concept, opts IndexOptions) string {
 	return b.String()
 }
 
-// mergeIndex updates an existing index in place, line by line.
-func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, opts IndexOptions) []byte {
+// mergeIndex updates an existing index in place, line by line, and returns the concepts it added
+// entries for.
+func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, opts IndexOptions) ([]byte, []*okf.Concept) {
 	lines := strings.SplitAfter(string(old), "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	nl := okf.Newline(old) // what the index's lines end with, for the lines added
 	d := x.Dir()
 	listed := map[string]bool{}
 	var folders []string // subfolders the index links to
 	remove := map[int]bool{}
 	replace := map[int]string{}
+	meant := map[int]okf.IndexEntry{} // what each rewritten entry must read as
 	for _, s := range x.Sections {
 		for _, e := range s.Entries {
 			res := b.ResolveLink(x.Path, e.Target)
@@ -377,17 +452,14 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 				desc = cur.Description
 			}
 			if title != e.Title || desc != e.Description {
-				line := lines[i]
-				indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-				bullet := strings.TrimLeft(line, " \t")[:1]
-				nl := entryLine(title, e.Target, desc, false)
-				replace[i] = indent + bullet + nl[1:] + "\n"
-				for j := i + 1; j < len(lines) && isContinuation(lines[j]); j++ {
-					remove[j] = true
+				if l, want, ok := entryEdit(lines, i, e, title, desc); ok {
+					replace[i] = l
+					meant[i] = want
 				}
 			}
 		}
 	}
+	keepReadable(x.Path, x, lines, replace, meant)
 	// A concept linked anywhere in the index (a table, prose) is listed already.
 	for _, l := range x.Body.Links {
 		res := b.ResolveLink(x.Path, l.Target)
@@ -428,9 +500,9 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 				for after+1 < len(lines) && isContinuation(lines[after+1]) {
 					after++
 				}
-				insert[after] = append(insert[after], e.line+"\n")
+				insert[after] = append(insert[after], e.line+nl)
 			} else {
-				insert[after] = append(insert[after], "\n"+e.line+"\n")
+				insert[after] = append(insert[after], nl+e.line+nl)
 			}
 			placed = true
 			break
@@ -454,40 +526,165 @@ func mergeIndex(b *okf.Bundle, x *okf.Index, old []byte, scope []*okf.Concept, o
 		}
 		ins := insert[i]
 		if len(ins) > 0 && !strings.HasSuffix(l, "\n") {
-			out.WriteString("\n")
+			out.WriteString(nl)
 		}
 		// Entries added under a heading with no entries open with a blank line; join them.
 		for k, s := range ins {
 			if k > 0 {
-				s = strings.TrimPrefix(s, "\n")
+				s = strings.TrimPrefix(s, nl)
 			}
 			out.WriteString(s)
 		}
 	}
 	text := out.String()
 	if len(appended) > 0 {
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
 		var b strings.Builder
 		for i := 0; i < len(appended); i++ {
 			if appended[i] == "" { // a new section: "", heading, entries…
 				if text != "" || b.Len() > 0 {
-					b.WriteString("\n")
+					b.WriteString(nl)
 				}
-				fmt.Fprintf(&b, "# %s\n\n", appended[i+1])
+				fmt.Fprintf(&b, "# %s%s%s", appended[i+1], nl, nl)
 				i++
 				continue
 			}
-			b.WriteString(appended[i] + "\n")
+			b.WriteString(appended[i] + nl)
 		}
-		text = strings.TrimRight(text, "\n")
+		text = strings.TrimRight(text, "\r\n")
 		if text != "" {
-			text += "\n"
+			text += nl
 		}
 		text += b.String()
 	}
-	return []byte(text)
+	return []byte(text), missing
+}
+
+// entryEdit rewrites the entry e, which starts on lines[i], to show title and desc, changing only
+// what shows them: the list marker, the spacing, a link written otherwise than [title](target) (a
+// link title, a reference, emphasis in its text), what follows it on the line (a comment) and the
+// lines below it stay as written. A description is added after all of the line, replaced only
+// where the line writes it as its plain text, and a title replaced only where the link is written
+// plainly; want is what the entry must read as afterwards (keepReadable checks it). ok is false when
+// nothing can be changed that way.
+func entryEdit(lines []string, i int, e okf.IndexEntry, title, desc string) (line string, want okf.IndexEntry, ok bool) {
+	body := strings.TrimSuffix(lines[i], "\n")
+	eol := lines[i][len(body):]
+	if strings.HasSuffix(body, "\r") {
+		body, eol = body[:len(body)-1], "\r"+eol
+	}
+	k := listMarkEnd(body)
+	if k < 0 {
+		return "", okf.IndexEntry{}, false
+	}
+	lead, content := body[:k], body[k:]
+	head := entryLine(e.Title, e.Target, "", false)[2:] // "[Title](target)" as a rewrite writes it
+	plain := strings.HasPrefix(content, head)
+	rest := ""
+	if plain {
+		rest = content[len(head):]
+	}
+	cont := i+1 < len(lines) && isContinuation(lines[i+1])
+	want = okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}
+	if plain && title != e.Title {
+		want.Title = title
+	}
+	newHead := func() string {
+		if !plain {
+			return content
+		}
+		return entryLine(want.Title, e.Target, "", false)[2:] + rest
+	}
+	sep := " - " + e.Description
+	switch {
+	case desc == e.Description:
+		if want.Title == e.Title {
+			return "", okf.IndexEntry{}, false
+		}
+		line = lead + newHead()
+	case plain && !cont && (rest == "" && e.Description == "" || e.Description != "" && strings.HasPrefix(rest, sep)):
+		// The description is written as its text: it is replaced, what follows it stays.
+		tail := ""
+		if e.Description != "" {
+			tail = rest[len(sep):]
+		}
+		want.Description = desc
+		line = lead + entryLine(want.Title, e.Target, desc, false)[2:] + tail
+	case e.Description == "":
+		c := newHead()
+		t := strings.TrimRight(c, " \t")
+		want.Description = desc
+		line = lead + t + " - " + desc + c[len(t):]
+	case want.Title != e.Title:
+		line = lead + newHead()
+	default:
+		return "", okf.IndexEntry{}, false
+	}
+	return line + eol, want, true
+}
+
+// listMarkEnd returns the offset in line just past its list marker and the spaces after it (-1
+// when line does not start a list item).
+func listMarkEnd(line string) int {
+	if !isListMark(line) {
+		return -1
+	}
+	j := indentUpTo3(line)
+	if c := line[j]; c == '*' || c == '+' || c == '-' {
+		j++
+	} else {
+		for line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		j++ // '.' or ')'
+	}
+	for j < len(line) && isBlank(line[j]) {
+		j++
+	}
+	return j
+}
+
+// keepReadable drops each rewrite of an entry (replace, by line) after which the index does not
+// read as meant: the entry rewritten not as want says, or any other entry not as before (a comment
+// or code span the rewrite opened would swallow the lines below). The index is parsed once with
+// every rewrite; when another entry moved, no rewrite is kept.
+func keepReadable(p string, old *okf.Index, lines []string, replace map[int]string, meant map[int]okf.IndexEntry) {
+	if len(replace) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if r, ok := replace[i]; ok {
+			l = r
+		}
+		b.WriteString(l)
+	}
+	got := map[int]okf.IndexEntry{}
+	if nb, err := okf.Load(fstest.MapFS{p: {Data: []byte(b.String())}}, okf.LoadOptions{}); err == nil {
+		for _, x := range nb.Indexes {
+			for _, s := range x.Sections {
+				for _, e := range s.Entries {
+					got[int(e.Pos.Line)-1] = okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}
+				}
+			}
+		}
+	}
+	for _, s := range old.Sections {
+		for _, e := range s.Entries {
+			i := int(e.Pos.Line) - 1
+			if _, ok := replace[i]; ok {
+				continue
+			}
+			if got[i] != (okf.IndexEntry{Title: e.Title, Target: e.Target, Description: e.Description}) {
+				clear(replace)
+				return
+			}
+		}
+	}
+	for i, want := range meant {
+		if got[i] != want {
+			delete(replace, i)
+		}
+	}
 }
 
 // under reports whether the slash path p is inside one of the folders ("" is the root).
@@ -508,12 +705,16 @@ func isContinuation(l string) bool {
 }
 
 // setOKFVersion makes the root index declare okf_version (§12), adding a frontmatter block when
-// there is none and changing nothing when the value is already right.
+// there is none and changing nothing when the value is already right. Only the value's text changes
+// (or one line is added at the end of the block): the rest of the frontmatter a person wrote stays
+// byte for byte. A value it cannot rewrite in place (spread over lines, a flow mapping) has the
+// frontmatter encoded again, with the same meaning.
 func setOKFVersion(text []byte, version string) []byte {
+	nl := okf.Newline(text)
 	sp := okf.SplitFrontmatter(text)
 	if sp.Status != okf.FrontmatterOK {
-		body := strings.TrimLeft(string(text), "\n")
-		return []byte(fmt.Sprintf("---\nokf_version: %q\n---\n\n%s", version, body))
+		body := strings.TrimLeft(string(text), "\r\n")
+		return []byte(fmt.Sprintf("---%sokf_version: %q%s---%s%s%s", nl, version, nl, nl, nl, body))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(sp.YAML, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -523,6 +724,9 @@ func setOKFVersion(text []byte, version string) []byte {
 	if v, _ := mapGet(top, "okf_version"); v != nil && v.Value == version {
 		return text
 	}
+	if out, ok := okfVersionInPlace(text, sp, top, version); ok {
+		return out
+	}
 	mapSet(top, "okf_version", str(version), nil)
 	var b strings.Builder
 	b.WriteString("---\n")
@@ -530,4 +734,72 @@ func setOKFVersion(text []byte, version string) []byte {
 	b.WriteString("---\n")
 	b.Write(sp.Body)
 	return []byte(b.String())
+}
+
+// okfVersionInPlace is setOKFVersion as an edit of the text: the value of okf_version, written on
+// one line, replaced in its quote style (a plain value double-quoted: 0.2 unquoted is a number), or
+// the key added as the block mapping's last line. ok is false when neither can be done, or when the
+// text does not then read okf_version as the string version.
+func okfVersionInPlace(text []byte, sp okf.Split, top *yaml.Node, version string) ([]byte, bool) {
+	yamlStart := 0 // just after the opening delimiter's line
+	if sp.BOM {
+		yamlStart = 3
+	}
+	if i := strings.IndexByte(string(text[yamlStart:]), '\n'); i >= 0 {
+		yamlStart += i + 1
+	}
+	if yamlStart+len(sp.YAML) > len(text) || string(text[yamlStart:yamlStart+len(sp.YAML)]) != string(sp.YAML) {
+		return nil, false
+	}
+	var out []byte
+	v, _ := mapGet(top, "okf_version")
+	switch {
+	case v == nil:
+		if top.Style&yaml.FlowStyle != 0 || len(sp.YAML) > 0 && sp.YAML[len(sp.YAML)-1] != '\n' {
+			return nil, false
+		}
+		end := yamlStart + len(sp.YAML)
+		out = append(append(append([]byte(nil), text[:end]...), fmt.Sprintf("okf_version: %q%s", version, okf.Newline(text))...), text[end:]...)
+	case v.Kind == yaml.ScalarNode && v.Anchor == "" && (v.Tag == "!!str" || v.Tag == "!!float" || v.Tag == "!!int"):
+		off := okf.OffsetOf(sp.YAML, v.Line, v.Column)
+		if off < 0 {
+			return nil, false
+		}
+		var tok, repl string
+		switch v.Style {
+		case yaml.DoubleQuotedStyle:
+			tok, repl = `"`+v.Value+`"`, fmt.Sprintf("%q", version)
+			if strings.ContainsAny(v.Value, "\\\"\n") {
+				return nil, false
+			}
+		case yaml.SingleQuotedStyle:
+			tok, repl = "'"+v.Value+"'", "'"+version+"'"
+			if strings.ContainsAny(v.Value, "'\n") || strings.Contains(version, "'") {
+				return nil, false
+			}
+		case 0:
+			tok, repl = v.Value, fmt.Sprintf("%q", version)
+		default:
+			return nil, false
+		}
+		rest := sp.YAML[off:]
+		if !strings.HasPrefix(string(rest), tok) {
+			return nil, false
+		}
+		if after := rest[len(tok):]; len(after) > 0 && !strings.ContainsRune(" \t\r\n", rune(after[0])) {
+			return nil, false
+		}
+		at := yamlStart + off
+		out = append(append(append([]byte(nil), text[:at]...), repl...), text[at+len(tok):]...)
+	default:
+		return nil, false
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(okf.SplitFrontmatter(out).YAML, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, false
+	}
+	if nv, _ := mapGet(doc.Content[0], "okf_version"); nv == nil || nv.Value != version || nv.ShortTag() != "!!str" {
+		return nil, false
+	}
+	return out, true
 }

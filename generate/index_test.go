@@ -475,3 +475,200 @@ func TestIndexEntryTitleBacktick(t *testing.T) {
 		t.Fatalf("a second run changes %v (%v)", again, err)
 	}
 }
+
+// TestIndexMergeKeepsWhatEntriesHold: an entry a person wrote that gets the description it lacked
+// (or, from gen, a new title) keeps every byte it had: the list marker (`1.`, `2)`, wide spacing),
+// the title's emphasis, a link title, a reference-style link, a comment after it, a code block
+// under it, and the file's line ending. Rewritten from its parse, the entry lost them all, and an
+// ordered item became a paragraph (`1 [E](e.md)`). An entry whose description cannot be added
+// without changing what it says (a comment left open on its line) is left as it is.
+func TestIndexMergeKeepsWhatEntriesHold(t *testing.T) {
+	files := func(index string) fstest.MapFS {
+		m := fstest.MapFS{"index.md": {Data: []byte(index)}}
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+			m[n+".md"] = concept("Table", strings.ToUpper(n), "Row "+n+".")
+		}
+		return m
+	}
+	for _, tc := range []struct{ name, old, want string }{
+		{"emphasis and link title",
+			"# T\n\n* [**A** table](a.md \"tip\")\n",
+			"# T\n\n* [**A** table](a.md \"tip\") - Row a.\n"},
+		{"reference link and comment",
+			"# T\n\n* [B][r] <!-- mine -->\n\n[r]: b.md \"R\"\n",
+			"# T\n\n* [B][r] <!-- mine --> - Row b.\n\n[r]: b.md \"R\"\n"},
+		{"code block under the entry",
+			"# T\n\n* [C](c.md)\n  ```\n  select 1\n  ```\n",
+			"# T\n\n* [C](c.md) - Row c.\n  ```\n  select 1\n  ```\n"},
+		{"ordered markers and spacing",
+			"# T\n\n1. [D](d.md)\n2) [E](e.md)\n\n-   [F](f.md)\n",
+			"# T\n\n1. [D](d.md) - Row d.\n2) [E](e.md) - Row e.\n\n-   [F](f.md) - Row f.\n"},
+		{"comment left open",
+			"# T\n\n* [G](g.md) <!--\n  note -->\n",
+			"# T\n\n* [G](g.md) <!--\n  note -->\n"},
+		{"CRLF",
+			"# T\r\n\r\n* [H](h.md)\r\n",
+			"# T\r\n\r\n* [H](h.md) - Row h.\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := files(tc.old)
+			for n := range m { // only the concepts the index names: nothing is appended
+				if n != "index.md" && !strings.Contains(tc.old, n) && !strings.Contains(tc.old, "]: "+n) {
+					delete(m, n)
+				}
+			}
+			got := tc.old
+			if out, ok := changed(t, m, IndexOptions{})["index.md"]; ok {
+				got = out
+			}
+			if got != tc.want {
+				t.Errorf("merged index:\n%q\nwant:\n%q", got, tc.want)
+			}
+			if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+				t.Errorf("a second run changes %q", again)
+			}
+		})
+	}
+	// gen's new title: the marker and what follows the description stay.
+	m := files("# T\n\n1. [Old](a.md) - Old desc. <!-- mine -->\n")
+	for n := range m {
+		if n != "index.md" && n != "a.md" {
+			delete(m, n)
+		}
+	}
+	got := changed(t, m, IndexOptions{Previous: map[string]Listing{"a.md": {Title: "Old", Description: "Old desc."}}})["index.md"]
+	if want := "# T\n\n1. [A](a.md) - Row a. <!-- mine -->\n"; got != want {
+		t.Errorf("gen's rewrite:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// TestIndexMergeCRLFAdds: entries added to an index written with CRLF line ends use them too.
+func TestIndexMergeCRLFAdds(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# Concepts\r\n\r\n* [A](a.md) - Mine.\r\n\r\n# Other\r\n")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+		"sub/c.md": concept("Table", "C", "Row c."),
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	want := "# Concepts\r\n\r\n* [A](a.md) - Mine.\r\n* [B](b.md) - Row b.\r\n\r\n# Other\r\n\r\n# sub\r\n\r\n* [C](sub/c.md) - Row c.\r\n"
+	if got != want {
+		t.Errorf("merged index:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// TestIndexMergeOpenBlockAtEnd: an index that ends inside a code block or a comment left open
+// swallows the entries appended after it: they read as code, not links, so every run appended
+// them again. The rewrite is refused instead, naming the concept whose entry would not be a link.
+func TestIndexMergeOpenBlockAtEnd(t *testing.T) {
+	for _, tail := range []string{"```\nsome code\n", "<!-- note\n", "~~~"} {
+		m := fstest.MapFS{
+			"index.md": {Data: []byte("# C\n\n* [A](a.md) - x.\n\n" + tail)},
+			"a.md":     concept("Table", "A", "Row a."),
+			"b.md":     concept("Table", "B", "Row b."),
+		}
+		_, err := Indexes(load(t, m), IndexOptions{})
+		if err == nil || !strings.Contains(err.Error(), `index.md: not rewritten: the rewrite does not mean what it was meant to: the entry added for "b.md" does not read as a link`) {
+			t.Errorf("%q: got %v", tail, err)
+		}
+	}
+}
+
+// TestIndexMergeNoFinalNewline: an index whose last line has no line break gets its entries
+// appended; the proof read that line, now ending in one, as gone and refused every such index.
+func TestIndexMergeNoFinalNewline(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# C\n\n* [A](a.md) - x.\n\nSome prose")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+	}
+	cs, err := Indexes(load(t, m), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# C\n\n* [A](a.md) - x.\n\nSome prose\n\n# Concepts\n\n* [B](b.md) - Row b.\n"
+	if len(cs) != 1 || string(cs[0].New) != want {
+		t.Errorf("got %q, want %q", cs, want)
+	}
+}
+
+// TestIndexNamesOnOneLine: a file or folder name holding a line break (a checkout can hold one)
+// is shown on one line, as a title is: the entry's text and the section's heading no longer start
+// a line of index.md with whatever followed the break (`::error::…` in a CI log), which is why the
+// link's destination is percent-encoded already.
+func TestIndexNamesOnOneLine(t *testing.T) {
+	m := fstest.MapFS{
+		"a\n::error::x.md":     {Data: []byte("---\ntype: T\n---\nBody.\n")},
+		"d\n::warning::y/c.md": {Data: []byte("---\ntype: T\ntitle: C\n---\nBody.\n")},
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	want := "# Concepts\n\n* [a ::error::x](a%0A::error::x.md)\n\n# d ::warning::y\n\n* [C](d%0A::warning::y/c.md)\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestIndexNoControlCharacters: a title or description holding a control character (YAML's "\e"
+// writes ESC) is written into index.md as a visible escape, not raw: a raw ESC in the file moves
+// the cursor, colours or links (OSC 8) the terminal of whoever runs cat or git diff on it. Text
+// of other scripts stays as it is, a right-to-left mark included.
+func TestIndexNoControlCharacters(t *testing.T) {
+	m := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntype: T\ntitle: \"A\\e]8;;https://x.example\\e\\\\B\\x7f\\u009b\"\ndescription: \"Row\\a a.\"\n---\nBody.\n")},
+		"b.md": {Data: []byte("---\ntype: T\ntitle: \"\u05e9\u05dc\u05d5\u05dd\u200f\"\n---\nBody.\n")},
+	}
+	got := changed(t, m, IndexOptions{})["index.md"]
+	for _, r := range got {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("index.md holds %U:\n%q", r, got)
+		}
+	}
+	if !strings.Contains(got, "\u05e9\u05dc\u05d5\u05dd\u200f") {
+		t.Errorf("the Hebrew title changed:\n%q", got)
+	}
+	if again := changed(t, m, IndexOptions{}); len(again) != 0 {
+		t.Errorf("a second run changes %q", again)
+	}
+}
+
+// TestBodyNoControlCharacters: the block gen writes into a concept holds no raw control character
+// either, whatever the post's title, summary or headings hold.
+func TestBodyNoControlCharacters(t *testing.T) {
+	d := &ConceptData{Title: "T", SourceTitle: "Evil\x1b[31m", Summary: "Sum\x07mary.", URL: "https://x.example/a",
+		Outline: []OutlineItem{{Level: 2, Text: "Head\x9bing"}}}
+	for _, r := range d.Body() {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("the block holds %U:\n%q", r, d.Body())
+		}
+	}
+}
+
+// TestIndexRewriteCRLF: --rewrite of an index written with CRLF line ends writes CRLF throughout,
+// the root's kept frontmatter and the new body alike.
+func TestIndexRewriteCRLF(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Old\r\n")},
+		"a.md":     concept("Table", "A", "Row a."),
+	}
+	got := changed(t, m, IndexOptions{Rewrite: true})["index.md"]
+	want := "---\r\nokf_version: \"0.2\"\r\n---\r\n\r\n# Concepts\r\n\r\n* [A](a.md) - Row a.\r\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestIndexLoneCR: an index whose lines end with a lone carriage return (classic Mac OS) is one
+// line to a merge that splits lines at LF, but several to Markdown: the merge is refused with that
+// reason, where it said its whole text was a line that "is gone".
+func TestIndexLoneCR(t *testing.T) {
+	m := fstest.MapFS{
+		"index.md": {Data: []byte("# C\r\r* [A](a.md)\r\rProse.\r")},
+		"a.md":     concept("Table", "A", "Row a."),
+		"b.md":     concept("Table", "B", "Row b."),
+	}
+	_, err := Indexes(load(t, m), IndexOptions{})
+	want := "index.md: not rewritten: its lines end with a lone carriage return (CR): okf merges an index whose lines end with LF or CRLF; convert it"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}

@@ -54,7 +54,8 @@ func recovered(j *journal, onDisk map[string][]byte, oldLog []byte) []string {
 	var items []string
 	for _, e := range j.Entries {
 		data, ok := onDisk[e.Path]
-		if !ok || sha(data) != e.SHA256 || strings.Contains(string(oldLog), "* "+e.Item+"\n") {
+		line := "* " + e.Item
+		if !ok || sha(data) != e.SHA256 || strings.Contains(string(oldLog), line+"\n") || strings.Contains(string(oldLog), line+"\r\n") {
 			continue
 		}
 		items = append(items, e.Item)
@@ -69,7 +70,7 @@ func parseJournal(data []byte) *journal {
 		return nil
 	}
 	for _, e := range j.Entries {
-		if checkName(e.Path) != nil || strings.Contains(e.Item, "\n") {
+		if checkName(e.Path) != nil || strings.ContainsAny(e.Item, "\r\n") { // a line break of Markdown
 			return nil
 		}
 	}

@@ -15,9 +15,10 @@ const LogTitle = "# Update Log"
 // placed so that groups stay newest first. old is nil when there is no log yet.
 func AddLogEntries(old []byte, day time.Time, items []string) []byte {
 	date := day.UTC().Format("2006-01-02")
+	nl := okf.Newline(old) // the log's own line ends, for the lines added
 	var entries strings.Builder
 	for _, it := range items {
-		entries.WriteString("* " + it + "\n")
+		entries.WriteString("* " + it + nl)
 	}
 	if old == nil {
 		return []byte(LogTitle + "\n\n## " + date + "\n\n" + entries.String())
@@ -27,7 +28,7 @@ func AddLogEntries(old []byte, day time.Time, items []string) []byte {
 		lines = lines[:len(lines)-1]
 	}
 	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
-		lines[n-1] += "\n"
+		lines[n-1] += nl
 	}
 	fence := ""
 	for i, l := range lines {
@@ -62,16 +63,16 @@ func AddLogEntries(old []byte, day time.Time, items []string) []byte {
 			}
 			add := entries.String()
 			if last == i {
-				add = "\n" + add
+				add = nl + add
 			}
 			return []byte(strings.Join(lines[:last+1], "") + add + strings.Join(lines[last+1:], ""))
 		}
-		group := "## " + date + "\n\n" + entries.String() + "\n"
+		group := "## " + date + nl + nl + entries.String() + nl
 		return []byte(strings.Join(lines[:i], "") + group + strings.Join(lines[i:], ""))
 	}
-	text := strings.TrimRight(strings.Join(lines, ""), "\n")
+	text := strings.TrimRight(strings.Join(lines, ""), "\r\n")
 	if text != "" {
-		text += "\n\n"
+		text += nl + nl
 	}
-	return []byte(text + "## " + date + "\n\n" + entries.String())
+	return []byte(text + "## " + date + nl + nl + entries.String())
 }

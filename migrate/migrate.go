@@ -273,7 +273,9 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 	if fm.Generated != nil {
 		// A timestamp that says what generated.at says is redundant: its line goes. Any other is
 		// kept for a person to judge.
-		if g := fm.Generated.At; g.Usable() && ts.Usable() && g.Time.Equal(ts.Time) && key.Pos.Col == 1 && key.Pos.Line == ts.Pos.Line {
+		g := fm.Generated.At
+		same := g.Usable() && ts.Usable() && g.Time.Equal(ts.Time)
+		if same && key.Pos.Col == 1 && key.Pos.Line == ts.Pos.Line {
 			if _, ve, _, ok := okf.ScalarSpan(f.src, ts.Value); ok {
 				start := okf.LineStart(f.src, ve)
 				end := okf.LineEnd(f.src, ve)
@@ -284,6 +286,10 @@ func migrateTimestamp(f *fileEdits, fm *okf.Frontmatter) {
 					return
 				}
 			}
+		}
+		if same {
+			f.keep(key.Pos, "legacy timestamp kept: it names the instant generated.at names, but its line holds more than `timestamp: value`; delete it by hand (D10)")
+			return
 		}
 		f.keep(key.Pos, "legacy timestamp kept: generated is present and says otherwise, so okf ignores the timestamp (D10); delete it by hand once you have checked it")
 		return
@@ -463,6 +469,34 @@ func migrateCitations(f *fileEdits, c *okf.Concept, sp okf.Split) {
 	if len(cites) != items || items == 0 {
 		f.block(h.Pos, "the Citations list could not be read item by item: ambiguous, left untouched")
 		return
+	}
+	// An item becomes one entry: one resource and a title. A second link (its URL), or a comment,
+	// would be dropped on the way.
+	for i, ci := range cites {
+		from, to := int(ci.Pos.Line), endLine
+		if i+1 < len(cites) {
+			to = int(cites[i+1].Pos.Line)
+		} else if end == len(src) {
+			to = lineOf(src, len(src)) + 1
+		}
+		in := func(p okf.Position) bool { return int(p.Line) >= from && int(p.Line) < to }
+		links := 0
+		for _, l := range c.Body.Links {
+			if in(l.Pos) {
+				links++
+			}
+		}
+		at := okf.Position{Path: f.path, Line: ci.Pos.Line, Col: 1}
+		if links > 1 {
+			f.block(at, "a Citations item holds more than one link: ambiguous, left untouched (move it into sources by hand)")
+			return
+		}
+		for _, cm := range c.Body.Comments {
+			if in(cm.Pos) {
+				f.block(at, "a Citations item holds a comment: ambiguous, left untouched (move it into sources by hand)")
+				return
+			}
+		}
 	}
 	nl := okf.Newline(src)
 	var y strings.Builder

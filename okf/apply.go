@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,18 @@ func checkChange(r *FileSystem, c FileChange) string {
 		return fmt.Sprintf("cannot check: %v", unwrapPath(err))
 	case c.Old != nil && (err != nil || !bytes.Equal(cur, c.Old)):
 		return "changed since it was read: not rewritten"
+	}
+	if c.Old != nil && r.osFS != nil {
+		// The rename that makes the write atomic would replace a file this user may not write (a
+		// person, or a build sandbox, made it read-only), where os.WriteFile, an editor or gofmt -w
+		// is refused: the file is opened for writing first (nothing is written, no link followed).
+		f, err := r.osFS.OpenFile(filepath.FromSlash(c.Path), os.O_WRONLY|openNonblock, 0)
+		if errors.Is(err, fs.ErrPermission) {
+			return "is read-only: not rewritten"
+		}
+		if err == nil {
+			f.Close()
+		}
 	}
 	if dir := path.Dir(c.Path); dir != "." && r.osFS != nil {
 		// Missing folders are made through the confined file system: never outside the root.

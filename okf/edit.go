@@ -226,8 +226,21 @@ const (
 	maxPlainSafeMemoText = 256
 )
 
+// yaml11Special matches the plain scalars a YAML 1.1 reader (PyYAML, which python-frontmatter
+// uses; Go's yaml.v2; Ruby's Psych) resolves to something other than a string, or cannot read:
+// the 1.1 booleans (but y and n, which only yaml.v2 reads as booleans), its integers (base 60, underscores, 0b, 0x, a leading 0) and floats, a date
+// with one-digit month or day, and "=" and "<<" (its value and merge tags). YAML 1.2 (D3) reads
+// most of them as strings; okf writes them quoted, so that every reader reads the string.
+var yaml11Special = &lazyRegexp{expr: `^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|=|<<` +
+	`|[-+]?0b[01_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` +
+	`|[-+]?(?:[0-9][0-9_]*)?\.[0-9.]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)` +
+	`|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?)$`}
+
 // plainSafe is PlainSafe without the memo.
 func plainSafe(text string) bool {
+	if yaml11Special.get().MatchString(text) {
+		return false
+	}
 	// Read back in both contexts: a flow list item ([x]) and a block value (k: x) differ (a
 	// trailing colon is text in one and a mapping in the other).
 	var flow []any

@@ -59,7 +59,7 @@ func TestQuote(t *testing.T) {
 		{"process:okf-migrate", 0, "process:okf-migrate"},
 		{"https://x.example/a#b", 0, "https://x.example/a#b"},
 		{"2026", 0, `"2026"`},
-		{"yes", 0, "yes"}, // YAML 1.2 (D3): a string
+		{"yes", 0, `"yes"`}, // a string in YAML 1.2 (D3), a boolean to a 1.1 reader: quoted for both
 		{"true", 0, `"true"`},
 		{"null", 0, `"null"`},
 		{"&anchor", 0, `"&anchor"`},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -113,7 +114,7 @@ func ProveEdit(prev, next []byte, changes ...Change) error {
 			return fmt.Errorf("%w: key %q is gone", ErrUnproven, k)
 		}
 		if !reflect.DeepEqual(v, got) {
-			return fmt.Errorf("%w: %q now reads %s, expected %s", ErrUnproven, k, describeMeaning(got), describeMeaning(v))
+			return moved(k, v, got)
 		}
 	}
 	for k := range am {
@@ -247,6 +248,52 @@ func applyChange(v any, path []string, c Change) (any, error) {
 	return nil, fmt.Errorf("%q is inside a scalar", path[0])
 }
 
+// moved says how got, the value at the dotted path p after a rewrite, differs from want: at the
+// deepest path where they part (a key of a mapping gone or added, an item of a list of the same
+// length changed), so that the message names the value that moved, not the key holding it.
+func moved(p string, want, got any) error {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := make([]string, 0, len(w)+len(g))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			wv, inW := w[k]
+			gv, inG := g[k]
+			switch {
+			case !inG:
+				return fmt.Errorf("%w: key %q is gone", ErrUnproven, p+"."+k)
+			case !inW:
+				return fmt.Errorf("%w: key %q appeared", ErrUnproven, p+"."+k)
+			case !reflect.DeepEqual(wv, gv):
+				return moved(p+"."+k, wv, gv)
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			break
+		}
+		for i := range w {
+			if !reflect.DeepEqual(w[i], g[i]) {
+				return moved(p+"."+strconv.Itoa(i), w[i], g[i])
+			}
+		}
+	}
+	return fmt.Errorf("%w: %q now reads %s, expected %s", ErrUnproven, p, describeMeaning(got), describeMeaning(want))
+}
+
 // describeMeaning renders a meaning for a message, in YAML flow style with each scalar's tag where
 // it is not a string.
 func describeMeaning(v any) string {
@@ -263,6 +310,9 @@ func describeMeaning(v any) string {
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case map[string]any:
+		if len(x) == 1 {
+			return "a mapping of 1 key"
+		}
 		return fmt.Sprintf("a mapping of %d keys", len(x))
 	}
 	return fmt.Sprint(v)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // maxSymlinkHops bounds how many symbolic links WriteFileAtomic follows to find the file it
@@ -200,6 +201,17 @@ func createTemp(target string, perm fs.FileMode) (*os.File, string, error) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
+	}
+	// A name holds at most 255 bytes on the file systems okf runs on: the temporary name, 18 bytes
+	// longer than the target's, is cut to fit (at a character boundary), or a file with a long
+	// name could never be rewritten.
+	const maxName, extra = 255, len(".") + len(".tmp-") + 12
+	if len(base)+extra > maxName {
+		cut := maxName - extra
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut]
 	}
 	for range 100 {
 		var r [6]byte

@@ -67,6 +67,16 @@ func Write(out string, s *Skill) (*Written, error) {
 	if inside(out, s.Root) {
 		return nil, fmt.Errorf("%w: %q is inside the bundle %q, whose next skill would carry this one", ErrOutInBundle, out, s.Root)
 	}
+	// The skill folder itself: written as the bundle, SKILL.md and catalog.md would replace the
+	// bundle's own files of those names; holding the bundle, it would list the bundle's files as
+	// left-overs to remove.
+	dir := filepath.Join(out, s.Name)
+	if inside(dir, s.Root) {
+		return nil, fmt.Errorf("%w: the skill folder %q is the bundle %q; choose another --out or --name", ErrOutInBundle, filepath.ToSlash(dir), s.Root)
+	}
+	if s.Root != "" && inside(s.Root, dir) {
+		return nil, fmt.Errorf("%w: the skill folder %q holds the bundle %q; choose another --out or --name", ErrOutInBundle, filepath.ToSlash(dir), s.Root)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make %q: %v", out, err)
 	}

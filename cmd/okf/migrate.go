@@ -106,13 +106,17 @@ func untouched(ps []migrate.Problem) int {
 	return len(seen)
 }
 
-// escapeDiff makes a diff of bundle text safe to print: each line's control characters (but tabs)
-// are escaped, so no file content can move the cursor or forge a CI log command; the diff of a
+// escapeDiff makes a diff of bundle text safe to print: each line's control characters (but tabs,
+// and the CR of a CRLF line end) are escaped, so no file content can move the cursor or forge a CI log command; the diff of a
 // file without such characters is printed byte for byte.
 func escapeDiff(d string) string {
 	lines := strings.SplitAfter(d, "\n")
 	for i, l := range lines {
 		body := strings.TrimSuffix(l, "\n")
+		if len(body) < len(l) {
+			// A CRLF line end stays: it moves no cursor, and git apply needs it in a CRLF file.
+			body = strings.TrimSuffix(body, "\r")
+		}
 		parts := strings.Split(body, "\t")
 		for j, p := range parts {
 			parts[j] = escape.Control(p)

@@ -504,6 +504,7 @@ func (p *fastParser) flowSequence(v *yaml.Node, text []byte, n, col int) bool {
 		return true
 	}
 	base := len(p.stack)
+	runes := runeCounter{text: text}
 	for {
 		end := 0
 		for end < len(body) && body[end] != ',' {
@@ -518,7 +519,7 @@ func (p *fastParser) flowSequence(v *yaml.Node, text []byte, n, col int) bool {
 			return false
 		}
 		c := p.node()
-		*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + utf8.RuneCount(text[:start]) + 1}
+		*c = yaml.Node{Kind: yaml.ScalarNode, Value: string(item), Line: n, Column: col + runes.to(start) + 1}
 		c.Tag = plainTag(c)
 		p.stack = append(p.stack, c)
 		if end == len(body) {
@@ -554,6 +555,7 @@ func (p *fastParser) flowMapping(m *yaml.Node, text []byte, n, col int) bool {
 		return true // {} or { }
 	}
 	base := len(p.stack)
+	runes := runeCounter{text: text}
 	for {
 		// A key: a letter or '_', then letters, digits and _-./, then ": ".
 		k0 := i
@@ -569,11 +571,11 @@ func (p *fastParser) flowMapping(m *yaml.Node, text []byte, n, col int) bool {
 			return false
 		}
 		k := p.node()
-		*k = yaml.Node{Kind: yaml.ScalarNode, Value: keyName(text[k0:i]), Line: n, Column: col + utf8.RuneCount(text[:k0]) + 1}
+		*k = yaml.Node{Kind: yaml.ScalarNode, Value: keyName(text[k0:i]), Line: n, Column: col + runes.to(k0) + 1}
 		k.Tag = plainTag(k)
 		i = skipSpaces(text, i+2)
 		v0 := i
-		vcol := col + utf8.RuneCount(text[:v0]) + 1
+		vcol := col + runes.to(v0) + 1
 		v := p.node()
 		switch q := text[i]; q {
 		case '"', '\'':
@@ -649,6 +651,28 @@ func (p *fastParser) flowMapping(m *yaml.Node, text []byte, n, col int) bool {
 		p.bail = true // a trailing comma, or text after a value
 		return false
 	}
+}
+
+// runeWork, when set (by a test), counts the bytes a runeCounter reads.
+var runeWork *int
+
+// runeCounter gives the rune count of text up to offsets that only grow, counting on from the last
+// one: the columns of a line's items cost one pass over the line, not one pass each.
+type runeCounter struct {
+	text   []byte
+	off, n int
+}
+
+func (r *runeCounter) to(off int) int {
+	if off < r.off {
+		r.off, r.n = 0, 0
+	}
+	if runeWork != nil {
+		*runeWork += off - r.off
+	}
+	r.n += utf8.RuneCount(r.text[r.off:off])
+	r.off = off
+	return r.n
 }
 
 func skipSpaces(text []byte, i int) int {
