@@ -308,10 +308,11 @@ var parallelIndex = 1000
 
 // fieldTexts returns the text of each search field of d, whose anchor text is anchor: tags
 // joined by spaces (as separate words they are counted the same), headings as headingText finds
-// them, the rest of the frontmatter as metaText gives it.
+// them, the body without its citation markers and link destinations (bodyWords), the rest of the
+// frontmatter as metaText gives it.
 func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
 	f := shortFields(d, anchor)
-	f[fieldBody] = d.body
+	f[fieldBody] = bodyWords(d.body)
 	f[fieldMeta] = metaText(d)
 	return f
 }
