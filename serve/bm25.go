@@ -55,8 +55,7 @@ const (
 // The weights and b's were chosen on the relevance questions of eleven bundles (docs/serve.md,
 // Relevance), each change kept only when the value chosen on ten bundles also helped the eleventh,
 // left out, for most of the eleven: the tags weigh little (a tag is a category, shared by many
-// concepts: at 3, a question's one category word outweighed its specific words), the anchor text
-// much (what other concepts call this one is the words a person asks with).
+// concepts, that tells few apart), the anchor text much (what other concepts call this one).
 var (
 	fieldWeights = [numFields]float64{fieldTitle: 4, fieldHeadings: 2, fieldDescription: 1, fieldTags: 0.25, fieldAnchor: 6, fieldPath: 2, fieldBody: 2, fieldMeta: 0.5}
 	fieldB       = [numFields]float64{fieldTitle: 0.5, fieldHeadings: 0.5, fieldDescription: 0.5, fieldTags: 0.3, fieldAnchor: 0.6, fieldPath: 0.3, fieldBody: 0.75, fieldMeta: 0.5}
