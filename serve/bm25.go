@@ -193,6 +193,7 @@ type indexBuilder struct {
 	lens    [][numFields]int32
 	buf     []byte
 	pbuf    []byte // a camel-case part, lowercased
+	bodyBuf []byte // a body without its citation markers and link destinations (bodyWords)
 
 	caps   indexCaps // zero: the package's (caps)
 	posts  int       // postings written by endDoc so far

@@ -176,9 +176,9 @@ const maxMarker = 512
 // own anchor text, not this one's). Each is on one line and at most maxMarker bytes; anything else
 // is kept as written. One pass: each byte is looked at a bounded number of times (a start whose end
 // is not found leaves what it scanned known to hold none, so the next start does not scan it
-// again). A body with neither is returned as it is.
-func bodyWords(body []byte) []byte {
-	var out []byte
+// again). A body with neither is returned as it is; one with them is written after dst's bytes.
+func bodyWords(dst, body []byte) []byte {
+	out, found := dst, false
 	last := 0
 	var clear [2]int // by kind: body[start:clear[kind]] holds no closing byte nor newline
 	for i := 0; i+1 < len(body); i++ {
@@ -200,13 +200,14 @@ func bodyWords(body []byte) []byte {
 		}
 		if j < end && body[j] == closer {
 			out = append(append(out, body[last:i]...), ' ')
+			found = true
 			last = j + 1
 			i = j
 			continue
 		}
 		clear[kind] = j
 	}
-	if out == nil {
+	if !found {
 		return body
 	}
 	return append(out, body[last:]...)

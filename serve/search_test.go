@@ -230,7 +230,7 @@ func TestBodyWords(t *testing.T) {
 		{"^[](", " ("},
 		{"](^[x]", "](^[x]"[:2] + " "},
 	} {
-		if got := string(bodyWords([]byte(c.in))); got != c.want {
+		if got := string(bodyWords(nil, []byte(c.in))); got != c.want {
 			t.Errorf("bodyWords(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
