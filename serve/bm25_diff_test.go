@@ -139,7 +139,7 @@ func buildOld(docs []*doc) *oldIndex {
 	var ib oldIndexBuilder
 	for _, d := range docs {
 		var lens [numFields]int32
-		for f, text := range fieldTexts(d, nil) {
+		for f, text := range fieldTexts(d, nil, nil) {
 			lens[f] = ib.addField(f, text)
 		}
 		ib.endDoc(lens)

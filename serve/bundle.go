@@ -308,10 +308,18 @@ var parallelIndex = 1000
 
 // fieldTexts returns the text of each search field of d, whose anchor text is anchor: tags
 // joined by spaces (as separate words they are counted the same), headings as headingText finds
-// them, the rest of the frontmatter as metaText gives it.
-func fieldTexts(d *doc, anchor []byte) [numFields][]byte {
+// them, the body without its citation markers and link destinations (bodyWords), the rest of the
+// frontmatter as metaText gives it. A body without them is d's own; one with them is written into
+// buf, which the caller may reuse once it has read the fields (nil: a new one).
+func fieldTexts(d *doc, anchor []byte, buf *[]byte) [numFields][]byte {
 	f := shortFields(d, anchor)
-	f[fieldBody] = d.body
+	if buf == nil {
+		buf = new([]byte)
+	}
+	f[fieldBody] = bodyWords((*buf)[:0], d.body)
+	if len(f[fieldBody]) > 0 && &f[fieldBody][0] != &d.body[0] {
+		*buf = f[fieldBody]
+	}
 	f[fieldMeta] = metaText(d)
 	return f
 }
@@ -342,7 +350,7 @@ func shortFields(d *doc, anchor []byte) [numFields][]byte {
 func (ib *indexBuilder) addDocs(docs []*doc, anchors [][]byte) {
 	for i, d := range docs {
 		var lens [numFields]int32
-		for f, text := range fieldTexts(d, anchors[i]) {
+		for f, text := range fieldTexts(d, anchors[i], &ib.bodyBuf) {
 			lens[f] = ib.addField(f, text)
 		}
 		ib.endDoc(lens)

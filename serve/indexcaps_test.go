@@ -62,12 +62,13 @@ func TestShortFieldCaps(t *testing.T) {
 	}
 }
 
-// TestPairCap: one concept's headings give the pair index at most maxPairs pairs, however many
-// distinct words they hold.
+// TestPairCap: one field of one concept gives the pair index at most maxPairs pairs, however many
+// distinct words it holds.
 func TestPairCap(t *testing.T) {
 	pairs := func(words int) int {
-		// One heading line of distinct words (well under maxHeadings).
-		si, _ := indexDocs([]*doc{{id: "c", body: []byte("# " + distinct(0, words, " ") + "\n")}}, nil)
+		// One line of anchor text of distinct words (indexDocs takes it as given; the path's
+		// one word gives no pair).
+		si, _ := indexDocs([]*doc{{id: "c"}}, [][]byte{[]byte(distinct(0, words, " ") + "\n")})
 		return si.pair.numTerms()
 	}
 	a, b := pairs(3000), pairs(6000)

@@ -152,13 +152,13 @@ func score(ranked [][]string, qs []question) scores {
 }
 
 // minMargin is how far okf's MRR must be above the baseline's over all the questions of the set
-// the ranking was tuned on: the issue's target is 0.10, reached with the large bundle's ten
-// questions (0.1001) and without them (0.112, docs/serve.md); held just under, so that a change
-// that loses it fails. minHeldOutMargin is the margin reached on the held-out questions (0.077),
-// short of the target, held likewise.
+// the ranking was first tuned on: the issue's target is 0.10, reached without the large bundle's
+// ten questions (0.110, docs/serve.md) and not quite with them (0.097); held just under, so that a
+// change that loses it fails. minHeldOutMargin is the margin reached on the held-out questions
+// (0.131), held likewise.
 const (
 	minMargin        = 0.095
-	minHeldOutMargin = 0.07
+	minHeldOutMargin = 0.12
 )
 
 // TestSearchRelevance measures okf's search against a plain whole-file BM25 on the questions of
@@ -174,7 +174,7 @@ func TestSearchRelevance(t *testing.T) {
 
 // TestSearchRelevanceHeldOut measures the same on testdata/relevance/heldout: questions written
 // after the others, before the ranking was tuned, kept out of the first tuning (since then used,
-// with the first set, to choose what to keep). Few questions per bundle: the margin is required
+// with the first set and fresh/, to choose what to keep). Few questions per bundle: the margin is required
 // over all of them, not per bundle.
 func TestSearchRelevanceHeldOut(t *testing.T) {
 	o, b, complete := relevance(t, "testdata/relevance/heldout", false)
@@ -183,18 +183,34 @@ func TestSearchRelevanceHeldOut(t *testing.T) {
 	}
 }
 
-// minFreshMargin is what okf's MRR must keep over the baseline's on the blind set: 0.010 reached
-// (0.016 without the large bundle), far short of the issue's 0.10 (docs/serve.md); held at "no
-// worse than a whole-file BM25", so that a change that loses even that fails.
-const minFreshMargin = 0.0
+// minFreshMargin is what okf's MRR must keep over the baseline's on a blind set, one nobody
+// chose anything with: "no worse than a whole-file BM25", so that a change that loses even that
+// fails. On fresh/, blind when it was written and since used with the other two sets to choose
+// what to keep, 0.043 is reached (0.071 without the large bundle, docs/serve.md): minDevFreshMargin
+// holds it just under.
+const (
+	minFreshMargin    = 0.0
+	minDevFreshMargin = 0.035
+)
 
 // TestSearchRelevanceFresh measures the same on testdata/relevance/fresh: 87 questions over eleven
-// bundles written by someone who had read neither the ranking's code nor the other questions, and
-// never used to choose anything (docs/serve.md). It is the figure to expect on other bundles.
+// bundles written by someone who had read neither the ranking's code nor the other questions, from
+// concepts picked by a fixed rule (fresh/README.md). First measured blind, it is now, with the other
+// two sets, what the ranking's changes are chosen on (docs/serve.md).
 func TestSearchRelevanceFresh(t *testing.T) {
 	o, b, complete := relevance(t, "testdata/relevance/fresh", false)
+	if complete && o.mrr < b.mrr+minDevFreshMargin {
+		t.Errorf("okf's MRR %.3f does not beat the baseline's %.3f by %.3f", o.mrr, b.mrr, minDevFreshMargin)
+	}
+}
+
+// TestSearchRelevanceBlind measures the same on testdata/relevance/fresh2, a blind set (questions
+// nobody chose anything with), when it is there: okf must be at least minFreshMargin above the
+// baseline.
+func TestSearchRelevanceBlind(t *testing.T) {
+	o, b, complete := relevance(t, "testdata/relevance/fresh2", false)
 	if complete && o.mrr < b.mrr+minFreshMargin {
-		t.Errorf("okf's MRR %.3f is below the baseline's %.3f on the blind set", o.mrr, b.mrr)
+		t.Errorf("okf's MRR %.3f does not reach the baseline's %.3f + %.3f on the blind set", o.mrr, b.mrr, minFreshMargin)
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// pairFields are the fields whose adjacent words are indexed as pairs: the short ones, where two
-// words side by side are mostly a name. In a body they are as often chance.
-var pairFields = [...]int{fieldTitle, fieldHeadings, fieldDescription, fieldTags, fieldAnchor, fieldPath}
+// pairFields are the fields whose adjacent words are indexed as pairs: the short ones that name the
+// concept, where two words side by side are mostly a name. In a body they are as often chance, and
+// the body's headings name its sections, not the concept (many concepts have a "Related Concepts"
+// or a "Payload Validation"): their pairs ranked worse on the relevance questions (docs/serve.md).
+var pairFields = [...]int{fieldTitle, fieldDescription, fieldTags, fieldAnchor, fieldPath}
 
 // stems caches the stem of each word met while a builder reads pairs (a word's stem is computed
 // once per builder, not per occurrence), the first maxStemCache words only: a bundle's whole
@@ -162,4 +164,53 @@ func yamlKeyValue(l []byte) (string, []byte) {
 		return "", l
 	}
 	return "", l
+}
+
+// maxMarker is the longest citation marker or link destination bodyWords leaves out, in bytes: a
+// file name or a path is rarely longer, and a run of text past it is not one.
+const maxMarker = 512
+
+// bodyWords returns the text of body the body field indexes: body without its citation markers
+// (`^[source.md]`, which a producer may write after every paragraph: the source's file name, the
+// same in every concept drawn from it, would weigh as the concept's own words and lengthen its
+// body) and without its links' destinations (`[Model Serving](/concepts/model-serving.md)` keeps
+// "Model Serving": the destination's words are the words of the concept linked to, which are its
+// own anchor text, not this one's). Each is on one line and at most maxMarker bytes; anything else
+// is kept as written. One pass: each byte is looked at a bounded number of times (a start whose end
+// is not found leaves what it scanned known to hold none, so the next start does not scan it
+// again). A body with neither is returned as it is; one with them is written after dst's bytes.
+func bodyWords(dst, body []byte) []byte {
+	out, found := dst, false
+	last := 0
+	var clear [2]int // by kind: body[start:clear[kind]] holds no closing byte nor newline
+	for i := 0; i+1 < len(body); i++ {
+		kind := -1
+		switch {
+		case body[i] == '^' && body[i+1] == '[':
+			kind = 0
+		case body[i] == ']' && body[i+1] == '(':
+			kind = 1
+		}
+		if kind < 0 {
+			continue
+		}
+		closer := "])"[kind]
+		end := min(len(body), i+2+maxMarker)
+		j := max(i+2, clear[kind])
+		for j < end && body[j] != closer && body[j] != '\n' {
+			j++
+		}
+		if j < end && body[j] == closer {
+			out = append(append(out, body[last:i]...), ' ')
+			found = true
+			last = j + 1
+			i = j
+			continue
+		}
+		clear[kind] = j
+	}
+	if !found {
+		return body
+	}
+	return append(out, body[last:]...)
 }

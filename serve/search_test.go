@@ -214,3 +214,53 @@ func TestSearchCamelCaseParts(t *testing.T) {
 		t.Errorf("state: %q, want state", got)
 	}
 }
+
+// A body's citation markers and links' destinations are not its words: a source's file name cited
+// after every paragraph is the same in every concept drawn from that source, and a destination's
+// words are the linked concept's. The link's text stays.
+func TestBodyWords(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Plain text, [not a link] and a ^caret.\n", "Plain text, [not a link] and a ^caret.\n"},
+		{"Payload. ^[configure-a-load-test.md]\nMore. ^[a.md] ^[b.md]", "Payload.  \nMore.    "},
+		{"See [Model Serving](/concepts/model-serving.md) too.", "See [Model Serving  too."},
+		// Not closed on its line, or longer than a marker is: kept as written.
+		{"Open ^[no end\nnext] line", "Open ^[no end\nnext] line"},
+		{"Link [x](" + strings.Repeat("a", maxMarker) + ")", "Link [x](" + strings.Repeat("a", maxMarker) + ")"},
+		{"Link [x](" + strings.Repeat("a", maxMarker-1) + ")", "Link [x "},
+		{"^[](", " ("},
+		{"](^[x]", "](^[x]"[:2] + " "},
+	} {
+		if got := string(bodyWords(nil, []byte(c.in))); got != c.want {
+			t.Errorf("bodyWords(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A concept is not found by the words of the file it cites nor of the concepts it links to, and
+// a marker repeated after every paragraph does not make its body look long.
+func TestSearchSkipsCitationsAndLinkDestinations(t *testing.T) {
+	dir := writeConcepts(t, map[string]string{
+		"a.md":        "---\ntype: Concept\ntitle: Payload\n---\nThe payload file. ^[configure-endpoint-throughput.md]\n\nSee [the sizing](capacity.md).\n",
+		"capacity.md": "---\ntype: Concept\ntitle: Capacity\n---\nHow to size.\n",
+		"b.md":        "---\ntype: Concept\ntitle: Other\n---\nNothing here.\n",
+	})
+	s, _ := newServer(t, dir, 0)
+	for _, q := range []string{"configure endpoint throughput", "capacity md"} {
+		if got := searchIDs(t, s, q); slices.Contains(got, "a") {
+			t.Errorf("%s: %q, want no a", q, got)
+		}
+	}
+	if got := searchIDs(t, s, "the sizing"); len(got) == 0 || !slices.Contains(got, "a") {
+		t.Errorf("the sizing: %q, want a (the link's text)", got)
+	}
+}
+
+// The body's headings name its sections, not the concept: their adjacent words give the pair index
+// nothing (the same words in the title do).
+func TestPairsLeaveOutHeadings(t *testing.T) {
+	si, _ := indexDocs([]*doc{{id: "a", body: []byte("# Related concepts\n\n## Payload validation\n")}, {id: "b", title: "Payload validation"}}, nil)
+	ps := si.pair.postings("payload valid")
+	if len(ps) != 1 || ps[0].doc != 1 || si.pair.postings("relat concept") != nil {
+		t.Errorf("pairs of payload validation: %+v, of related concepts: %+v; want only b's title", ps, si.pair.postings("relat concept"))
+	}
+}
