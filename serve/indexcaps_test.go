@@ -62,13 +62,12 @@ func TestShortFieldCaps(t *testing.T) {
 	}
 }
 
-// TestPairCap: one field of one concept gives the pair index at most maxPairs pairs, however many
-// distinct words it holds.
+// TestPairCap: one concept's headings give the pair index at most maxPairs pairs, however many
+// distinct words they hold.
 func TestPairCap(t *testing.T) {
 	pairs := func(words int) int {
-		// One line of anchor text of distinct words (indexDocs takes it as given; the path's
-		// one word gives no pair).
-		si, _ := indexDocs([]*doc{{id: "c"}}, [][]byte{[]byte(distinct(0, words, " ") + "\n")})
+		// One heading line of distinct words (well under maxHeadings).
+		si, _ := indexDocs([]*doc{{id: "c", body: []byte("# " + distinct(0, words, " ") + "\n")}}, nil)
 		return si.pair.numTerms()
 	}
 	a, b := pairs(3000), pairs(6000)

@@ -8,11 +8,9 @@ import (
 	"github.com/okf-tools/okf/okf"
 )
 
-// pairFields are the fields whose adjacent words are indexed as pairs: the short ones that name the
-// concept, where two words side by side are mostly a name. In a body they are as often chance, and
-// the body's headings name its sections, not the concept (many concepts have a "Related Concepts"
-// or a "Payload Validation"): their pairs ranked worse on the relevance questions (docs/serve.md).
-var pairFields = [...]int{fieldTitle, fieldDescription, fieldTags, fieldAnchor, fieldPath}
+// pairFields are the fields whose adjacent words are indexed as pairs: the short ones, where two
+// words side by side are mostly a name. In a body they are as often chance.
+var pairFields = [...]int{fieldTitle, fieldHeadings, fieldDescription, fieldTags, fieldAnchor, fieldPath}
 
 // stems caches the stem of each word met while a builder reads pairs (a word's stem is computed
 // once per builder, not per occurrence), the first maxStemCache words only: a bundle's whole

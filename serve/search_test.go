@@ -254,13 +254,3 @@ func TestSearchSkipsCitationsAndLinkDestinations(t *testing.T) {
 		t.Errorf("the sizing: %q, want a (the link's text)", got)
 	}
 }
-
-// The body's headings name its sections, not the concept: their adjacent words give the pair index
-// nothing (the same words in the title do).
-func TestPairsLeaveOutHeadings(t *testing.T) {
-	si, _ := indexDocs([]*doc{{id: "a", body: []byte("# Related concepts\n\n## Payload validation\n")}, {id: "b", title: "Payload validation"}}, nil)
-	ps := si.pair.postings("payload valid")
-	if len(ps) != 1 || ps[0].doc != 1 || si.pair.postings("relat concept") != nil {
-		t.Errorf("pairs of payload validation: %+v, of related concepts: %+v; want only b's title", ps, si.pair.postings("relat concept"))
-	}
-}
