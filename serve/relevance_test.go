@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -93,13 +94,14 @@ func (b *wholeFileBM25) rank(query string) []string {
 		score float64
 	}
 	var hits []scored
-	q := map[string]bool{}
-	for _, w := range tokens(query, nil) {
-		q[w] = true
-	}
+	// The query's distinct words in one order: summed in map order, the scores differed in their
+	// last bits from run to run, and so did the order of near ties.
+	q := tokens(query, nil)
+	slices.Sort(q)
+	q = slices.Compact(q)
 	for i, tf := range b.tf {
 		var s float64
-		for w := range q {
+		for _, w := range q {
 			f := float64(tf[w])
 			if f == 0 {
 				continue
@@ -183,14 +185,15 @@ func TestSearchRelevanceHeldOut(t *testing.T) {
 	}
 }
 
-// minFreshMargin is what okf's MRR must keep over the baseline's on a blind set, one nobody
-// chose anything with: "no worse than a whole-file BM25", so that a change that loses even that
-// fails. On fresh/, blind when it was written and since used with the other two sets to choose
-// what to keep, 0.034 is reached (0.063 without the large bundle, docs/serve.md): minDevFreshMargin
-// holds it just under.
+// minDevFreshMargin is what okf's MRR must keep over the baseline's on fresh/: blind when it was
+// written (+0.010 then), since used with the other two sets to choose what to keep, where 0.033 is
+// reached (docs/serve.md): held just under. minBlindMargin is the margin on fresh2/, the second blind
+// set, written after fresh/ had been used: +0.069 on the ranking of the start of the day, +0.074 on
+// the ranking kept (one change, the body's headings left out of the pairs, was measured on it and
+// not kept); held under it, so that a change that loses it fails.
 const (
-	minFreshMargin    = 0.0
 	minDevFreshMargin = 0.025
+	minBlindMargin    = 0.06
 )
 
 // TestSearchRelevanceFresh measures the same on testdata/relevance/fresh: 87 questions over eleven
@@ -204,13 +207,14 @@ func TestSearchRelevanceFresh(t *testing.T) {
 	}
 }
 
-// TestSearchRelevanceBlind measures the same on testdata/relevance/fresh2, a blind set (questions
-// nobody chose anything with), when it is there: okf must be at least minFreshMargin above the
+// TestSearchRelevanceBlind measures the same on testdata/relevance/fresh2: 98 questions over the
+// eleven bundles in four styles, written blind to the ranking and to every other question
+// (fresh2/README.md), the figure to expect on other bundles; okf must stay minBlindMargin above the
 // baseline.
 func TestSearchRelevanceBlind(t *testing.T) {
 	o, b, complete := relevance(t, "testdata/relevance/fresh2", false)
-	if complete && o.mrr < b.mrr+minFreshMargin {
-		t.Errorf("okf's MRR %.3f does not reach the baseline's %.3f + %.3f on the blind set", o.mrr, b.mrr, minFreshMargin)
+	if complete && o.mrr < b.mrr+minBlindMargin {
+		t.Errorf("okf's MRR %.3f does not reach the baseline's %.3f + %.3f on the blind set", o.mrr, b.mrr, minBlindMargin)
 	}
 }
 
