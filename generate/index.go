@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 	"go.yaml.in/yaml/v3"
 )
@@ -58,27 +59,9 @@ func ListingOf(c *okf.Concept) Listing {
 
 func oneLine(s string) string { return strings.TrimSpace(collapseSpace(s)) }
 
-// visible writes the C0 and C1 control characters and DEL of s (YAML's "\e" is an ESC) as \xNN:
-// raw in index.md, they would move the cursor, colour or link (OSC 8) the terminal of whoever runs
-// cat or git diff on it. Nothing else changes: no script's text has a use for them.
-func visible(s string) string {
-	i := strings.IndexFunc(s, isControl)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
-		if isControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }
+// visible writes the control characters of s as \xNN (escape.ControlHex): text written into a
+// bundle file.
+func visible(s string) string { return escape.ControlHex(s) }
 
 // Indexes regenerates the bundle's index.md files (§8): every folder with concepts below it gets an
 // index; a new one lists each concept below its folder, grouped by folder or by type. In merge mode

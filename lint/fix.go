@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/okf-tools/okf/internal/escape"
 	"github.com/okf-tools/okf/okf"
 )
 
@@ -409,22 +410,8 @@ func appendsLink(p string, src []byte, lead, nl string) bool {
 // characters (C0, C1, DEL: YAML's "\e" is an ESC) as \xNN, as okf index does: raw in index.md they
 // would drive the terminal of whoever runs cat or git diff on it.
 func squash(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return escape.ControlHex(strings.Join(strings.Fields(s), " "))
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }
 
 // indexEntryFor is the index entry `* [Title](file.md) - description` for the concept c in its
 // folder's index: what concept-not-indexed suggests and its fix appends, one text. The title (the

@@ -387,3 +387,27 @@ func Shown(s string) string {
 	}
 	return s
 }
+
+// ControlHex writes the C0 and C1 control characters and DEL of s as \xNN (YAML's "\e" is an
+// ESC), and nothing else: for text okf writes into a bundle file (an index entry, a generated
+// concept), where a raw one would move the cursor, colour or link (OSC 8) the terminal of whoever
+// runs cat or git diff on it, while a script's own characters, right-to-left text included, are
+// the person's to keep. okf index, okf gen and okf lint --fix write entries through it alike.
+func ControlHex(s string) string {
+	i := strings.IndexFunc(s, isC0C1)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if isC0C1(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isC0C1(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }

@@ -270,3 +270,17 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// ControlHex escapes C0, C1 and DEL only: bidi marks and other scripts are a person's text.
+func TestControlHex(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":            "plain",
+		"a\x1b[31mb\x7f\n": `a\x1b[31mb\x7f\x0a`,
+		"c\u0085d":         `c\x85d`,
+		"שלום \u202e ok é": "שלום \u202e ok é",
+	} {
+		if got := ControlHex(in); got != want {
+			t.Errorf("ControlHex(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
