@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/okf-tools/okf/internal/heapfloor"
 	"github.com/okf-tools/okf/lsp"
 	"github.com/okf-tools/okf/okf"
 	"github.com/urfave/cli/v2"
@@ -29,6 +30,7 @@ func lspCommand(e *env) *cli.Command {
 			maxFileSizeFlag(),
 		},
 		Action: func(c *cli.Context) error {
+			heapfloor.Stop() // a long-running process: the default collector
 			if c.NArg() > 0 {
 				return usageErr("lsp takes no arguments, got %q", c.Args().First())
 			}

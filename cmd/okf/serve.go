@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/okf-tools/okf/internal/escape"
+	"github.com/okf-tools/okf/internal/heapfloor"
 	"github.com/okf-tools/okf/okf"
 	"github.com/okf-tools/okf/serve"
 	"github.com/urfave/cli/v2"
@@ -41,6 +42,7 @@ func serveCommand(e *env) *cli.Command {
 }
 
 func runServe(e *env, c *cli.Context) error {
+	heapfloor.Stop() // a long-running process: the default collector
 	if c.NArg() > 1 {
 		return usageErr("serve takes one bundle folder, got %d arguments", c.NArg())
 	}

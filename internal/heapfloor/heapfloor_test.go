@@ -1,0 +1,135 @@
+package heapfloor
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func cycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// settings reads GOGC and the memory limit without changing them.
+func settings() (int, int64) {
+	pct := debug.SetGCPercent(100)
+	debug.SetGCPercent(pct)
+	return pct, debug.SetMemoryLimit(-1)
+}
+
+var sink []byte
+
+// churn allocates n bytes of garbage in 4 KiB pieces, keeping none.
+func churn(n int) {
+	for i := 0; i < n/4096; i++ {
+		sink = make([]byte, 4096)
+	}
+	sink = nil
+}
+
+// defaults puts the collector back as the test process started, whatever a test left.
+func defaults(t *testing.T) {
+	t.Cleanup(func() {
+		Stop()
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+	})
+}
+
+// Under the floor, garbage well below it is not collected at all; the default collector, with a
+// live heap this small (its goal 4 MB), collects it several times.
+func TestFloorDefersCollection(t *testing.T) {
+	defaults(t)
+	runtime.GC()
+	before := cycles()
+	churn(16 << 20)
+	if n := cycles() - before; n < 2 {
+		t.Fatalf("without the floor, 16 MiB of garbage took %d collections; expected several (the test proves nothing)", n)
+	}
+
+	runtime.GC()
+	Start(64 << 20)
+	before = cycles()
+	churn(16 << 20)
+	if n := cycles() - before; n != 0 {
+		t.Errorf("under a 64 MiB floor, 16 MiB of garbage took %d collections, want none", n)
+	}
+	if pct, limit := settings(); pct != -1 || limit != 64<<20 {
+		t.Errorf("under the floor GOGC is %d and the memory limit %d, want off and 64 MiB", pct, limit)
+	}
+	Stop()
+	if pct, limit := settings(); pct != 100 || limit != math.MaxInt64 {
+		t.Errorf("after Stop GOGC is %d and the memory limit %d, want 100 and none", pct, limit)
+	}
+}
+
+// A live heap that outgrows the floor's room gets the default collector back, so a large run's
+// heap grows as it did without the floor (and is never held under the limit).
+func TestFloorGivesWayToALargeLiveHeap(t *testing.T) {
+	defaults(t)
+	runtime.GC()
+	Start(16 << 20)
+	var live [][]byte
+	for i := 0; i < 3<<8; i++ { // 12 MiB kept
+		live = append(live, make([]byte, 16<<10))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		churn(4 << 20)
+		if pct, _ := settings(); pct == 100 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	runtime.KeepAlive(live)
+	if pct, limit := settings(); pct != 100 || limit != math.MaxInt64 {
+		t.Fatalf("with 12 MiB live under a 16 MiB floor, GOGC is %d and the memory limit %d; want the default collector back (100, none)", pct, limit)
+	}
+}
+
+// A small live heap keeps the floor across collections: the watch is armed again each cycle.
+func TestFloorHoldsWhileTheLiveHeapIsSmall(t *testing.T) {
+	defaults(t)
+	runtime.GC()
+	Start(32 << 20)
+	before := cycles()
+	for cycles()-before < 3 {
+		churn(8 << 20)
+		time.Sleep(time.Millisecond) // the cleanup goroutine's turn
+	}
+	if pct, limit := settings(); pct != -1 || limit != 32<<20 {
+		t.Errorf("after %d collections with a small live heap GOGC is %d and the memory limit %d, want the floor (off, 32 MiB)", cycles()-before, pct, limit)
+	}
+}
+
+// GOGC or GOMEMLIMIT in the environment is the user's setting: Start leaves the collector alone.
+func TestEnvironmentWins(t *testing.T) {
+	defaults(t)
+	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(v, func(t *testing.T) {
+			t.Setenv(v, "200")
+			Start(64 << 20)
+			if pct, limit := settings(); pct != 100 || limit != math.MaxInt64 {
+				t.Errorf("with %s set, Start changed the collector: GOGC %d, memory limit %d", v, pct, limit)
+			}
+		})
+	}
+}
+
+// A cleanup armed before Stop does not act after a later Start: each Start watches its own.
+func TestStaleWatchDoesNothing(t *testing.T) {
+	defaults(t)
+	Start(32 << 20)
+	first := arms
+	Stop()
+	Start(48 << 20)
+	settle(first)
+	if pct, limit := settings(); pct != -1 || limit != 48<<20 {
+		t.Errorf("an earlier Start's watch changed the floor: GOGC %d, memory limit %d", pct, limit)
+	}
+}
