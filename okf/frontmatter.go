@@ -411,9 +411,20 @@ func checkDuplicates(n *yaml.Node) error {
 }
 
 // readFrontmatter extracts every family from the top mapping m, read from the YAML text yamlText.
-func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node) *Frontmatter {
-	f := &Frontmatter{Present: true, path: path, raw: raw, line: line, merges: bytes.Contains(yamlText, []byte("<<"))}
-	f.Keys = make([]Key, 0, len(m.Content)/2)
+// With reuse (a dropped concept's, see scratch.spare) it fills that Frontmatter and its Keys'
+// storage instead of allocating them: together the largest allocation of a parse.
+func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node, reuse *Frontmatter) *Frontmatter {
+	f := reuse
+	var keys []Key
+	if f == nil {
+		f = &Frontmatter{}
+	} else {
+		keys = f.Keys[:0]
+	}
+	if n := len(m.Content) / 2; cap(keys) < n {
+		keys = make([]Key, 0, n)
+	}
+	*f = Frontmatter{Present: true, path: path, raw: raw, line: line, merges: bytes.Contains(yamlText, []byte("<<")), Keys: keys}
 	merges := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
@@ -450,6 +461,7 @@ func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node) 
 			break
 		}
 	}
+	clear(f.Keys[len(f.Keys):cap(f.Keys)]) // an earlier concept's keys: no string of it kept alive
 	return f
 }
 

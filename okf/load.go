@@ -54,7 +54,9 @@ type Concept struct {
 // Stream keeps a few facts of each concept, so that a large bundle is never held whole):
 // Frontmatter becomes an empty one that says only whether a frontmatter was read, and Body an
 // empty one. Both are shared by every dropped concept and must not be changed; the frontmatter's
-// Node and Raw no longer answer.
+// Node and Raw no longer answer. A caller that drops a concept in LoadOptions.OnConcept must keep
+// no pointer to its Frontmatter and no slice of its Keys: the loader fills that storage with the
+// next file's (values copied out of it, strings included, stay as they are).
 func (c *Concept) Drop() {
 	if c.Frontmatter != nil && c.Frontmatter.Present {
 		c.Frontmatter = droppedPresent
@@ -128,7 +130,8 @@ type LoadOptions struct {
 	// must not be kept after the call. A caller that checks each concept on its own (lint's per-concept
 	// rules) does it here, while the file's model is fresh, and may then drop from c what it will
 	// not read again, so that a large bundle is never held whole: c is the caller's from the call
-	// on, and the loader only files it in Bundle.Concepts.
+	// on, and the loader only files it in Bundle.Concepts. A concept dropped here (Concept.Drop)
+	// gives its frontmatter's storage to the worker's next file: keep nothing that points into it.
 	OnConcept func(one *Bundle, c *Concept)
 }
 
@@ -369,7 +372,9 @@ func (l *loader) load() (*Bundle, error) {
 					clear(one.byID)
 					one.byID[c.ID] = c
 					view.own = c.Path
+					fm := c.Frontmatter
 					l.opts.OnConcept(one, c)
+					s.keep(c, fm)
 				}
 			}
 		}()
@@ -443,6 +448,27 @@ type scratch struct {
 	folder folderHandle // the folder of the last file read
 	lines  lineIndex    // the last file's line index, its table reused (bounded: maxKeptLineStarts)
 	body   bodyScratch  // the Markdown fast path's lists
+	spare  *Frontmatter // a dropped concept's frontmatter, for the next file (keep)
+}
+
+// keep takes fm, what c's frontmatter was before OnConcept, as the next file's (takeSpare) when
+// OnConcept dropped c (Concept.Drop): the frontmatter's caller has then taken what it needs of it,
+// and the contract of Drop is that no one keeps it. A frontmatter built by hand or shared (a
+// dropped one) is never taken.
+func (s *scratch) keep(c *Concept, fm *Frontmatter) {
+	if c.Dropped() && fm != nil && fm.Present && fm != droppedPresent && fm.uncommon != nil {
+		s.spare = fm
+	}
+}
+
+// takeSpare returns the frontmatter keep took, once (nil: none, or no scratch).
+func (s *scratch) takeSpare() *Frontmatter {
+	if s == nil {
+		return nil
+	}
+	f := s.spare
+	s.spare = nil
+	return f
 }
 
 // lineIndex returns the line index of src, in s's storage when s is not nil. Like the read buffer,
@@ -648,7 +674,7 @@ func parseFile(j job, src []byte, fsys fs.FS, s *scratch, onFrontmatter func(*Co
 			}
 			diags = append(diags, Diagnostic{Pos: Position{Path: j.path, Line: clamp32(line), Col: 1}, Code: code, Severity: sev, Message: "frontmatter is not valid YAML: " + msg})
 		} else {
-			fm, top = readFrontmatter(j.path, nil, sp.YAML, sp.YAMLLine, node), node
+			fm, top = readFrontmatter(j.path, nil, sp.YAML, sp.YAMLLine, node, s.takeSpare()), node
 			if fsys == nil {
 				// Outside a bundle there is nothing to re-read from: keep a copy (a sub-slice
 				// would keep the whole file alive).
