@@ -25,9 +25,11 @@ import (
 )
 
 // Floor is the floor okf's batch commands start with: the Go memory (heap, stacks and the
-// runtime's own) the process may reach before its first collection. 16 MiB, not 20: with 20 the
-// 5,678-file docs-like bench shape peaked 1.3 MiB higher, above the Rust crate's RSS there.
-const Floor = 16 << 20
+// runtime's own) the process may reach before its first collection. 20 MiB: the most measured
+// that left the peak RSS of the 5,678-file docs-like bench shape below the Rust crate's there
+// (46.0 against 46.9 MiB, medians of 25 runs; 16 MiB gave 46.3 and 8% more CPU on the 3,412-file
+// shape).
+const Floor = 20 << 20
 
 var (
 	mu sync.Mutex
