@@ -166,6 +166,10 @@ func (p *fastParser) children(base int) []*yaml.Node {
 func fastSafe(raw []byte) bool {
 	for i := 0; i < len(raw); {
 		c := raw[i]
+		if !asciiToLook[c] {
+			i++ // most of a frontmatter: printable ASCII other than '#'
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
 			case c == '\n':
@@ -185,6 +189,16 @@ func fastSafe(raw []byte) bool {
 	}
 	return true
 }
+
+// asciiToLook marks the bytes fastSafe looks at: control characters (a newline too, which it
+// passes), DEL, '#' and every byte of a multi-byte character. Printable ASCII is skipped by one
+// table lookup instead of the switch.
+var asciiToLook = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c < 0x20 || c == 0x7f || c == '#' || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }
 
