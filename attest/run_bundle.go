@@ -64,7 +64,7 @@ func Load(ctx context.Context, req BundleRequest) (*Loaded, error) {
 		o.FileSystem.Close()
 		return nil, err
 	}
-	b, err := o.Load(okf.LoadOptions{OnConcept: OnConcept})
+	b, err := o.Load(okf.LoadOptions{OnConcept: OnConcept, ReuseDropped: true})
 	if err != nil {
 		o.FileSystem.Close()
 		return nil, &LoadError{Err: err}

@@ -210,12 +210,13 @@ func (pl *plan) finish(b *okf.Bundle, run []*Rule, given *factsTable, earlier []
 }
 
 // appendFindings is append(out, ds...) as a call of its own, so that the loops gathering every
-// finding have a point where the collector can stop them. The copy (runtime.typedslicecopy) is
-// nosplit and a loop of nothing but copies has no other: a collection starting during it found
-// the goroutine never at a safe point, and its idle worker spun signalling it until the loop
-// ended, a 1 ms gathering of a 5,678-file lint's findings taking 15–19 ms and 17 ms of CPU more
-// (docs/dev/performance.md, "A heap floor"). The function's entry checks the stack, which is where
-// a goroutine asked to stop stops.
+// finding stop where the collector asks. The copy (runtime.typedslicecopy) is nosplit runtime
+// code, where a goroutine cannot be stopped, and such a loop spends nearly all its time in it: a
+// collection starting during it mostly found the goroutine there, and its idle worker spun
+// signalling it, a 1 ms gathering of a 5,678-file lint's findings taking 15–19 ms and 17 ms of
+// CPU more (docs/dev/performance.md, "Issue 31, fifth round"). This function's entry checks the
+// stack, which is where a goroutine asked to stop stops, once per chunk (a chunk is one concept's
+// or one rule's findings, each copied in one call).
 //
 //go:noinline
 func appendFindings(out, ds []okf.Diagnostic) []okf.Diagnostic {

@@ -313,7 +313,7 @@ func lintBundle(t Target, req Request, opts Options, stdin *stdinFile) (bundleRu
 			lo.OnFrontmatter = opts.Schemas.OnFrontmatter
 		}
 		stream := NewStream(opts)
-		lo.OnConcept = stream.OnConcept
+		lo.OnConcept, lo.ReuseDropped = stream.OnConcept, true
 		if stdin != nil {
 			b, err = okf.Load(fsys, lo)
 		} else {

@@ -416,10 +416,11 @@ func checkDuplicates(n *yaml.Node) error {
 func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node, reuse *Frontmatter) *Frontmatter {
 	f := reuse
 	var keys []Key
+	written := 0 // how much of keys' storage an earlier file wrote
 	if f == nil {
 		f = &Frontmatter{}
 	} else {
-		keys = f.Keys[:0]
+		keys, written = f.Keys[:0], len(f.Keys)
 	}
 	if n := len(m.Content) / 2; cap(keys) < n {
 		keys = make([]Key, 0, n)
@@ -461,7 +462,9 @@ func readFrontmatter(path string, raw, yamlText []byte, line int, m *yaml.Node, 
 			break
 		}
 	}
-	clear(f.Keys[len(f.Keys):cap(f.Keys)]) // an earlier concept's keys: no string of it kept alive
+	if n := len(f.Keys); n < written && written <= cap(f.Keys) {
+		clear(f.Keys[n:written]) // an earlier file's keys: no string of it kept alive
+	}
 	return f
 }
 

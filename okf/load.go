@@ -54,9 +54,8 @@ type Concept struct {
 // Stream keeps a few facts of each concept, so that a large bundle is never held whole):
 // Frontmatter becomes an empty one that says only whether a frontmatter was read, and Body an
 // empty one. Both are shared by every dropped concept and must not be changed; the frontmatter's
-// Node and Raw no longer answer. A caller that drops a concept in LoadOptions.OnConcept must keep
-// no pointer to its Frontmatter and no slice of its Keys: the loader fills that storage with the
-// next file's (values copied out of it, strings included, stay as they are).
+// Node and Raw no longer answer. With LoadOptions.ReuseDropped, the loader fills the dropped
+// frontmatter's storage with the next file's.
 func (c *Concept) Drop() {
 	if c.Frontmatter != nil && c.Frontmatter.Present {
 		c.Frontmatter = droppedPresent
@@ -130,9 +129,14 @@ type LoadOptions struct {
 	// must not be kept after the call. A caller that checks each concept on its own (lint's per-concept
 	// rules) does it here, while the file's model is fresh, and may then drop from c what it will
 	// not read again, so that a large bundle is never held whole: c is the caller's from the call
-	// on, and the loader only files it in Bundle.Concepts. A concept dropped here (Concept.Drop)
-	// gives its frontmatter's storage to the worker's next file: keep nothing that points into it.
+	// on, and the loader only files it in Bundle.Concepts.
 	OnConcept func(one *Bundle, c *Concept)
+	// ReuseDropped lets the loader fill the storage of a frontmatter that OnConcept dropped
+	// (Concept.Drop) with the worker's next file's, the largest allocation of a parse: a caller
+	// that sets it keeps no pointer to the dropped Frontmatter and no slice of its Keys (values
+	// copied out of it, strings included, stay as they are). lint's, trust's and attest's
+	// streams set it.
+	ReuseDropped bool
 }
 
 // ErrNotBundle is returned (wrapped) when the root cannot be read as a directory.
@@ -374,7 +378,9 @@ func (l *loader) load() (*Bundle, error) {
 					view.own = c.Path
 					fm := c.Frontmatter
 					l.opts.OnConcept(one, c)
-					s.keep(c, fm)
+					if l.opts.ReuseDropped {
+						s.keep(c, fm)
+					}
 				}
 			}
 		}()
@@ -452,14 +458,18 @@ type scratch struct {
 }
 
 // keep takes fm, what c's frontmatter was before OnConcept, as the next file's (takeSpare) when
-// OnConcept dropped c (Concept.Drop): the frontmatter's caller has then taken what it needs of it,
-// and the contract of Drop is that no one keeps it. A frontmatter built by hand or shared (a
-// dropped one) is never taken.
+// OnConcept dropped c (Concept.Drop), under LoadOptions.ReuseDropped: the caller has then taken
+// what it needs of it and keeps nothing of it. A frontmatter built by hand or shared (a dropped
+// one) is never taken, nor one whose Keys' storage a file of many keys grew past maxSpareKeys:
+// every later file would carry (and the collector scan) that storage.
 func (s *scratch) keep(c *Concept, fm *Frontmatter) {
-	if c.Dropped() && fm != nil && fm.Present && fm != droppedPresent && fm.uncommon != nil {
+	if c.Dropped() && fm != nil && fm.Present && fm != droppedPresent && fm.uncommon != nil && cap(fm.Keys) <= maxSpareKeys {
 		s.spare = fm
 	}
 }
+
+// maxSpareKeys bounds the Keys storage a worker keeps from file to file (keep).
+const maxSpareKeys = 256
 
 // takeSpare returns the frontmatter keep took, once (nil: none, or no scratch).
 func (s *scratch) takeSpare() *Frontmatter {

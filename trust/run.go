@@ -51,7 +51,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 	opts := req.Options
 	opts.Scope = o.Target.Scope()
 	stream := NewStream(opts)
-	b, err := o.Load(okf.LoadOptions{OnConcept: stream.OnConcept})
+	b, err := o.Load(okf.LoadOptions{OnConcept: stream.OnConcept, ReuseDropped: true})
 	if err != nil {
 		return nil, fmt.Errorf("cannot read bundle %q: %v", dir, err)
 	}
@@ -66,7 +66,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 		return nil, err
 	}
 	base := NewStream(opts)
-	old, err := LoadRevision(dir, req.Base, okf.LoadOptions{MaxFileSize: o.FileSystem.MaxFileSize(), OnConcept: base.OnConcept})
+	old, err := LoadRevision(dir, req.Base, okf.LoadOptions{MaxFileSize: o.FileSystem.MaxFileSize(), OnConcept: base.OnConcept, ReuseDropped: true})
 	if err != nil {
 		return nil, &BaseError{Err: err}
 	}

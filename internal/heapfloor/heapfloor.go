@@ -1,14 +1,17 @@
-// Package heapfloor lets a short run of okf grow its heap to a floor before the garbage collector
-// first runs, as the Go compiler does for itself (cmd/compile/internal/base.AdjustStartingHeap).
+// Package heapfloor lets a short run of okf reach a floor of memory before the garbage collector
+// first runs. The Go compiler raises its own starting heap for the same reason
+// (cmd/compile/internal/base.AdjustStartingHeap, through GOGC); here the collector is off under a
+// memory limit instead, which bounds the process whatever its input.
 //
 // Why: the collector's first heap goal is 4 MB. okf's package initialisation alone allocates
 // 2.5 MB, so a lint of a 91-file bundle collected twice before it had read much, and a
 // 3,412-file lint collected ten times while its live heap grew from 1 to 8 MB. Each cycle stops
 // both processors, scans every goroutine's stack and turns on write barriers; on the two-core
 // machine the collector was a third of such a run's CPU. Under the floor a small run does not
-// collect at all (a quarter less CPU), and the peak RSS of the runs measured moved by less than
-// the run-to-run spread on bundles of up to 5,678 files (docs/dev/performance.md, "A heap
-// floor"): the default collector's heap reaches the floor's size by their end anyway.
+// collect at all (a quarter less CPU), and the peak RSS of no bench bundle rose
+// (docs/dev/performance.md, "Issue 31, fifth round"): the default collector's heap reaches the
+// floor's size by their end anyway. The limit counts all the memory the runtime holds (heap,
+// stacks, its own structures), so the first collection comes at a heap of about 11 MB.
 //
 // Once twice the live heap reaches the floor's heap goal, the default collector is back from the
 // next cycle on (GOGC=100, no memory limit), so a large bundle's heap grows as it did. GOGC or
@@ -25,10 +28,10 @@ import (
 )
 
 // Floor is the floor okf's batch commands start with: the Go memory (heap, stacks and the
-// runtime's own) the process may reach before its first collection. 20 MiB: the most measured
-// that left the peak RSS of the 5,678-file docs-like bench shape below the Rust crate's there
-// (46.0 against 46.9 MiB, medians of 25 runs; 16 MiB gave 46.3 and 8% more CPU on the 3,412-file
-// shape).
+// runtime's own) the process may reach before its first collection. 20 MiB is the largest floor
+// measured at which no bench bundle's peak RSS rose: 24 MiB raised the 3,412-file shape's by 2.6
+// MiB, 28 MiB the 5,678-file docs-like shape's above the Rust crate's there; 16 MiB took 8% more
+// CPU on the 3,412-file shape.
 const Floor = 20 << 20
 
 var (
