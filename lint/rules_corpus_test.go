@@ -149,10 +149,15 @@ func TestCorpusFindings(t *testing.T) {
 		{"cricket", corpusNow, StatusUnknown.Code, okf.Info, 1, "status: active on 12 files of a bundle with no v0.2 field: one bundle-level info, no warning per file (§13.2)"},
 		{"stackoverflow", corpusNow, SourceNeverCited.Code, okf.Info, 31, "31 sources ids no footnote cites (D16: info)"},
 		{"crypto_bitcoin", corpusNow, SourceNeverCited.Code, okf.Info, 8, "8 sources ids no footnote cites (D16: info)"},
-		{"js-ecosystem-refs", corpusNow, DescriptionTooLong.Code, okf.Info, 1, "one single-sentence description of 201 characters"},
-		{"js-ecosystem-refs", corpusNow, DescriptionNotOneSentence.Code, okf.Info, 1, "the long one is one sentence: not reported as sentences"},
+		{"js-ecosystem-refs", corpusNow, DescriptionTooLong.Code, okf.Info, 1, "one single-sentence description of 201 characters (backend/hono.md)"},
+		{"js-ecosystem-refs", corpusNow, DescriptionNotOneSentence.Code, okf.Info, 1, "the long one is one sentence: not reported as sentences (data/redux-toolkit.md has two)"},
 	} {
 		t.Run(tc.bundle+"/"+tc.code, func(t *testing.T) {
+			if tc.bundle == "js-ecosystem-refs" && corpusDir != filepath.Join("..", "..", "shared", "corpus") {
+				// testdata/corpus holds a slice of it (ai-sdk/ and dates/): the files these count are
+				// outside it (testdata/corpus/README.md).
+				t.Skip("the slice of js-ecosystem-refs in testdata/corpus has neither backend/ nor data/")
+			}
 			ds := lintCorpus(t, tc.bundle, tc.now)
 			n, wrong := countCode(ds, tc.code, tc.sev)
 			if n != tc.want {

@@ -51,30 +51,38 @@ func defaults(t *testing.T) {
 	})
 }
 
-// Under the floor, garbage well below it is not collected at all; the default collector, with a
-// live heap this small (its goal 4 MB), collects it several times.
+func heapGoal() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// Under the floor the heap's goal is the floor (less the runtime's own memory), not the default's
+// 4 MB for a live heap this small, and garbage well below it is not collected at all.
 func TestFloorDefersCollection(t *testing.T) {
 	defaults(t)
 	runtime.GC()
+	if g := heapGoal(); g > 16<<20 {
+		t.Fatalf("without the floor the heap goal is %d bytes; expected the default's few MiB (the test proves nothing)", g)
+	}
+	Start(160 << 20)
+	if g := heapGoal(); g < 100<<20 {
+		t.Errorf("under a 160 MiB floor the heap goal is %d bytes, want most of the floor", g)
+	}
 	before := cycles()
-	churn(16 << 20)
-	if n := cycles() - before; n < 2 {
-		t.Fatalf("without the floor, 16 MiB of garbage took %d collections; expected several (the test proves nothing)", n)
-	}
-
-	runtime.GC()
-	Start(64 << 20)
-	before = cycles()
-	churn(16 << 20)
+	churn(48 << 20)
 	if n := cycles() - before; n != 0 {
-		t.Errorf("under a 64 MiB floor, 16 MiB of garbage took %d collections, want none", n)
+		t.Errorf("under a 160 MiB floor, 48 MiB of garbage took %d collections, want none", n)
 	}
-	if pct, limit := settings(); pct != -1 || limit != 64<<20 {
-		t.Errorf("under the floor GOGC is %d and the memory limit %d, want off and 64 MiB", pct, limit)
+	if pct, limit := settings(); pct != -1 || limit != 160<<20 {
+		t.Errorf("under the floor GOGC is %d and the memory limit %d, want off and 160 MiB", pct, limit)
 	}
 	Stop()
 	if pct, limit := settings(); pct != 100 || limit != math.MaxInt64 {
 		t.Errorf("after Stop GOGC is %d and the memory limit %d, want 100 and none", pct, limit)
+	}
+	if g := heapGoal(); g > 16<<20 {
+		t.Errorf("after Stop the heap goal is %d bytes, want the default's", g)
 	}
 }
 
