@@ -35,20 +35,31 @@ func checkTitleDuplicate(p *Pass) {
 		page  string // the path without its version segments
 		title okf.Value
 	}
+	// Most titles are unique: the first concept of each title is remembered by index, and a list is
+	// made only for a title a second concept has (a list per title was most of the rule's time).
+	first := map[string]int{}
 	byTitle := map[string][]concept{}
 	titles := factTitle.all(p)
+	entry := func(i int) concept { return concept{path: p.Bundle.Concepts[i].Path, title: titles[i]} }
 	for i, present := range factPresent.all(p) {
 		if !present {
 			continue
 		}
 		if title := titles[i]; title.IsString() {
 			if t := strings.ToLower(strings.TrimSpace(title.Text())); t != "" {
-				path := p.Bundle.Concepts[i].Path
-				byTitle[t] = append(byTitle[t], concept{path, versionFree(path), title})
+				j, seen := first[t]
+				switch {
+				case !seen:
+					first[t] = i
+				case byTitle[t] == nil:
+					byTitle[t] = []concept{entry(j), entry(i)}
+				default:
+					byTitle[t] = append(byTitle[t], entry(i))
+				}
 			}
 		}
 	}
-	for _, cs := range byTitle {
+	for _, cs := range byTitle { // page: here, for the shared titles only
 		if len(cs) < 2 {
 			continue
 		}
@@ -57,8 +68,9 @@ func checkTitleDuplicate(p *Pass) {
 		// n² (a pull request of 10,000 copies of one file would otherwise print a gigabyte).
 		sort.Slice(cs, func(i, j int) bool { return cs[i].path < cs[j].path })
 		pages := map[string]int{} // concepts per version-free page
-		for _, c := range cs {
-			pages[c.page]++
+		for i := range cs {
+			cs[i].page = versionFree(cs[i].path)
+			pages[cs[i].page]++
 		}
 		if len(pages) < 2 {
 			continue // all versions of one page
