@@ -8,10 +8,12 @@
 // 3,412-file lint collected ten times while its live heap grew from 1 to 8 MB. Each cycle stops
 // both processors, scans every goroutine's stack and turns on write barriers; on the two-core
 // machine the collector was a third of such a run's CPU. Under the floor a small run does not
-// collect at all (a quarter less CPU), and the peak RSS of no bench bundle rose
-// (docs/dev/performance.md, "Issue 31, fifth round"): the default collector's heap reaches the
-// floor's size by their end anyway. The limit counts all the memory the runtime holds (heap,
-// stacks, its own structures), so the first collection comes at a heap of about 11 MB.
+// collect at all (a quarter less CPU). The cost is memory where a run's own peak is below the
+// floor: a lint of about 1,000 files peaks up to 3 MiB higher (28 → 31 MiB); from about 3,000
+// files on, the default collector's heap reaches the floor's size anyway, and no measured
+// bundle's peak rose (docs/dev/performance.md, "Issue 31, fifth round"). The limit counts all the
+// memory the runtime holds (heap, stacks, its own structures), so the first collection comes at a
+// heap of about 11 MB.
 //
 // Once twice the live heap reaches the floor's heap goal, the default collector is back from the
 // next cycle on (GOGC=100, no memory limit), so a large bundle's heap grows as it did. GOGC or
@@ -29,9 +31,9 @@ import (
 
 // Floor is the floor okf's batch commands start with: the Go memory (heap, stacks and the
 // runtime's own) the process may reach before its first collection. 20 MiB is the largest floor
-// measured at which no bench bundle's peak RSS rose: 24 MiB raised the 3,412-file shape's by 2.6
-// MiB, 28 MiB the 5,678-file docs-like shape's above the Rust crate's there; 16 MiB took 8% more
-// CPU on the 3,412-file shape.
+// measured at which the peak RSS of no bench bundle of 3,000 files or more rose: 24 MiB raised
+// the 3,412-file shape's by 2.6 MiB, 28 MiB the 5,678-file docs-like shape's above the Rust
+// crate's there; 16 MiB took 8% more CPU on the 3,412-file shape.
 const Floor = 20 << 20
 
 var (
