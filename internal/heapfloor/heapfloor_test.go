@@ -116,7 +116,11 @@ func TestFloorHoldsWhileTheLiveHeapIsSmall(t *testing.T) {
 	runtime.GC()
 	Start(32 << 20)
 	before := cycles()
+	deadline := time.Now().Add(10 * time.Second)
 	for cycles()-before < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d collections in 10 s of churning under a 32 MiB floor, expected 3", cycles()-before)
+		}
 		churn(8 << 20)
 		time.Sleep(time.Millisecond) // the cleanup goroutine's turn
 	}
