@@ -194,6 +194,9 @@ func PlainSafe(text string) bool {
 	if text == "" || strings.TrimSpace(text) != text || strings.ContainsAny(text, "\n\r\t") {
 		return false
 	}
+	if plainWord(text) {
+		return true
+	}
 	plainSafeMemo.Lock()
 	safe, known := plainSafeMemo.m[text]
 	plainSafeMemo.Unlock()
@@ -210,6 +213,34 @@ func PlainSafe(text string) bool {
 	}
 	plainSafeMemo.Unlock()
 	return safe
+}
+
+// plainWord is a quick yes for the common case, a tag or value that is a word: an ASCII letter, then
+// letters, digits, '_' and '-', and not one of the words YAML reads as something else in any
+// case (true, yes, on, null, …). Such a text is plain in both contexts, without the memo's lock and
+// two YAML parses (TestPlainWordIsPlainSafe checks it against plainSafe).
+func plainWord(text string) bool {
+	if len(text) > 64 {
+		return false
+	}
+	var low [64]byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case i > 0 && (c >= '0' && c <= '9' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+		low[i] = c
+	}
+	switch string(low[:len(text)]) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":
+		return false
+	}
+	return true
 }
 
 // plainSafeMemo remembers PlainSafe's verdicts: each takes two YAML parses, and the tags a

@@ -136,3 +136,45 @@ func TestPlainSafeMemo(t *testing.T) {
 		t.Errorf("the memo holds %d verdicts, more than %d", n, maxPlainSafeMemo)
 	}
 }
+
+// TestPlainWordIsPlainSafe: every text the quick path calls plain is one plainSafe (two YAML
+// parses and the YAML 1.1 words) calls plain: all short texts over letters, digits and the
+// punctuation near words, and every case of YAML's words for booleans, null and numbers.
+func TestPlainWordIsPlainSafe(t *testing.T) {
+	check := func(s string) {
+		if plainWord(s) && !plainSafe(s) {
+			t.Errorf("plainWord(%q) is true but plainSafe is false", s)
+		}
+	}
+	alphabet := []string{"a", "Y", "n", "o", "e", "0", "1", "_", "-", ".", " ", ":"}
+	var walk func(prefix string, depth int)
+	walk = func(prefix string, depth int) {
+		if prefix != "" {
+			check(prefix)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(prefix+c, depth-1)
+		}
+	}
+	walk("", 4)
+	for _, w := range []string{"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "nil", "none", "tilde", "e1", "x0", "b0", "o1"} {
+		for mask := 0; mask < 1<<len(w); mask++ {
+			b := []byte(w)
+			for i := range b {
+				if mask&(1<<i) != 0 {
+					b[i] = byte(strings.ToUpper(string(b[i]))[0])
+				}
+			}
+			check(string(b))
+		}
+	}
+	for _, s := range []string{"okf", "machine-learning", "snake_case", "k8s", "Python3", "a-", "a_"} {
+		if !plainWord(s) {
+			t.Errorf("plainWord(%q) = false, want the quick yes", s)
+		}
+		check(s)
+	}
+}

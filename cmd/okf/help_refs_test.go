@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"io"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,7 +35,7 @@ func TestHelpExplainsSpecRefs(t *testing.T) {
 			continue
 		}
 		help := stdout.String()
-		if !strings.Contains(help, "§") && !dNumber.Get().MatchString(help) {
+		if !strings.Contains(help, "§") && !dNumberRef.MatchString(help) {
 			continue
 		}
 		cited++
@@ -45,5 +47,29 @@ func TestHelpExplainsSpecRefs(t *testing.T) {
 	}
 	if cited == 0 {
 		t.Error("no help cites a § or D number: the check is out of date")
+	}
+}
+
+// dNumberRef is what citesDecision finds, as a regular expression.
+var dNumberRef = regexp.MustCompile(`\bD\d{1,2}\b`)
+
+// TestCitesDecision: the scan finds a decision number exactly where the regular expression does.
+func TestCitesDecision(t *testing.T) {
+	for _, s := range []string{"", "D", "D1", "D13", "D130", "(D7)", "xD7", "D7x", "D_7", "D7_", "§4 D18.", "a D", "DD1", "D1D2", "ID10", "see D5, D6", "D99 D", "D100 D2", "Dé1", "é D3"} {
+		if got, want := citesDecision(s), dNumberRef.MatchString(s); got != want {
+			t.Errorf("citesDecision(%q) = %v, the expression says %v", s, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"D", "1", "9", "0", "_", "a", " ", ".", "é", "("}
+	for n := 0; n < 50000; n++ {
+		var b strings.Builder
+		for k := r.IntN(8); k >= 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := citesDecision(s), dNumberRef.MatchString(s); got != want {
+			t.Fatalf("citesDecision(%q) = %v, the expression says %v", s, got, want)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/okf-tools/okf/internal/lazyre"
 	"github.com/okf-tools/okf/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
@@ -37,13 +36,14 @@ func finishCommands(app *cli.App) {
 // citesSpec adds specRefs to the help of a command that cites a § or D number (in its usage, its
 // description or a flag's usage), so each such help says what they are and where to read them.
 func citesSpec(c *cli.Command) {
-	text := c.Usage + c.Description
+	cites := func(text string) bool { return strings.Contains(text, "§") || citesDecision(text) }
+	found := cites(c.Usage) || cites(c.Description)
 	for _, f := range c.Flags {
-		if df, ok := f.(cli.DocGenerationFlag); ok {
-			text += df.GetUsage()
+		if df, ok := f.(cli.DocGenerationFlag); ok && !found {
+			found = cites(df.GetUsage())
 		}
 	}
-	if !strings.Contains(text, "§") && !dNumber.Get().MatchString(text) {
+	if !found {
 		return
 	}
 	if c.Description != "" {
@@ -52,8 +52,31 @@ func citesSpec(c *cli.Command) {
 	c.Description += specRefs
 }
 
-// dNumber finds a decision number (D13) in a help text; compiled on first use, not at init.
-var dNumber = &lazyre.Regexp{Expr: `\bD\d{1,2}\b`}
+// citesDecision reports whether text holds a decision number as a word: D and one or two digits
+// (D13), what the regular expression \bD\d{1,2}\b finds. Every run checks every command's help
+// this way, so it is a scan, not a regular expression (TestCitesDecision compares them).
+func citesDecision(text string) bool {
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != 'D' || !isDigit(text[i+1]) || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && j < i+3 && isDigit(text[j]) {
+			j++
+		}
+		if j == len(text) || !isWordByte(text[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isWordByte is a byte of \w: an ASCII letter, digit or '_'.
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // flagUsageErr turns a flag-parsing error into okf's usage error.
 func flagUsageErr(cmd string, flags []cli.Flag, err error) error {
