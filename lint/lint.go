@@ -214,7 +214,7 @@ func (pl *plan) finish(b *okf.Bundle, run []*Rule, given *factsTable, earlier []
 // code, where a goroutine cannot be stopped, and such a loop spends nearly all its time in it: a
 // collection starting during it mostly found the goroutine there, and its idle worker spun
 // signalling it, a 1 ms gathering of a 5,678-file lint's findings taking 15–19 ms and 17 ms of
-// CPU more (docs/dev/performance.md, "Issue 31, fifth round"). This function's entry checks the
+// CPU more (docs/dev/performance.md, "How a run is shaped"). This function's entry checks the
 // stack, which is where a goroutine asked to stop stops, once per chunk (a chunk is one concept's
 // or one rule's findings, each copied in one call).
 //

@@ -11,7 +11,7 @@
 // collect at all (a quarter less CPU). The cost is memory where a run's own peak is below the
 // floor: a lint of about 1,000 files peaks up to 3 MiB higher (28 → 31 MiB); from about 3,000
 // files on, the default collector's heap reaches the floor's size anyway, and no measured
-// bundle's peak rose (docs/dev/performance.md, "Issue 31, fifth round"). The limit counts all the
+// bundle's peak rose (docs/dev/performance.md, "Memory"). The limit counts all the
 // memory the runtime holds (heap, stacks, its own structures), so the first collection comes at a
 // heap of about 11 MB.
 //
