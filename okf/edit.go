@@ -344,21 +344,40 @@ func TagsFromString(s string) (tags []string, ok bool) {
 	if strings.ContainsAny(t, "[]{}\"'") {
 		return nil, false
 	}
-	for _, p := range strings.Split(t, ",") {
+	tags = make([]string, 0, strings.Count(t, ",")+1)
+	for rest := t; ; {
+		p, after, more := strings.Cut(rest, ",")
 		if p = strings.TrimSpace(p); p != "" {
 			tags = append(tags, p)
 		}
+		if !more {
+			break
+		}
+		rest = after
 	}
-	return tags, len(tags) > 0
+	if len(tags) == 0 {
+		return nil, false
+	}
+	return tags, true
 }
 
 // FlowList writes items as a YAML flow list, quoting an item only where it must be.
 func FlowList(items []string) string {
-	parts := make([]string, len(items))
-	for i, it := range items {
-		parts[i] = Quote(it, 0)
+	n := 2
+	for _, it := range items {
+		n += len(it) + 2
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(Quote(it, 0))
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // TagsEdit rewrites `tags` written as a string as the YAML list TagsFromString reads in it
