@@ -164,6 +164,11 @@ func Lint(ctx context.Context, req Request) (*Result, error) {
 	case len(targets) > 1 && (req.WriteBaseline || req.Baseline != ""):
 		return res, &UsageError{Msg: fmt.Sprintf("--baseline and --write-baseline take one bundle; the paths named are in %d (%s)", len(targets), rootList(targets))}
 	}
+	if req.WriteBaseline {
+		if why, ok := okf.ReplacesBundleFile(req.BaselineFile); ok {
+			return res, &UsageError{Msg: fmt.Sprintf("--write-baseline: refusing to write over %q: %s; name another file for the baseline", req.BaselineFile, why)}
+		}
+	}
 	opts := Options{Now: req.Now, ExpiringWithin: req.ExpiringWithin}
 	if req.Baseline != "" && len(targets) > 0 {
 		var err error

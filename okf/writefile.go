@@ -230,3 +230,45 @@ func createTemp(target string, perm fs.FileMode) (*os.File, string, error) {
 
 // rename is os.Rename; a test replaces it to make the last step fail.
 var rename = os.Rename
+
+// ReplacesBundleFile reports whether writing a report to name would replace a file a bundle is
+// made of, and says which: an existing regular file (links followed as WriteFileAtomic follows
+// them) named index.md, log.md or .okf.yaml, or a .md file whose first line opens a frontmatter
+// block (D2). okf writes reports, baselines and receipts with -o and the like; none of them starts
+// with a frontmatter, so writing one again over okf's own earlier output is never refused, while a
+// mistyped -o that names a concept is, before anything is written.
+func ReplacesBundleFile(name string) (why string, replaces bool) {
+	if name == "" || streamAlias(name) {
+		return "", false
+	}
+	real, err := CheckWritePath(name)
+	if err != nil {
+		return "", false // WriteFileAtomic says why it cannot write there
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	switch base := filepath.Base(real); {
+	case base == "index.md" || base == "log.md":
+		return "it is a bundle's " + base, true
+	case base == ConfigName:
+		return "it is a bundle's configuration", true
+	case !strings.EqualFold(filepath.Ext(base), ".md"):
+		return "", false
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := f.Read(head)
+	if SplitFrontmatter(head[:n]).Status == NoFrontmatter {
+		return "", false
+	}
+	return "it is a concept (its first line opens a frontmatter)", true
+}

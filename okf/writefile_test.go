@@ -254,3 +254,46 @@ func TestWriteFileAtomicStreamAlias(t *testing.T) {
 		t.Errorf("log holds %q, want the output appended", got)
 	}
 }
+
+// TestReplacesBundleFile: which existing files a report must not replace, and which it may.
+func TestReplacesBundleFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"concept.md", "---\ntype: note\n---\n# x\n", true},
+		{"crlf.md", "---\r\ntype: note\r\n---\r\n", true},
+		{"bom.md", "\ufeff---\ntype: note\n---\n", true},
+		{"loose.md", " --- \ntype: note\n---\n", true},
+		{"open.md", "---\ntype: note\n", true}, // unterminated: still meant as a concept
+		{"UPPER.MD", "---\ntype: note\n---\n", true},
+		{"index.md", "# Index\n", true},
+		{"log.md", "# Log\n", true},
+		{".okf.yaml", "rules: {}\n", true},
+		{"report.md", "## okf trust\n", false},
+		{"rule.md", "----\nnot a delimiter\n", false},
+		{"report.txt", "---\ntype: note\n---\n", false},
+		{"report.json", "{}\n", false},
+	} {
+		p := write(c.name, c.text)
+		if why, got := ReplacesBundleFile(p); got != c.want {
+			t.Errorf("%s: ReplacesBundleFile = %v (%q), want %v", c.name, got, why, c.want)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"", filepath.Join(dir, "missing.md"), filepath.Join(dir, "folder.md"), "/dev/stdout", "/dev/null"} {
+		if why, got := ReplacesBundleFile(p); got {
+			t.Errorf("%q: ReplacesBundleFile = true (%q), want false", p, why)
+		}
+	}
+}

@@ -688,6 +688,9 @@ func attestRunCommand(e *env) *cli.Command {
 			if c.Duration("query-timeout") <= 0 {
 				return usageErr("--query-timeout %s: expected a positive duration such as 60s", c.Duration("query-timeout"))
 			}
+			if err := notOverBundleFile(c.String("receipt-out")); err != nil {
+				return err
+			}
 			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
 				DB: c.String("db"), DSN: c.String("dsn"), Now: now, Timeout: c.Duration("query-timeout"),
 			})

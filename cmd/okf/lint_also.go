@@ -64,6 +64,9 @@ func parseAlsoWrite(specs []string, output string) ([]alsoWrite, error) {
 		if seen[key(path)] {
 			return nil, usageErr("--also-write: %q is written twice", path)
 		}
+		if err := notOverBundleFile(path); err != nil {
+			return nil, usageErr("--also-write: %v", err)
+		}
 		seen[key(path)] = true
 		outs = append(outs, alsoWrite{format: format, path: path, printer: p})
 	}

@@ -22,6 +22,9 @@ func countOf(n int, word string) string {
 // held in memory. A failure to write standard output is reported as "<what>: <error>".
 func writeReport(e *env, out string, print func(io.Writer) error, what string) error {
 	if out != "" {
+		if err := notOverBundleFile(out); err != nil {
+			return err
+		}
 		var buf bytes.Buffer
 		if err := print(&buf); err != nil {
 			return fatalErr("%v", err)
@@ -61,4 +64,15 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 		s.err = err
 	}
 	return n, err
+}
+
+// notOverBundleFile refuses, as a usage error (exit 2) and before anything is written, a report,
+// baseline or receipt path that would replace a file a bundle is made of (okf.ReplacesBundleFile):
+// a concept, an index.md, a log.md or a .okf.yaml named by mistake would otherwise be lost to the
+// report.
+func notOverBundleFile(path string) error {
+	if why, ok := okf.ReplacesBundleFile(path); ok {
+		return usageErr("refusing to write over %q: %s; name another file for the report", path, why)
+	}
+	return nil
 }
