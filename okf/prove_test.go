@@ -15,6 +15,7 @@ func TestTagsFromString(t *testing.T) {
 		{"sales, orders", []string{"sales", "orders"}, true},
 		{"sales", []string{"sales"}, true},
 		{" a ,, b ,", []string{"a", "b"}, true},
+		{"a,bc", []string{"a", "bc"}, true},
 		{"[okf, producer, agent, protocol]", []string{"okf", "producer", "agent", "protocol"}, true},
 		{"[okf]", []string{"okf"}, true},
 		{`["a b", 'c']`, []string{"a b", "c"}, true},

@@ -50,14 +50,14 @@ func TestHelpExplainsSpecRefs(t *testing.T) {
 	}
 }
 
-// dNumberRef is what citesDecision finds, as a regular expression.
+// dNumberRef is what helpCitesDecision finds, as a regular expression.
 var dNumberRef = regexp.MustCompile(`\bD\d{1,2}\b`)
 
 // TestCitesDecision: the scan finds a decision number exactly where the regular expression does.
 func TestCitesDecision(t *testing.T) {
 	for _, s := range []string{"", "D", "D1", "D13", "D130", "(D7)", "xD7", "D7x", "D_7", "D7_", "§4 D18.", "a D", "DD1", "D1D2", "ID10", "see D5, D6", "D99 D", "D100 D2", "Dé1", "é D3"} {
-		if got, want := citesDecision(s), dNumberRef.MatchString(s); got != want {
-			t.Errorf("citesDecision(%q) = %v, the expression says %v", s, got, want)
+		if got, want := helpCitesDecision(s), dNumberRef.MatchString(s); got != want {
+			t.Errorf("helpCitesDecision(%q) = %v, the expression says %v", s, got, want)
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -68,8 +68,8 @@ func TestCitesDecision(t *testing.T) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		s := b.String()
-		if got, want := citesDecision(s), dNumberRef.MatchString(s); got != want {
-			t.Fatalf("citesDecision(%q) = %v, the expression says %v", s, got, want)
+		if got, want := helpCitesDecision(s), dNumberRef.MatchString(s); got != want {
+			t.Fatalf("helpCitesDecision(%q) = %v, the expression says %v", s, got, want)
 		}
 	}
 }

@@ -36,7 +36,7 @@ func finishCommands(app *cli.App) {
 // citesSpec adds specRefs to the help of a command that cites a § or D number (in its usage, its
 // description or a flag's usage), so each such help says what they are and where to read them.
 func citesSpec(c *cli.Command) {
-	cites := func(text string) bool { return strings.Contains(text, "§") || citesDecision(text) }
+	cites := func(text string) bool { return strings.Contains(text, "§") || helpCitesDecision(text) }
 	found := cites(c.Usage) || cites(c.Description)
 	for _, f := range c.Flags {
 		if df, ok := f.(cli.DocGenerationFlag); ok && !found {
@@ -52,10 +52,10 @@ func citesSpec(c *cli.Command) {
 	c.Description += specRefs
 }
 
-// citesDecision reports whether text holds a decision number as a word: D and one or two digits
+// helpCitesDecision reports whether a help text holds a decision number as a word: D and one or two digits
 // (D13), what the regular expression \bD\d{1,2}\b finds. Every run checks every command's help
 // this way, so it is a scan, not a regular expression (TestCitesDecision compares them).
-func citesDecision(text string) bool {
+func helpCitesDecision(text string) bool {
 	for i := 0; i+1 < len(text); i++ {
 		if text[i] != 'D' || !isDigit(text[i+1]) || i > 0 && isWordByte(text[i-1]) {
 			continue

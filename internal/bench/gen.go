@@ -17,7 +17,7 @@ import (
 //     every form YAML and OKF readers meet (date only, no offset, Z, offset, space separated,
 //     quoted and plain), few links.
 //
-//   - G, court decisions (after a public 62,161-file bundle): ~4 KB per decision, umlauts in
+//   - G, court decisions (after a public 62,161-file bundle): ~5 KB per decision, umlauts in
 //     file names and text, `generated` and `sources` on every file, one flat folder per court.
 //   - D, a documentation site converted to Markdown, the shape of real docs bundles (see conceptD):
 //     nested lists, indented code, titled links and the rest of what the Markdown fast path must
