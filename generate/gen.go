@@ -114,6 +114,9 @@ type Plan struct {
 	Warnings []PostProblem
 	// Recovered are the log entries of a killed run that this run records (see JournalFile).
 	Recovered []string
+	// IgnoredJournal says why a journal found in the bundle was not read as a killed run's (it is
+	// in the repository's index); "" when there was none or it was read.
+	IgnoredJournal string
 
 	journal      []byte   // this run's journal, written before anything else
 	stray        []string // temporary files a killed run left, removed first
@@ -293,9 +296,25 @@ func MakePlan(opts Options) (*Plan, error) {
 	var killed *journal
 	_, hadJournal := bundle[JournalFile]
 	var oldJournal []byte
+	var ignoredJournal string
 	if hadJournal {
 		oldJournal = bundle[JournalFile].Data
 		killed = parseJournal(oldJournal)
+		// A journal is what a killed run on this machine left. One in the repository's index came
+		// with the checkout: its entries are whoever wrote them, and are not recorded.
+		if killed != nil {
+			repo, err := okf.OpenGitRepo(opts.Out)
+			switch {
+			case errors.Is(err, okf.ErrPlantedRepo):
+				killed = nil
+				ignoredJournal = JournalFile + " is in a folder that looks like a git repository planted in the checkout, so it cannot be told from one committed there: its entries are not recorded in log.md, and it is removed"
+			case err == nil:
+				if tracked, err := repo.Tracked(JournalFile); err != nil || tracked {
+					killed = nil
+					ignoredJournal = JournalFile + " is in the repository (committed or staged), so no killed run of okf gen left it: its entries are not recorded in log.md, and it is removed"
+				}
+			}
+		}
 	}
 	delete(bundle, JournalFile)
 	delete(bundle, LockFile)
@@ -329,7 +348,7 @@ func MakePlan(opts Options) (*Plan, error) {
 		}
 		sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	}
-	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, stray: stray, clearJournal: hadJournal, oldJournal: oldJournal}
+	plan := &Plan{Problems: ps.Problems, Warnings: warnings, Recovered: recoveredItems, IgnoredJournal: ignoredJournal, stray: stray, clearJournal: hadJournal, oldJournal: oldJournal}
 	previous := map[string]Listing{}
 	var concepts []FileChange
 	seen := map[string]string{}

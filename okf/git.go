@@ -426,6 +426,18 @@ func (r *GitRepo) LastCommitDate(file string) (t time.Time, ok bool, err error) 
 	return t.UTC(), true, nil
 }
 
+// Tracked reports whether file, a slash-separated path relative to the opened folder, is in the
+// repository's index (committed, or staged to be): `git ls-files -z -- PATH`, the path taken
+// literally. A state file okf keeps in a bundle for itself is never tracked; one that is came with
+// the checkout, from whoever wrote it.
+func (r *GitRepo) Tracked(file string) (bool, error) {
+	out, err := r.run(nil, gitLineLimit, "ls-files", "-z", "--", r.prefix+file)
+	if err != nil {
+		return false, err
+	}
+	return len(out) > 0, nil
+}
+
 // Head names the commit checked out (abbreviated to 12 hex digits), "" when there is none yet
 // (rev-parse --verify --quiet then fails with nothing on stderr).
 func (r *GitRepo) Head() (string, error) {

@@ -105,6 +105,9 @@ func genCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stderr, "okf: warning: %s\n", escape.Control(p.String()))
 				}
 			}
+			if plan.IgnoredJournal != "" {
+				fmt.Fprintf(e.stderr, "okf: warning: %s\n", escape.Control(plan.IgnoredJournal))
+			}
 			if n := len(plan.Recovered); n > 0 {
 				fmt.Fprintf(e.stderr, "okf: note: an earlier run was interrupted before it wrote log.md; this run records its %d change(s)\n", n)
 			}
