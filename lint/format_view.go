@@ -73,35 +73,35 @@ func newView(r *Report) *view {
 	if r.Elapsed > 0 {
 		v.elapsed = r.Elapsed.Seconds()
 	}
-	shown := make([]okf.Diagnostic, 0, len(r.Diagnostics))
-	for _, d := range r.Diagnostics {
-		i := severityIndex(d.Severity)
-		v.counts[i]++
+	// The findings shown, as indexes into r.Diagnostics: a copy of each was a hundred bytes.
+	shown := make([]int, 0, len(r.Diagnostics))
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		s := severityIndex(d.Severity)
+		v.counts[s]++
 		if r.UseFloor && d.Severity > r.Floor {
-			v.hidden[i]++
+			v.hidden[s]++
 			continue
 		}
-		shown = append(shown, d)
+		shown = append(shown, i)
 	}
 	var keys []*group
 	if r.Group {
 		groups := map[string]*group{}
 		keys = make([]*group, len(shown))
-		var kb strings.Builder
-		for i, d := range shown {
+		var kb []byte // the key, built in one buffer; looked up without a string, copied once per group
+		for i, at := range shown {
+			d := &r.Diagnostics[at]
 			own := withoutPath(d.Message, d.Pos.Path)
-			kb.Reset()
-			kb.Grow(len(d.Code) + len(own) + 16)
-			kb.WriteString(d.Code)
-			kb.WriteByte(0)
-			kb.WriteString(d.Severity.String())
-			kb.WriteByte(0)
-			appendAlike(&kb, own)
-			k := kb.String()
-			g := groups[k]
+			kb = append(kb[:0], d.Code...)
+			kb = append(kb, 0)
+			kb = append(kb, d.Severity.String()...)
+			kb = append(kb, 0)
+			kb = appendAlike(kb, own)
+			g := groups[string(kb)]
 			if g == nil {
 				g = &group{firstPath: d.Pos.Path, identical: true, first: own}
-				groups[k] = g
+				groups[string(kb)] = g
 			} else if own != g.first {
 				g.identical = false
 			}
@@ -116,7 +116,8 @@ func newView(r *Report) *view {
 			keys[i] = g
 		}
 	}
-	for i, d := range shown {
+	for i, at := range shown {
+		d := r.Diagnostics[at]
 		var g *group
 		if keys != nil && keys[i].files >= GroupMinFiles {
 			g = keys[i]
@@ -159,17 +160,14 @@ func withoutPath(msg, p string) string {
 // `2`, `8MiB`, but not the 0.1 of v0.1 nor the 4.1 of §4.1); letters, words and punctuation outside them must be the same. The key is built
 // in one pass over the message, so its cost is linear in the message.
 func alikeKey(msg string) string {
-	var b strings.Builder
-	b.Grow(len(msg))
-	appendAlike(&b, msg)
-	return b.String()
+	return string(appendAlike(make([]byte, 0, len(msg)), msg))
 }
 
-// appendAlike writes alikeKey(msg) to b. Text between the bytes that may start a value (a double
+// appendAlike appends alikeKey(msg) to b. Text between the bytes that may start a value (a double
 // quote, a bracket, a digit) is copied a run at a time: per-rune writes were most of the cost of
 // grouping a report of thousands of findings. alikeKeyRef, in the tests, is the rune-at-a-time
 // definition this must equal.
-func appendAlike(b *strings.Builder, msg string) {
+func appendAlike(b []byte, msg string) []byte {
 	prev := rune(' ') // the last rune written as text, which decides whether a digit starts a value
 	for i := 0; i < len(msg); {
 		j := i
@@ -177,10 +175,10 @@ func appendAlike(b *strings.Builder, msg string) {
 			j++
 		}
 		if j > i {
-			b.WriteString(msg[i:j])
+			b = append(b, msg[i:j]...)
 			prev, _ = utf8.DecodeLastRuneInString(msg[i:j])
 			if i = j; i == len(msg) {
-				return
+				return b
 			}
 		}
 		switch c := msg[i]; {
@@ -193,15 +191,14 @@ func appendAlike(b *strings.Builder, msg string) {
 				j++
 			}
 			if j >= len(msg) { // no closing quote: the rest is text
-				b.WriteString(msg[i:])
-				return
+				return append(b, msg[i:]...)
 			}
-			b.WriteByte('\x02')
+			b = append(b, '\x02')
 			i, prev = j+1, '"'
 			continue
 		case c == '[':
 			if j := strings.IndexAny(msg[i+1:], "[]"); j >= 0 && msg[i+1+j] == ']' {
-				b.WriteByte('\x02')
+				b = append(b, '\x02')
 				i, prev = i+j+2, ']'
 				continue
 			}
@@ -210,13 +207,14 @@ func appendAlike(b *strings.Builder, msg string) {
 			for j < len(msg) && isValueByte(msg[j]) {
 				j++
 			}
-			b.WriteByte('\x02')
+			b = append(b, '\x02')
 			i, prev = j, '0'
 			continue
 		}
-		b.WriteByte(msg[i])
+		b = append(b, msg[i])
 		i, prev = i+1, rune(msg[i])
 	}
+	return b
 }
 
 func isASCIIWord(r rune) bool {

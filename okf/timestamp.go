@@ -95,7 +95,18 @@ func ParseTimestamp(raw string) (time.Time, TimeForm) {
 
 // parseNoOffset reads an offset-less datetime (D10: as UTC).
 func parseNoOffset(norm string) (time.Time, TimeForm) {
-	for _, l := range noOffsetLayouts {
+	// Only the layouts with the input's separator after the date ('T' or ' ') and its number of
+	// colons (one: hours and minutes) can match; the others would each fail and allocate an error.
+	layouts := noOffsetLayouts[:3]
+	if len(norm) > 10 && norm[10] == ' ' {
+		layouts = noOffsetLayouts[3:]
+	}
+	if len(norm) > 11 && strings.Count(norm[11:], ":") == 1 {
+		layouts = layouts[2:]
+	} else {
+		layouts = layouts[:2]
+	}
+	for _, l := range layouts {
 		if t, err := time.Parse(l, norm); err == nil {
 			return t.UTC(), NoOffset
 		}
