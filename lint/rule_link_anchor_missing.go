@@ -28,6 +28,25 @@ var LinkAnchorMissing = &Rule{Code: "OKF605", Name: "link-anchor-missing", Sever
 
 func checkLinkAnchorMissing(p *Pass) {
 	b := p.Bundle
+	fragments := factFragments.all(p)
+	// The links of index files with a fragment (a #, &#35; or &num; names one), and whether any
+	// file has one at all: most bundles have none, and then no heading table is built.
+	indexLinks := make([][]edge, len(b.Indexes))
+	some := false
+	for i, x := range b.Indexes {
+		for _, l := range x.Body.Links {
+			if !l.Image && strings.ContainsAny(l.Target, "#&") {
+				indexLinks[i] = append(indexLinks[i], edge{target: l.Target, pos: l.Pos})
+			}
+		}
+		some = some || len(indexLinks[i]) > 0
+	}
+	for _, frags := range fragments {
+		some = some || len(frags) > 0
+	}
+	if !some {
+		return
+	}
 	headings := make(map[string]headingTexts, len(b.Concepts)+len(b.Indexes)) // heading texts by file
 	for i, h := range factHeadings.all(p) {
 		headings[b.Concepts[i].Path] = h
@@ -77,17 +96,11 @@ func checkLinkAnchorMissing(p *Pass) {
 			}
 		}
 	}
-	for i, frags := range factFragments.all(p) {
+	for i, frags := range fragments {
 		check(b.Concepts[i].Path, frags)
 	}
-	for _, x := range b.Indexes {
-		var links []edge
-		for _, l := range x.Body.Links {
-			if !l.Image {
-				links = append(links, edge{target: l.Target, pos: l.Pos})
-			}
-		}
-		check(x.Path, links)
+	for i, x := range b.Indexes {
+		check(x.Path, indexLinks[i])
 	}
 }
 
