@@ -304,15 +304,19 @@ func MakePlan(opts Options) (*Plan, error) {
 		// with the checkout: its entries are whoever wrote them, and are not recorded.
 		if killed != nil {
 			repo, err := okf.OpenGitRepo(opts.Out)
-			switch {
-			case errors.Is(err, okf.ErrPlantedRepo):
-				killed = nil
-				ignoredJournal = JournalFile + " is in a folder that looks like a git repository planted in the checkout, so it cannot be told from one committed there: its entries are not recorded in log.md, and it is removed"
-			case err == nil:
-				if tracked, err := repo.Tracked(JournalFile); err != nil || tracked {
+			if err == nil {
+				var tracked bool
+				if tracked, err = repo.Tracked(JournalFile); err == nil && tracked {
 					killed = nil
 					ignoredJournal = JournalFile + " is in the repository (committed or staged), so no killed run of okf gen left it: its entries are not recorded in log.md, and it is removed"
 				}
+			}
+			// When git cannot answer, or the checkout's repository is not one okf asks (a folder
+			// that looks like a planted repository), a committed journal cannot be told from a
+			// killed run's: its entries are not taken on trust.
+			if err != nil && (errors.Is(err, okf.ErrPlantedRepo) || !errors.Is(err, okf.ErrNoGit) && !errors.Is(err, okf.ErrNoCheckout)) {
+				killed = nil
+				ignoredJournal = "okf gen cannot tell whether " + JournalFile + " was committed (" + err.Error() + "): its entries are not recorded in log.md, and it is removed"
 			}
 		}
 	}

@@ -300,13 +300,15 @@ func GitOverrides() []GitSetting { return append([]GitSetting(nil), gitOverrides
 
 // gitDriverFree lists the only git commands okf runs, with the options that keep them from
 // applying any attribute-keyed driver (filters, textconv, external diff), verifying a signature,
-// paging or reading a mailmap: log with a --format and no diff output, rev-parse, ls-tree, and
-// cat-file --batch without --filters or --textconv. A test keeps every call okf makes in this list.
+// paging or reading a mailmap: log with a --format and no diff output, rev-parse, ls-tree,
+// cat-file --batch without --filters or --textconv, and ls-files (it reads the index, and runs no
+// filter or hook). A test keeps every call okf makes in this list.
 var gitDriverFree = map[string][]string{
 	"log":       {"--no-show-signature", "--no-mailmap", "--no-textconv", "--no-ext-diff", "--no-color"},
 	"rev-parse": nil,
 	"ls-tree":   nil,
 	"cat-file":  nil,
+	"ls-files":  nil,
 }
 
 // gitEnv is the environment git runs in: okf's own, without any GIT_* variable (they could name

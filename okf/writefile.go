@@ -1,10 +1,12 @@
 package okf
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -233,10 +235,11 @@ var rename = os.Rename
 
 // ReplacesBundleFile reports whether writing a report to name would replace a file a bundle is
 // made of, and says which: an existing regular file (links followed as WriteFileAtomic follows
-// them) named index.md, log.md or .okf.yaml, or a .md file whose first line opens a frontmatter
-// block (D2). okf writes reports, baselines and receipts with -o and the like; none of them starts
-// with a frontmatter, so writing one again over okf's own earlier output is never refused, while a
-// mistyped -o that names a concept is, before anything is written.
+// them) that is its folder's index.md, log.md, .okf.yaml or .okf.yml (compared as files, so that
+// Index.md on a case-insensitive file system is index.md), or a .md file whose first line opens a
+// frontmatter block (D2). okf writes reports, baselines and receipts with -o and the like; none of
+// them starts with a frontmatter, so writing one again over okf's own earlier output is never
+// refused, while a mistyped -o that names a concept is, before anything is written.
 func ReplacesBundleFile(name string) (why string, replaces bool) {
 	if name == "" || streamAlias(name) {
 		return "", false
@@ -252,12 +255,17 @@ func ReplacesBundleFile(name string) (why string, replaces bool) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", false
 	}
-	switch base := filepath.Base(real); {
-	case base == "index.md" || base == "log.md":
-		return "it is a bundle's " + base, true
-	case base == ConfigName:
-		return "it is a bundle's configuration", true
-	case !strings.EqualFold(filepath.Ext(base), ".md"):
+	for _, special := range []struct{ name, what string }{
+		{"index.md", "it is a bundle's index.md"},
+		{"log.md", "it is a bundle's log.md"},
+		{ConfigName, "it is a bundle's configuration"},
+		{".okf.yml", "it is a bundle's configuration"},
+	} {
+		if other, err := os.Stat(filepath.Join(filepath.Dir(real), special.name)); err == nil && os.SameFile(fi, other) {
+			return special.what, true
+		}
+	}
+	if !strings.EqualFold(filepath.Ext(real), ".md") {
 		return "", false
 	}
 	f, err := os.Open(real)
@@ -265,9 +273,15 @@ func ReplacesBundleFile(name string) (why string, replaces bool) {
 		return "", false
 	}
 	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := f.Read(head)
-	if SplitFrontmatter(head[:n]).Status == NoFrontmatter {
+	// The first line, however long its spaces around "---" (D2 reads them as a delimiter), within
+	// a bound: a line that long is no delimiter a person wrote.
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	if SplitFrontmatter(head).Status == NoFrontmatter {
 		return "", false
 	}
 	return "it is a concept (its first line opens a frontmatter)", true

@@ -278,6 +278,8 @@ func TestReplacesBundleFile(t *testing.T) {
 		{"index.md", "# Index\n", true},
 		{"log.md", "# Log\n", true},
 		{".okf.yaml", "rules: {}\n", true},
+		{".okf.yml", "rules: {}\n", true},
+		{"long.md", strings.Repeat(" ", 600) + "---\ntype: note\n---\n", true},
 		{"report.md", "## okf trust\n", false},
 		{"rule.md", "----\nnot a delimiter\n", false},
 		{"report.txt", "---\ntype: note\n---\n", false},
@@ -287,6 +289,14 @@ func TestReplacesBundleFile(t *testing.T) {
 		if why, got := ReplacesBundleFile(p); got != c.want {
 			t.Errorf("%s: ReplacesBundleFile = %v (%q), want %v", c.name, got, why, c.want)
 		}
+	}
+	// Another name for the folder's index.md (a hard link here; Index.md on a case-insensitive
+	// file system) is the index.
+	if err := os.Link(filepath.Join(dir, "index.md"), filepath.Join(dir, "same-as-index.md")); err != nil {
+		t.Fatal(err)
+	}
+	if why, got := ReplacesBundleFile(filepath.Join(dir, "same-as-index.md")); !got || !strings.Contains(why, "index.md") {
+		t.Errorf("a second name for index.md: ReplacesBundleFile = %v, %q", got, why)
 	}
 	if err := os.Mkdir(filepath.Join(dir, "folder.md"), 0o755); err != nil {
 		t.Fatal(err)

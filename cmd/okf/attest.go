@@ -688,8 +688,11 @@ func attestRunCommand(e *env) *cli.Command {
 			if c.Duration("query-timeout") <= 0 {
 				return usageErr("--query-timeout %s: expected a positive duration such as 60s", c.Duration("query-timeout"))
 			}
-			if err := notOverBundleFile(c.String("receipt-out")); err != nil {
-				return err
+			// Before the query runs: neither the receipt nor the report may replace a bundle file.
+			for _, out := range []string{c.String("receipt-out"), aliased(c, "output", "o", "")} {
+				if err := notOverBundleFile(out); err != nil {
+					return err
+				}
 			}
 			rec, err := attest.Execute(context.Background(), comp, text, values, attest.RunOptions{
 				DB: c.String("db"), DSN: c.String("dsn"), Now: now, Timeout: c.Duration("query-timeout"),

@@ -99,6 +99,10 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Before anything is linted or fixed: --fix writes the bundle first.
+			if err := notOverBundleFile(c.String("output")); err != nil {
+				return err
+			}
 			failOn, err := okf.ParseSeverity(c.String("fail-on"))
 			if err != nil {
 				return usageErr("--fail-on: %v", err)

@@ -9,8 +9,8 @@
 // both processors, scans every goroutine's stack and turns on write barriers; on the two-core
 // machine the collector was a third of such a run's CPU. Under the floor a small run does not
 // collect at all (a quarter less CPU). The cost is memory where a run's own peak is below the
-// floor: a lint of 1,000–2,000 files peaks up to 3–4 MiB higher (D at 2,000 files: 33 → 35 MiB
-// against the default collector's 32); from about 3,000 files on, the default collector's heap
+// floor: a lint of 1,000–2,000 files peaks up to 3–4 MiB higher than under the default collector
+// (D at 2,000 files: 35–36 MiB against 32); from about 3,000 files on, the default collector's heap
 // reaches the floor's size anyway, and no measured bundle's peak rose by more than the noise
 // (docs/dev/performance.md, "Memory"). The limit counts all the memory the runtime holds (heap,
 // stacks, its own structures), so the first collection comes at a heap of about 13 MB.
@@ -34,8 +34,8 @@ import (
 // small records collected once, just as it gathered its findings, which then took ten times as
 // long (a large allocation during marking pays assists, and every pointer copied a barrier); at
 // 22 MiB it does not collect, for 15% less CPU and 2 MiB less peak RSS, and the bench bundles of
-// 3,412 files or more take 3–7% less CPU with the same peak RSS (±0.6 MiB). The cost is up to
-// 2 MiB more at 1,000–2,000 files of the docs-like shape. 28 MiB raised the 5,678-file docs-like
+// 3,412 files or more take 3–7% less CPU with the same peak RSS (±0.6 MiB). The cost, against a
+// 20 MiB floor, is up to 2 MiB more at 1,000–2,000 files of the docs-like shape. 28 MiB raised the 5,678-file docs-like
 // shape's peak above the Rust crate's; 16 MiB took 8% more CPU on the 3,412-file shape.
 const Floor = 22 << 20
 
