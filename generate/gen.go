@@ -115,7 +115,7 @@ type Plan struct {
 	// Recovered are the log entries of a killed run that this run records (see JournalFile).
 	Recovered []string
 	// IgnoredJournal says why a journal found in the bundle was not read as a killed run's (it is
-	// in the repository's index); "" when there was none or it was read.
+	// in the repository's index, or git could not say); "" when there was none or it was read.
 	IgnoredJournal string
 
 	journal      []byte   // this run's journal, written before anything else

@@ -52,9 +52,10 @@ func citesSpec(c *cli.Command) {
 	c.Description += specRefs
 }
 
-// helpCitesDecision reports whether a help text holds a decision number as a word: D and one or two digits
-// (D13), what the regular expression \bD\d{1,2}\b finds. Every run checks every command's help
-// this way, so it is a scan, not a regular expression (TestCitesDecision compares them).
+// helpCitesDecision reports whether a help text holds a decision number as a word: D and one or
+// two digits (D13), what the regular expression \bD\d{1,2}\b finds. Every run checks every
+// command's help this way, so it is a scan, not a regular expression (TestCitesDecision compares
+// them).
 func helpCitesDecision(text string) bool {
 	for i := 0; i+1 < len(text); i++ {
 		if text[i] != 'D' || !isDigit(text[i+1]) || i > 0 && isWordByte(text[i-1]) {

@@ -35,8 +35,9 @@ import (
 // long (a large allocation during marking pays assists, and every pointer copied a barrier); at
 // 22 MiB it does not collect, for 15% less CPU and 2 MiB less peak RSS, and the bench bundles of
 // 3,412 files or more take 3–7% less CPU with the same peak RSS (±0.6 MiB). The cost, against a
-// 20 MiB floor, is up to 2 MiB more at 1,000–2,000 files of the docs-like shape. 28 MiB raised the 5,678-file docs-like
-// shape's peak above the Rust crate's; 16 MiB took 8% more CPU on the 3,412-file shape.
+// 20 MiB floor, is up to 2 MiB more at 1,000–2,000 files of the docs-like shape. 28 MiB raised
+// the 5,678-file docs-like shape's peak above the Rust crate's; 16 MiB took 8% more CPU on the
+// 3,412-file shape.
 const Floor = 22 << 20
 
 var (
