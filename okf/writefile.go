@@ -268,11 +268,16 @@ func ReplacesBundleFile(name string) (why string, replaces bool) {
 	if !strings.EqualFold(filepath.Ext(real), ".md") {
 		return "", false
 	}
-	f, err := os.Open(real)
+	// Opened without blocking and without following a link, and checked to be the file looked
+	// at: a FIFO swapped in since the Stat must not hang the command.
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|openNoFollow, 0)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
+	if now, err := f.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(fi, now) {
+		return "", false
+	}
 	// The first line, however long its spaces around "---" (D2 reads them as a delimiter), within
 	// a bound: a line that long is no delimiter a person wrote.
 	head := make([]byte, 64<<10)
